@@ -1,0 +1,155 @@
+// Super kernel tables, run-time SIMD dispatch and printing.
+#include "pentago/base/super.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "pentago/base/error.h"
+#include "super_tables.h"
+
+namespace pentago {
+namespace detail {
+
+extern const super_kernels portable_kernels;
+extern const super_kernels sse_kernels;
+extern const super_kernels avx2_kernels;
+
+namespace {
+
+super_tables_t make_tables() {
+  super_tables_t t{};
+  for (int q = 0; q < 4; q++)
+    for (int mask = 0; mask < 512; mask++) {
+      int rotated[4] = {mask, 0, 0, 0};
+      for (int r = 1; r < 4; r++) rotated[r] = rotate_ccw_table[rotated[r - 1]];
+      for (int line = 0; line < 32; line++) {
+        const int cells = int(win_lines[line] >> 16 * q & 0x1ff);
+        uint64_t set = 0;
+        for (int r = 0; r < 4; r++)
+          if ((rotated[r] & cells) == cells) set |= uint64_t(1) << r;
+        t.win_nibbles[q][mask][line >> 4] |= set << 4 * (line & 15);
+      }
+    }
+  for (int a = 0; a < 16; a++) {
+    uint64_t g16 = 0, g64 = 0;
+    for (int j = 0; j < 4; j++)
+      if (a >> j & 1) g16 |= uint64_t(0xf) << 4 * j, g64 |= uint64_t(0xffff) << 16 * j;
+    t.axis0[a] = uint64_t(a) * 0x1111111111111111ULL;
+    t.axis1[a] = g16 * 0x0001000100010001ULL;
+    t.axis2[a] = g64;
+    for (int w = 0; w < 4; w++) t.axis3[a].w[w] = a >> w & 1 ? ~uint64_t(0) : 0;
+  }
+  // Delta swaps: elements p with bit x set and bit y clear trade places with p + distance.
+  auto swap_mask = [](int set_bit, int clear_bit) {
+    super_t m;
+    for (int p = 0; p < 256; p++)
+      if ((p >> set_bit & 1) && !(p >> clear_bit & 1)) m.set(p);
+    return m;
+  };
+  for (int g = 0; g < 8; g++) {
+    int n = 0;
+    const auto perm = quadrant_permutation(g);
+    int cur[4] = {0, 1, 2, 3};
+    for (int p = 0; p < 4; p++) {
+      int q = p;
+      while (cur[q] != perm[p]) q++;
+      if (q == p) continue;
+      for (int b = 0; b < 2; b++) {
+        const int x = 2 * p + b, y = 2 * q + b;
+        t.ops[g][n++] = {swap_mask(x, y), (1 << y) - (1 << x)};
+      }
+      std::swap(cur[p], cur[q]);
+    }
+    if (g & 4)
+      for (int a = 0; a < 4; a++) t.ops[g][n++] = {swap_mask(2 * a, 2 * a + 1), 2 << 2 * a};
+    t.op_count[g] = n;
+  }
+  return t;
+}
+
+}  // namespace
+
+const super_tables_t super_tables = make_tables();
+
+}  // namespace detail
+
+const super_kernels* active_super_kernels = &detail::portable_kernels;
+
+bool simd_supported(simd_level level) {
+  switch (level) {
+    case simd_level::portable: return true;
+    case simd_level::sse: return __builtin_cpu_supports("ssse3");
+    case simd_level::avx2: return __builtin_cpu_supports("avx2");
+  }
+  return false;
+}
+
+simd_level best_simd_level() {
+  return simd_supported(simd_level::avx2) ? simd_level::avx2
+         : simd_supported(simd_level::sse) ? simd_level::sse
+                                            : simd_level::portable;
+}
+
+const super_kernels& kernels_for(simd_level level) {
+  switch (level) {
+    case simd_level::sse: return detail::sse_kernels;
+    case simd_level::avx2: return detail::avx2_kernels;
+    default: return detail::portable_kernels;
+  }
+}
+
+simd_level current_simd_level() {
+  return active_super_kernels == &detail::avx2_kernels  ? simd_level::avx2
+         : active_super_kernels == &detail::sse_kernels ? simd_level::sse
+                                                        : simd_level::portable;
+}
+
+void set_simd_level(simd_level level) {
+  if (!simd_supported(level))
+    throw error(std::string("SIMD level ") + simd_name(level) + " is not supported by this CPU");
+  active_super_kernels = &kernels_for(level);
+}
+
+const char* simd_name(simd_level level) {
+  switch (level) {
+    case simd_level::sse: return "sse";
+    case simd_level::avx2: return "avx2";
+    default: return "portable";
+  }
+}
+
+simd_level parse_simd_level(const std::string& name) {
+  for (auto level : {simd_level::portable, simd_level::sse, simd_level::avx2})
+    if (name == simd_name(level)) return level;
+  throw usage_error("unknown SIMD level '" + name + "' (expected portable, sse or avx2)");
+}
+
+namespace {
+// Chooses the kernels once at start-up: PENTAGO_SIMD if set, else the best the CPU has.
+struct simd_selector {
+  simd_selector() {
+    simd_level level = best_simd_level();
+    if (const char* env = std::getenv("PENTAGO_SIMD")) {
+      try {
+        level = parse_simd_level(env);
+        if (!simd_supported(level)) throw error("");
+      } catch (const error&) {
+        std::fprintf(stderr, "pentago: PENTAGO_SIMD=%s is not usable here; using %s\n", env,
+                     simd_name(best_simd_level()));
+        level = best_simd_level();
+      }
+    }
+    active_super_kernels = &kernels_for(level);
+  }
+} selector;
+}  // namespace
+
+std::string str_super(const super_t& s) {
+  char buf[80];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx%016llx%016llx", (unsigned long long)s.w[3],
+                (unsigned long long)s.w[2], (unsigned long long)s.w[1],
+                (unsigned long long)s.w[0]);
+  return buf;
+}
+
+}  // namespace pentago
