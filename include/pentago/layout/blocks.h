@@ -1,0 +1,65 @@
+// Blocks and block lines of sections (core reference §5.1-5.2, parallel §1.2-1.3): 8^4
+// blocks, edge shapes, lines along non-full quadrants and the canonical line order of a slice.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "pentago/layout/section.h"
+
+namespace pentago {
+
+constexpr int block_size = 8;
+using block_t = std::array<uint8_t, 4>;  // block coordinates within a section
+
+std::array<int, 4> section_blocks(const section_t& s);  // ceil(shape / 8) per axis
+uint64_t section_block_count(const section_t& s);
+std::array<int, 4> block_shape(const section_t& s, const block_t& b);
+int block_nodes(const section_t& s, const block_t& b);  // product of block_shape
+// Row-major index of a block within its section (the .index / file order).
+uint64_t block_index(const section_t& s, const block_t& b);
+block_t block_from_index(const section_t& s, uint64_t index);
+
+// A block line: all blocks of `section` along `dimension` with the other three block
+// coordinates fixed (`base`, in increasing axis order).
+struct line_t {
+  section_t section;
+  int dimension = 0;
+  std::array<uint8_t, 3> base{};
+  int length() const;  // blocks along the line
+  block_t block(int k) const;  // k-th block along the line
+  // Output nodes of the line: shape[d] times the cross-section of the other axes.
+  uint64_t nodes() const;
+  bool operator==(const line_t& o) const {
+    return section == o.section && dimension == o.dimension && base == o.base;
+  }
+};
+
+// The canonical line order of a slice: for each section in order and each non-full
+// dimension, a "sheaf" of lines in C order of their 3-D base.
+class slice_lines {
+ public:
+  explicit slice_lines(std::span<const section_t> sections);
+  struct sheaf_t {
+    int section_index;
+    int dimension;
+    std::array<int, 3> shape;  // section_blocks without axis `dimension`
+    uint64_t offset;           // canonical index of the sheaf's first line
+  };
+  uint64_t total_lines() const { return total_; }
+  const std::vector<sheaf_t>& sheaves() const { return sheaves_; }
+  std::span<const section_t> sections() const { return sections_; }
+  line_t line(uint64_t index) const;  // canonical index -> line
+  // line -> canonical index; -1 if the line's section is not in this slice
+  int64_t index(const section_t& s, int dimension, const block_t& block) const;
+  int section_index(const section_t& s) const;  // -1 if absent
+
+ private:
+  std::vector<section_t> sections_;
+  std::vector<sheaf_t> sheaves_;
+  std::vector<std::array<int, 4>> sheaf_of_;  // per section, per dimension: sheaf id or -1
+  uint64_t total_ = 0;
+};
+
+}  // namespace pentago
