@@ -1,0 +1,177 @@
+// Compacting store (parallel reference §2.4): a fixed arena of variable-size byte arrays with a
+// manual compacting collector, so fragmentation from recompressed blocks cannot exhaust memory.
+//
+// Design (and where it departs from the 2013 code):
+// * One anonymous mmap of heap_size bytes (rounded up to 64), allocated once and never grown.
+//   Arrays start at 64-byte aligned offsets and occupy align64(size) bytes.
+// * At most two groups of arrays exist at once (the frozen previous slice and the current one).
+//   Each array costs bytes_per_array = 16 bytes of table: offset, size and a 4-byte lock word.
+// * Writes overwrite in place when align64(new size) <= align64(old size); otherwise they
+//   bump-allocate, and the old bytes become garbage. When the bump pointer would pass the end
+//   of the heap the writer runs a full collection: every live unfrozen array is slid down, in
+//   address order, to just above the frozen data. If that still leaves too little room, or
+//   less than min_free_fraction of the heap would stay free (each write would then collect,
+//   thrashing), set throws pentago::error("compacting store full: ...") instead of dying.
+// * Locking: a writer-preferring reader/writer heap lock plus a per-array lock. Every array
+//   access (set, read, size) holds the heap lock shared and the array's lock; bump allocation
+//   is a lock-free compare-and-swap. Collections, freeze, create and destroy hold the heap lock
+//   exclusively, so they never run beside an access and need no per-array locks (the 2013 code
+//   took millions of spinlocks per collection). Lock order: heap, then one array; a thread
+//   holds at most one array lock. The array lock spins briefly and then sleeps (futex via
+//   std::atomic::wait), so long reads under a reader do not burn CPU.
+// * A frozen group never moves: freeze collects, which packs the group right above any frozen
+//   data at the bottom of the heap, and later collections start above it. frozen_data returns a
+//   stable span without taking locks (e.g. for MPI send buffers). Freezing requires every other
+//   unfrozen group to be empty (as in 2013, the usual order is destroy the old slice, then
+//   freeze the new one); otherwise the group could not be made contiguous in place.
+// * Destroying a group frees its space at the next collection. A frozen group's space is
+//   reclaimed once no frozen group above it remains (frozen groups stack at the bottom).
+// * A collection allocates a temporary table of 16 bytes per live unfrozen array for sorting.
+#pragma once
+#include <pthread.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace pentago {
+
+// Names a group of arrays; ids of destroyed groups are detected and rejected.
+struct group_id {
+  int slot = -1;
+  uint32_t generation = 0;
+  friend bool operator==(const group_id&, const group_id&) = default;
+};
+
+// A snapshot of the store's counters. Sizes count 64-byte aligned bytes.
+struct compacting_store_stats {
+  size_t heap_size = 0;        // arena bytes
+  size_t live_bytes = 0;       // bytes held by arrays of all groups
+  size_t peak_live_bytes = 0;  // high-water mark of live_bytes
+  size_t frozen_bytes = 0;     // bytes below the frozen watermark (never moved)
+  size_t bump_bytes = 0;       // bump pointer: live bytes plus garbage since the last collection
+  uint64_t collections = 0;
+  uint64_t allocated_bytes = 0;           // total bytes ever bump-allocated
+  uint64_t moved_bytes = 0;               // total bytes moved by collections
+  double free_ratio = 1;                  // (heap_size - live_bytes) / heap_size
+  double last_collection_free_ratio = 1;  // free ratio right after the last collection
+};
+
+class compacting_store {
+  struct array_entry;
+
+ public:
+  static constexpr size_t alignment = 64;
+  static constexpr size_t max_groups = 2;
+  static constexpr size_t bytes_per_array = 16;
+  static constexpr size_t max_array_size = UINT32_MAX;
+  static constexpr size_t align(size_t n) { return (n + alignment - 1) & ~(alignment - 1); }
+  // Memory for a store of this heap size holding this many arrays (parallel §2.4).
+  static constexpr size_t memory_usage(size_t heap_size, size_t arrays) {
+    return align(heap_size) + bytes_per_array * arrays;
+  }
+
+  // Maps the arena. min_free_fraction is the least fraction of the heap that must stay free
+  // after a collection and the write that triggered it (0 disables the check).
+  explicit compacting_store(size_t heap_size, double min_free_fraction = 0.02);
+  ~compacting_store();
+  compacting_store(const compacting_store&) = delete;
+  compacting_store& operator=(const compacting_store&) = delete;
+
+  size_t heap_size() const { return heap_size_; }
+
+  // A new group of empty arrays. Throws if max_groups groups already exist.
+  group_id create_group(size_t arrays);
+  // Drops a group's arrays; their bytes are reclaimed by the next collection.
+  void destroy_group(group_id group);
+  size_t arrays(group_id group) const;
+  bool frozen(group_id group) const;
+
+  // Stores a copy of size bytes as array index of an unfrozen group. Thread safe. May collect;
+  // throws pentago::error if the heap cannot hold it (the array is then left empty).
+  void set(group_id group, size_t index, const void* bytes, size_t size);
+  void set(group_id group, size_t index, std::span<const uint8_t> bytes) {
+    set(group, index, bytes.data(), bytes.size());
+  }
+  // The current size of an array in bytes (0 if never set). Thread safe.
+  size_t size(group_id group, size_t index) const;
+
+  // Holds one array locked (and all arrays in place) while alive, so its bytes can be read.
+  // While a reader lives, its thread must not call any other method of the store.
+  class reader {
+   public:
+    reader(reader&& other) noexcept;
+    reader& operator=(reader&&) = delete;
+    ~reader();
+    std::span<const uint8_t> bytes() const { return {data_, size_}; }
+    const uint8_t* data() const { return data_; }
+    size_t size() const { return size_; }
+
+   private:
+    friend class compacting_store;
+    reader(const compacting_store* store, array_entry* entry, const uint8_t* data, size_t size)
+        : store_(store), entry_(entry), data_(data), size_(size) {}
+    const compacting_store* store_;
+    array_entry* entry_;
+    const uint8_t* data_;
+    size_t size_;
+  };
+  // Locks one array for reading. Thread safe; works for frozen and unfrozen groups.
+  reader read(group_id group, size_t index) const;
+  // Calls f(std::span<const uint8_t>) with the array locked; f must not call into the store.
+  template <class F>
+  decltype(auto) with_array(group_id group, size_t index, F&& f) const {
+    const reader r = read(group, index);
+    return f(r.bytes());
+  }
+  // Copies an array out. Thread safe.
+  void get(group_id group, size_t index, std::vector<uint8_t>& out) const;
+
+  // Collects, which packs this group at the bottom of the unfrozen heap, and marks it frozen:
+  // its arrays never move or change again until the group is destroyed. Throws if another
+  // unfrozen group holds data.
+  void freeze(group_id group);
+  // A frozen array's bytes: a stable span, read without locks. Throws if not frozen.
+  std::span<const uint8_t> frozen_data(group_id group, size_t index) const;
+
+  // Runs a full collection now (set and freeze run them when needed).
+  void collect();
+
+  compacting_store_stats stats() const;
+
+ private:
+  struct group_table;
+
+  group_table& checked_group(group_id group, const char* op) const;
+  array_entry& checked_entry(group_id group, size_t index, const char* op) const;
+  static void lock_entry(array_entry& entry);
+  static void unlock_entry(array_entry& entry);
+  void lock_shared() const;
+  void unlock_shared() const;
+  // Reserves n bytes at the bump pointer without locks; returns false if they do not fit.
+  bool try_bump(size_t n, size_t& offset);
+  // The slow path of set, holding the heap lock exclusively.
+  void set_exclusive(group_id group, size_t index, const void* bytes, size_t size);
+  void collect_exclusive();
+  void add_live(size_t added, size_t removed);
+
+  size_t heap_size_;
+  double min_free_fraction_;
+  uint8_t* heap_;
+  mutable pthread_rwlock_t heap_lock_;
+  std::unique_ptr<group_table[]> groups_;
+  uint32_t next_generation_ = 1;
+  size_t frozen_end_ = 0;  // all frozen arrays lie in [0, frozen_end_)
+  std::atomic<size_t> heap_next_{0};
+  std::atomic<size_t> live_bytes_{0};
+  std::atomic<size_t> peak_live_bytes_{0};
+  std::atomic<uint64_t> collections_{0};
+  std::atomic<uint64_t> allocated_bytes_{0};
+  std::atomic<uint64_t> moved_bytes_{0};
+  double last_collection_free_ratio_ = 1;  // written under the exclusive lock
+};
+
+}  // namespace pentago

@@ -1,0 +1,387 @@
+// Compacting store: fixed mmap arena, bump allocation, compacting collection and freezing.
+#include "pentago/end/compacting_store.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "pentago/base/error.h"
+
+namespace pentago {
+
+// One array: where its bytes live, how many, and its lock word (0 free, 1 locked, 2 locked
+// with sleepers). offset and size are guarded by the lock together with the shared heap lock,
+// or by the exclusive heap lock alone.
+struct compacting_store::array_entry {
+  uint64_t offset = 0;
+  uint32_t size = 0;
+  std::atomic<uint32_t> lock{0};
+};
+
+// One group slot. Changed only under the exclusive heap lock.
+struct compacting_store::group_table {
+  std::unique_ptr<array_entry[]> entries;
+  size_t arrays = 0;
+  uint32_t generation = 0;  // 0 while the slot is unused
+  bool frozen = false;
+  size_t frozen_begin = 0, frozen_end = 0;  // where a frozen group's arrays lie
+};
+
+namespace {
+
+void check_pthread(int rc, const char* what) {
+  if (rc) throw error(std::string("compacting store: ") + what + ": " + std::strerror(rc));
+}
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+}  // namespace
+
+compacting_store::compacting_store(size_t heap_size, double min_free_fraction)
+    : heap_size_(align(heap_size)),
+      min_free_fraction_(min_free_fraction),
+      groups_(new group_table[max_groups]) {
+  static_assert(sizeof(array_entry) == bytes_per_array);
+  if (!heap_size) throw error("compacting store: heap size must be positive");
+  if (!(min_free_fraction >= 0 && min_free_fraction < 1))
+    throw error("compacting store: min_free_fraction must be in [0, 1), got " +
+                std::to_string(min_free_fraction));
+  void* p = mmap(nullptr, heap_size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    throw error("compacting store: cannot map " + std::to_string(heap_size_) +
+                " bytes: " + std::strerror(errno));
+  heap_ = static_cast<uint8_t*>(p);
+  pthread_rwlockattr_t attr;
+  pthread_rwlockattr_init(&attr);
+  // Writers first: a collection must not starve behind a steady stream of array accesses.
+  pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+  const int rc = pthread_rwlock_init(&heap_lock_, &attr);
+  pthread_rwlockattr_destroy(&attr);
+  if (rc) {
+    munmap(heap_, heap_size_);
+    check_pthread(rc, "rwlock init");
+  }
+}
+
+compacting_store::~compacting_store() {
+  pthread_rwlock_destroy(&heap_lock_);
+  munmap(heap_, heap_size_);
+}
+
+void compacting_store::lock_shared() const {
+  check_pthread(pthread_rwlock_rdlock(&heap_lock_), "heap lock");
+}
+void compacting_store::unlock_shared() const { pthread_rwlock_unlock(&heap_lock_); }
+
+namespace {
+
+// Holds the heap lock shared (array accesses) or exclusively (anything that moves arrays or
+// changes group tables) for a scope.
+template <bool exclusive>
+class heap_guard {
+ public:
+  explicit heap_guard(pthread_rwlock_t& lock) : lock_(lock) {
+    check_pthread(exclusive ? pthread_rwlock_wrlock(&lock) : pthread_rwlock_rdlock(&lock),
+                  "heap lock");
+  }
+  ~heap_guard() { pthread_rwlock_unlock(&lock_); }
+  heap_guard(const heap_guard&) = delete;
+  heap_guard& operator=(const heap_guard&) = delete;
+
+ private:
+  pthread_rwlock_t& lock_;
+};
+using shared_guard = heap_guard<false>;
+using exclusive_guard = heap_guard<true>;
+
+}  // namespace
+
+void compacting_store::lock_entry(array_entry& entry) {
+  uint32_t expected = 0;
+  if (entry.lock.compare_exchange_strong(expected, 1, std::memory_order_acquire)) return;
+  for (int spin = 0; spin < 64; spin++) {
+    cpu_relax();
+    expected = 0;
+    if (entry.lock.load(std::memory_order_relaxed) == 0 &&
+        entry.lock.compare_exchange_weak(expected, 1, std::memory_order_acquire))
+      return;
+  }
+  // Mark the lock contended and sleep until it is released.
+  while (entry.lock.exchange(2, std::memory_order_acquire) != 0)
+    entry.lock.wait(2, std::memory_order_relaxed);
+}
+
+void compacting_store::unlock_entry(array_entry& entry) {
+  if (entry.lock.exchange(0, std::memory_order_release) == 2) entry.lock.notify_one();
+}
+
+compacting_store::group_table& compacting_store::checked_group(group_id group,
+                                                               const char* op) const {
+  if (group.slot < 0 || group.slot >= int(max_groups) || !group.generation ||
+      groups_[group.slot].generation != group.generation)
+    throw error(std::string("compacting store: ") + op + " on an unknown or destroyed group");
+  return groups_[group.slot];
+}
+
+compacting_store::array_entry& compacting_store::checked_entry(group_id group, size_t index,
+                                                               const char* op) const {
+  group_table& table = checked_group(group, op);
+  if (index >= table.arrays)
+    throw error(std::string("compacting store: ") + op + ": array index " + std::to_string(index) +
+                " out of range [0, " + std::to_string(table.arrays) + ")");
+  return table.entries[index];
+}
+
+void compacting_store::add_live(size_t added, size_t removed) {
+  if (added >= removed) {
+    const size_t now =
+        live_bytes_.fetch_add(added - removed, std::memory_order_relaxed) + (added - removed);
+    size_t peak = peak_live_bytes_.load(std::memory_order_relaxed);
+    while (now > peak &&
+           !peak_live_bytes_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+    }
+  } else {
+    live_bytes_.fetch_sub(removed - added, std::memory_order_relaxed);
+  }
+}
+
+group_id compacting_store::create_group(size_t arrays) {
+  const exclusive_guard guard(heap_lock_);
+  for (size_t slot = 0; slot < max_groups; slot++) {
+    group_table& table = groups_[slot];
+    if (table.generation) continue;
+    table.entries.reset(new array_entry[arrays]);
+    table.arrays = arrays;
+    table.frozen = false;
+    table.frozen_begin = table.frozen_end = 0;
+    table.generation = next_generation_++;
+    if (!next_generation_) next_generation_ = 1;
+    return group_id{int(slot), table.generation};
+  }
+  throw error("compacting store: at most " + std::to_string(max_groups) +
+              " groups may exist at once");
+}
+
+void compacting_store::destroy_group(group_id group) {
+  const exclusive_guard guard(heap_lock_);
+  group_table& table = checked_group(group, "destroy_group");
+  size_t bytes = 0;
+  for (size_t i = 0; i < table.arrays; i++) bytes += align(table.entries[i].size);
+  add_live(0, bytes);
+  table = group_table();
+  // Frozen data now ends at the top of the remaining frozen groups.
+  frozen_end_ = 0;
+  for (size_t slot = 0; slot < max_groups; slot++)
+    if (groups_[slot].generation && groups_[slot].frozen)
+      frozen_end_ = std::max(frozen_end_, groups_[slot].frozen_end);
+  // With nothing live above the frozen data, the garbage is dropped without moving anything.
+  bool unfrozen_data = false;
+  for (size_t slot = 0; slot < max_groups; slot++) {
+    const group_table& other = groups_[slot];
+    if (!other.generation || other.frozen) continue;
+    for (size_t i = 0; i < other.arrays && !unfrozen_data; i++)
+      unfrozen_data = other.entries[i].size != 0;
+  }
+  if (!unfrozen_data) heap_next_.store(frozen_end_, std::memory_order_relaxed);
+}
+
+size_t compacting_store::arrays(group_id group) const {
+  const shared_guard guard(heap_lock_);
+  return checked_group(group, "arrays").arrays;
+}
+
+bool compacting_store::frozen(group_id group) const {
+  const shared_guard guard(heap_lock_);
+  return checked_group(group, "frozen").frozen;
+}
+
+bool compacting_store::try_bump(size_t n, size_t& offset) {
+  size_t next = heap_next_.load(std::memory_order_relaxed);
+  do {
+    if (n > heap_size_ - next) return false;
+  } while (!heap_next_.compare_exchange_weak(next, next + n, std::memory_order_relaxed));
+  offset = next;
+  allocated_bytes_.fetch_add(n, std::memory_order_relaxed);
+  return true;
+}
+
+void compacting_store::set(group_id group, size_t index, const void* bytes, size_t size) {
+  if (size > max_array_size)
+    throw error("compacting store: array of " + std::to_string(size) + " bytes exceeds the " +
+                std::to_string(max_array_size) + " byte limit");
+  const size_t need = align(size);
+  {
+    const shared_guard guard(heap_lock_);
+    array_entry& entry = checked_entry(group, index, "set");
+    if (groups_[group.slot].frozen) throw error("compacting store: set on a frozen group");
+    lock_entry(entry);
+    const size_t have = align(entry.size);
+    size_t offset = entry.offset;
+    const bool fits = need <= have || try_bump(need, offset);
+    if (fits) {
+      if (size) std::memcpy(heap_ + offset, bytes, size);
+      entry.offset = offset;
+      entry.size = uint32_t(size);
+      unlock_entry(entry);
+      add_live(need, have);
+      return;
+    }
+    unlock_entry(entry);
+  }
+  set_exclusive(group, index, bytes, size);
+}
+
+void compacting_store::set_exclusive(group_id group, size_t index, const void* bytes, size_t size) {
+  const exclusive_guard guard(heap_lock_);
+  // The group or array may have changed while no lock was held: check everything again.
+  array_entry& entry = checked_entry(group, index, "set");
+  if (groups_[group.slot].frozen) throw error("compacting store: set on a frozen group");
+  const size_t need = align(size);
+  size_t have = align(entry.size);
+  size_t offset = entry.offset;
+  if (need > have && !try_bump(need, offset)) {
+    // Detach the array so the collection reclaims its old bytes too.
+    entry.size = 0;
+    add_live(0, have);
+    have = 0;
+    collect_exclusive();
+    const size_t free = heap_size_ - heap_next_.load(std::memory_order_relaxed);
+    const std::string counts = "compacting store full: need " + std::to_string(need) + " bytes, " +
+                               std::to_string(free) + " free of " + std::to_string(heap_size_);
+    if (need > free) throw error(counts);
+    if (double(free - need) < min_free_fraction_ * double(heap_size_))
+      throw error(counts + " after a collection, leaving less than the minimum free fraction " +
+                  std::to_string(min_free_fraction_));
+    PENTAGO_CHECK(try_bump(need, offset), "bump after collection");
+  }
+  if (size) std::memcpy(heap_ + offset, bytes, size);
+  entry.offset = offset;
+  entry.size = uint32_t(size);
+  add_live(need, have);
+}
+
+size_t compacting_store::size(group_id group, size_t index) const {
+  const shared_guard guard(heap_lock_);
+  array_entry& entry = checked_entry(group, index, "size");
+  lock_entry(entry);
+  const size_t size = entry.size;
+  unlock_entry(entry);
+  return size;
+}
+
+compacting_store::reader compacting_store::read(group_id group, size_t index) const {
+  lock_shared();
+  try {
+    array_entry& entry = checked_entry(group, index, "read");
+    lock_entry(entry);
+    return reader(this, &entry, heap_ + entry.offset, entry.size);
+  } catch (...) {
+    unlock_shared();
+    throw;
+  }
+}
+
+compacting_store::reader::reader(reader&& other) noexcept
+    : store_(std::exchange(other.store_, nullptr)),
+      entry_(other.entry_),
+      data_(other.data_),
+      size_(other.size_) {}
+
+compacting_store::reader::~reader() {
+  if (!store_) return;
+  unlock_entry(*entry_);
+  store_->unlock_shared();
+}
+
+void compacting_store::get(group_id group, size_t index, std::vector<uint8_t>& out) const {
+  const reader r = read(group, index);
+  out.assign(r.data(), r.data() + r.size());
+}
+
+void compacting_store::freeze(group_id group) {
+  const exclusive_guard guard(heap_lock_);
+  group_table& table = checked_group(group, "freeze");
+  if (table.frozen) throw error("compacting store: group is already frozen");
+  for (size_t slot = 0; slot < max_groups; slot++) {
+    const group_table& other = groups_[slot];
+    if (&other == &table || !other.generation || other.frozen) continue;
+    for (size_t i = 0; i < other.arrays; i++)
+      if (other.entries[i].size)
+        throw error(
+            "compacting store: cannot freeze a group while another unfrozen group holds data");
+  }
+  collect_exclusive();
+  table.frozen = true;
+  table.frozen_begin = frozen_end_;
+  table.frozen_end = heap_next_.load(std::memory_order_relaxed);
+  frozen_end_ = table.frozen_end;
+}
+
+std::span<const uint8_t> compacting_store::frozen_data(group_id group, size_t index) const {
+  // No locks: a frozen group's table and bytes never change until it is destroyed.
+  const array_entry& entry = checked_entry(group, index, "frozen_data");
+  if (!groups_[group.slot].frozen)
+    throw error("compacting store: frozen_data on an unfrozen group");
+  return {heap_ + entry.offset, entry.size};
+}
+
+void compacting_store::collect() {
+  const exclusive_guard guard(heap_lock_);
+  collect_exclusive();
+}
+
+void compacting_store::collect_exclusive() {
+  // Slide every live unfrozen array down, in address order, to just above the frozen data.
+  // Each target is at or below its source, so memmove never overwrites an unmoved array.
+  std::vector<std::pair<uint64_t, array_entry*>> live;
+  for (size_t slot = 0; slot < max_groups; slot++) {
+    group_table& table = groups_[slot];
+    if (!table.generation || table.frozen) continue;
+    for (size_t i = 0; i < table.arrays; i++)
+      if (table.entries[i].size) live.emplace_back(table.entries[i].offset, &table.entries[i]);
+  }
+  std::sort(live.begin(), live.end());
+  size_t target = frozen_end_;
+  uint64_t moved = 0;
+  for (const auto& [offset, entry] : live) {
+    PENTAGO_CHECK(offset >= target, "unfrozen array below the compaction target");
+    if (offset != target) {
+      std::memmove(heap_ + target, heap_ + offset, entry->size);
+      entry->offset = target;
+      moved += entry->size;
+    }
+    target += align(entry->size);
+  }
+  heap_next_.store(target, std::memory_order_relaxed);
+  collections_.fetch_add(1, std::memory_order_relaxed);
+  moved_bytes_.fetch_add(moved, std::memory_order_relaxed);
+  last_collection_free_ratio_ = double(heap_size_ - target) / double(heap_size_);
+}
+
+compacting_store_stats compacting_store::stats() const {
+  const shared_guard guard(heap_lock_);
+  compacting_store_stats s;
+  s.heap_size = heap_size_;
+  s.live_bytes = live_bytes_.load(std::memory_order_relaxed);
+  s.peak_live_bytes = peak_live_bytes_.load(std::memory_order_relaxed);
+  s.frozen_bytes = frozen_end_;
+  s.bump_bytes = heap_next_.load(std::memory_order_relaxed);
+  s.collections = collections_.load(std::memory_order_relaxed);
+  s.allocated_bytes = allocated_bytes_.load(std::memory_order_relaxed);
+  s.moved_bytes = moved_bytes_.load(std::memory_order_relaxed);
+  s.free_ratio = double(heap_size_ - s.live_bytes) / double(heap_size_);
+  s.last_collection_free_ratio = last_collection_free_ratio_;
+  return s;
+}
+
+}  // namespace pentago

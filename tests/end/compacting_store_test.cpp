@@ -1,0 +1,393 @@
+// Tests for the compacting store (parallel §2.4): contents against a model under concurrency,
+// survival of heavy fragmentation, stable frozen groups, clear errors when full.
+#include "pentago/end/compacting_store.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pentago/base/error.h"
+
+namespace pentago {
+namespace {
+
+using bytes_t = std::vector<uint8_t>;
+
+// Self-describing contents: the first 4 bytes hold a seed (when size >= 4) and every other byte
+// is derived from it, so a reader can detect torn or misplaced data without a model.
+uint8_t pattern_byte(uint32_t seed, size_t j) {
+  uint64_t x = (uint64_t(seed) << 32 | j) * 0x9e3779b97f4a7c15ULL;
+  return uint8_t(x >> 56);
+}
+
+bytes_t pattern(uint32_t seed, size_t size) {
+  bytes_t b(size);
+  for (size_t j = 0; j < size; j++) b[j] = pattern_byte(seed, j);
+  if (size >= 4) std::memcpy(b.data(), &seed, 4);
+  return b;
+}
+
+bool consistent(std::span<const uint8_t> b) {
+  if (b.size() < 4) return true;
+  uint32_t seed;
+  std::memcpy(&seed, b.data(), 4);
+  for (size_t j = 4; j < b.size(); j++)
+    if (b[j] != pattern_byte(seed, j)) return false;
+  return true;
+}
+
+bytes_t get(const compacting_store& store, group_id g, size_t i) {
+  bytes_t out;
+  store.get(g, i, out);
+  return out;
+}
+
+// Expects f to throw pentago::error whose message contains the given text.
+template <class F>
+void expect_error(F&& f, const std::string& text) {
+  try {
+    f();
+    ADD_FAILURE() << "expected pentago::error containing \"" << text << "\"";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+}
+
+TEST(CompactingStore, SetGetOverwrite) {
+  compacting_store store(100000);
+  EXPECT_EQ(store.heap_size(), 100032u);  // rounded up to 64
+  const group_id g = store.create_group(5);
+  EXPECT_EQ(store.arrays(g), 5u);
+  EXPECT_FALSE(store.frozen(g));
+  for (size_t i = 0; i < 5; i++) EXPECT_EQ(store.size(g, i), 0u);
+  EXPECT_TRUE(get(store, g, 3).empty());
+
+  const bytes_t a = pattern(1, 100), b = pattern(2, 70), c = pattern(3, 300);
+  store.set(g, 0, a.data(), a.size());
+  EXPECT_EQ(get(store, g, 0), a);
+  EXPECT_EQ(store.size(g, 0), 100u);
+  const uint8_t* where = store.read(g, 0).data();
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(where) % compacting_store::alignment, 0u);
+
+  // Same aligned size (128): overwritten in place.
+  store.set(g, 0, b);
+  EXPECT_EQ(get(store, g, 0), b);
+  EXPECT_EQ(store.read(g, 0).data(), where);
+  // Larger: moved elsewhere.
+  store.set(g, 0, c);
+  EXPECT_EQ(get(store, g, 0), c);
+  EXPECT_NE(store.read(g, 0).data(), where);
+  // with_array sees the bytes and forwards the result.
+  const size_t seen = store.with_array(g, 0, [&](std::span<const uint8_t> bytes) {
+    EXPECT_TRUE(std::equal(bytes.begin(), bytes.end(), c.begin(), c.end()));
+    return bytes.size();
+  });
+  EXPECT_EQ(seen, 300u);
+  // Emptying an array.
+  store.set(g, 0, nullptr, 0);
+  EXPECT_EQ(store.size(g, 0), 0u);
+  EXPECT_EQ(store.stats().live_bytes, 0u);
+}
+
+TEST(CompactingStore, StatsTrackLiveBytes) {
+  compacting_store store(1 << 16);
+  const group_id g = store.create_group(4);
+  store.set(g, 0, pattern(1, 1000));  // 1024
+  store.set(g, 1, pattern(2, 65));    // 128
+  auto s = store.stats();
+  EXPECT_EQ(s.heap_size, size_t(1 << 16));
+  EXPECT_EQ(s.live_bytes, 1152u);
+  EXPECT_EQ(s.bump_bytes, 1152u);
+  EXPECT_EQ(s.allocated_bytes, 1152u);
+  store.set(g, 0, pattern(3, 10));  // shrinks in place to 64
+  s = store.stats();
+  EXPECT_EQ(s.live_bytes, 192u);
+  EXPECT_EQ(s.peak_live_bytes, 1152u);
+  EXPECT_EQ(s.bump_bytes, 1152u);
+  EXPECT_EQ(s.collections, 0u);
+  store.collect();
+  s = store.stats();
+  EXPECT_EQ(s.collections, 1u);
+  EXPECT_EQ(s.bump_bytes, 192u);
+  EXPECT_EQ(s.moved_bytes, 65u);  // array 1 slid down; array 0 already at the bottom
+  EXPECT_DOUBLE_EQ(s.free_ratio, 1 - 192.0 / 65536);
+  EXPECT_DOUBLE_EQ(s.last_collection_free_ratio, 1 - 192.0 / 65536);
+  EXPECT_EQ(get(store, g, 0), pattern(3, 10));
+  EXPECT_EQ(get(store, g, 1), pattern(2, 65));
+  EXPECT_EQ(compacting_store::memory_usage(1000, 10), 1024u + 160u);
+}
+
+// Several threads write and read random arrays with sizes that grow and shrink, in a heap small
+// enough to collect often. Each array's writes are ordered by a per-array model mutex; other
+// threads read arrays without it and check the contents are never torn.
+TEST(CompactingStore, ConcurrentMatchesModel) {
+  constexpr int threads = 4, ops = 6000;
+  constexpr size_t arrays = 48, max_size = 1500, heap = 128 << 10;  // live <= 56% of the heap
+  compacting_store store(heap);
+  const group_id g = store.create_group(arrays);
+  std::vector<bytes_t> model(arrays);
+  std::vector<std::mutex> model_locks(arrays);
+  std::atomic<int> mismatches{0}, torn{0};
+
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; t++) {
+    workers.emplace_back([&, t] {
+      std::mt19937 rng(1234 + t);
+      for (int op = 0; op < ops; op++) {
+        const size_t i = rng() % arrays;
+        const unsigned kind = rng() % 10;
+        if (kind < 7) {
+          const size_t size = rng() % 16 == 0 ? 0 : 4 + rng() % (max_size - 3);
+          const bytes_t b = pattern(uint32_t(rng()), size);
+          const std::lock_guard<std::mutex> lock(model_locks[i]);
+          store.set(g, i, b);
+          model[i] = b;
+        } else if (kind < 9) {
+          const std::lock_guard<std::mutex> lock(model_locks[i]);
+          if (get(store, g, i) != model[i]) mismatches++;
+        } else {
+          store.with_array(g, i, [&](std::span<const uint8_t> b) {
+            if (!consistent(b)) torn++;
+          });
+        }
+      }
+    });
+  }
+  for (auto& w : workers) w.join();
+  EXPECT_EQ(mismatches, 0);
+  EXPECT_EQ(torn, 0);
+  for (size_t i = 0; i < arrays; i++) EXPECT_EQ(get(store, g, i), model[i]) << i;
+  const auto s = store.stats();
+  EXPECT_GT(s.collections, 10u);
+  size_t live = 0;
+  for (const auto& b : model) live += compacting_store::align(b.size());
+  EXPECT_EQ(s.live_bytes, live);
+}
+
+// Live data stays under 60% of the heap while 100 heaps' worth is allocated: only compaction
+// makes this possible.
+TEST(CompactingStore, FragmentationStress) {
+  constexpr size_t heap = 1 << 20, arrays = 64;
+  constexpr size_t max_size = heap * 6 / 10 / arrays / 64 * 64;
+  compacting_store store(heap);
+  const group_id g = store.create_group(arrays);
+  std::vector<bytes_t> model(arrays);
+  std::mt19937 rng(7);
+  for (int op = 0; store.stats().allocated_bytes < 100 * heap; op++) {
+    const size_t i = rng() % arrays;
+    const size_t old = model[i].size();
+    // A random walk that grows and shrinks, with occasional jumps.
+    const long step = long(rng() % 2049) - 1024;
+    const size_t size = rng() % 8 == 0 ? rng() % (max_size + 1)
+                                       : size_t(std::clamp(long(old) + step, 0L, long(max_size)));
+    model[i] = pattern(uint32_t(op), size);
+    store.set(g, i, model[i]);
+    if (op % 997 == 0) {
+      const size_t j = rng() % arrays;
+      ASSERT_EQ(get(store, g, j), model[j]) << "op " << op;
+    }
+  }
+  for (size_t i = 0; i < arrays; i++) EXPECT_EQ(get(store, g, i), model[i]) << i;
+  const auto s = store.stats();
+  EXPECT_LE(s.peak_live_bytes, heap * 6 / 10);
+  EXPECT_GE(s.allocated_bytes, 100 * heap);
+  EXPECT_GT(s.collections, 100u);
+  EXPECT_GT(s.last_collection_free_ratio, 0.4);
+}
+
+// A frozen group keeps its addresses and bytes while a second group churns through many
+// collections (with a thread reading the frozen bytes lock-free all along), until destroyed.
+TEST(CompactingStore, FreezeThenSecondGroup) {
+  constexpr size_t heap = 256 << 10, arrays = 32, max_size = 2000;
+  compacting_store store(heap);
+  std::mt19937 rng(99);
+  const group_id a = store.create_group(arrays);
+  std::vector<bytes_t> model_a(arrays);
+  for (int round = 0; round < 3; round++)  // leaves garbage between the arrays
+    for (size_t i = 0; i < arrays; i++) {
+      model_a[i] = pattern(uint32_t(rng()), 4 + rng() % (max_size - 3));
+      store.set(a, i, model_a[i]);
+    }
+  const size_t collections = store.stats().collections;
+  store.freeze(a);
+  EXPECT_TRUE(store.frozen(a));
+  EXPECT_EQ(store.stats().collections, collections + 1);
+  size_t frozen_bytes = 0;
+  std::vector<std::span<const uint8_t>> spans(arrays);
+  for (size_t i = 0; i < arrays; i++) {
+    spans[i] = store.frozen_data(a, i);
+    frozen_bytes += compacting_store::align(spans[i].size());
+    EXPECT_EQ(bytes_t(spans[i].begin(), spans[i].end()), model_a[i]);
+    EXPECT_EQ(get(store, a, i), model_a[i]);  // locked reads work on frozen groups too
+  }
+  EXPECT_EQ(store.stats().frozen_bytes, frozen_bytes);  // packed at the bottom
+  expect_error([&] { store.set(a, 0, pattern(1, 10)); }, "set on a frozen group");
+
+  std::atomic<bool> done{false};
+  std::atomic<int> frozen_mismatches{0};
+  std::thread frozen_reader([&] {
+    while (!done.load())
+      for (size_t i = 0; i < arrays; i++) {
+        const auto now = store.frozen_data(a, i);
+        if (now.data() != spans[i].data() || now.size() != model_a[i].size() ||
+            !std::equal(now.begin(), now.end(), model_a[i].begin()))
+          frozen_mismatches++;
+      }
+  });
+  const group_id b = store.create_group(arrays);
+  std::vector<bytes_t> model_b(arrays);
+  for (int op = 0; op < 20000; op++) {
+    const size_t i = rng() % arrays;
+    model_b[i] = pattern(uint32_t(rng()), rng() % max_size);
+    store.set(b, i, model_b[i]);
+  }
+  done = true;
+  frozen_reader.join();
+  EXPECT_EQ(frozen_mismatches, 0);
+  EXPECT_GT(store.stats().collections, collections + 20);
+  for (size_t i = 0; i < arrays; i++) {
+    EXPECT_EQ(store.frozen_data(a, i).data(), spans[i].data());
+    EXPECT_EQ(get(store, b, i), model_b[i]);
+  }
+
+  // Dropping the frozen group lets the second group move down into its space and be frozen.
+  store.destroy_group(a);
+  EXPECT_EQ(store.stats().frozen_bytes, 0u);
+  expect_error([&] { store.frozen_data(a, 0); }, "unknown or destroyed group");
+  store.freeze(b);
+  const auto s = store.stats();
+  EXPECT_EQ(s.frozen_bytes, s.live_bytes);
+  EXPECT_EQ(s.bump_bytes, s.live_bytes);
+  for (size_t i = 0; i < arrays; i++) {
+    const auto span = store.frozen_data(b, i);
+    EXPECT_EQ(bytes_t(span.begin(), span.end()), model_b[i]);
+  }
+  // A third group accumulates above the frozen one; its collections leave the frozen one alone.
+  const group_id c = store.create_group(4);
+  const auto* b0 = store.frozen_data(b, 0).data();
+  for (int op = 0; op < 2000; op++) store.set(c, op % 4, pattern(op, 4 + op % 9000));
+  store.collect();
+  EXPECT_EQ(store.frozen_data(b, 0).data(), b0);
+  for (size_t i = 0; i < 4; i++) EXPECT_TRUE(consistent(get(store, c, i)));
+}
+
+TEST(CompactingStore, FreezeNeedsOtherGroupsEmpty) {
+  compacting_store store(1 << 16);
+  const group_id a = store.create_group(2), b = store.create_group(2);
+  store.set(a, 0, pattern(1, 100));
+  store.set(b, 0, pattern(2, 100));
+  expect_error([&] { store.freeze(a); }, "another unfrozen group holds data");
+  store.set(b, 0, nullptr, 0);
+  store.freeze(a);  // b exists but is empty
+  expect_error([&] { store.freeze(a); }, "already frozen");
+  store.set(b, 1, pattern(3, 200));
+  store.freeze(b);  // stacks above the frozen a
+  EXPECT_EQ(store.stats().frozen_bytes, 128u + 256u);
+  EXPECT_EQ(get(store, a, 0), pattern(1, 100));
+  EXPECT_EQ(get(store, b, 1), pattern(3, 200));
+}
+
+// More live data than the heap holds: a clear pentago::error, and the store stays usable.
+TEST(CompactingStore, FullThrowsClearError) {
+  compacting_store store(1 << 16, 0);
+  const group_id g = store.create_group(20);
+  for (size_t i = 0; i < 16; i++) store.set(g, i, pattern(uint32_t(i), 4096));
+  expect_error([&] { store.set(g, 16, pattern(16, 4000)); },
+               "compacting store full: need 4032 bytes, 0 free of 65536");
+  expect_error([&] { store.set(g, 17, pattern(17, 1 << 17)); },
+               "compacting store full: need 131072 bytes, 0 free of 65536");
+  for (size_t i = 0; i < 16; i++) EXPECT_EQ(get(store, g, i), pattern(uint32_t(i), 4096));
+  // A failed grow leaves its array empty; the space it had is then usable.
+  expect_error([&] { store.set(g, 3, pattern(3, 8192)); },
+               "compacting store full: need 8192 bytes, 4096 free of 65536");
+  EXPECT_EQ(store.size(g, 3), 0u);
+  store.set(g, 16, pattern(16, 4000));
+  EXPECT_EQ(get(store, g, 16), pattern(16, 4000));
+}
+
+// Collections that would leave under min_free_fraction free fail instead of thrashing.
+TEST(CompactingStore, MinimumFreeFraction) {
+  for (const double fraction : {0.02, 0.0}) {
+    compacting_store store(1 << 16, fraction);
+    const group_id g = store.create_group(16);
+    for (size_t i = 0; i < 15; i++) store.set(g, i, pattern(uint32_t(i), 4096));
+    store.set(g, 15, pattern(15, 2048));  // 2048 free
+    // Growing array 15 collects, leaving 1024 bytes free: under 2% of the heap.
+    const auto grow = [&] { store.set(g, 15, pattern(15, 3072)); };
+    if (fraction) {
+      expect_error(grow,
+                   "compacting store full: need 3072 bytes, 4096 free of 65536 after a "
+                   "collection, leaving less than the minimum free fraction");
+    } else {
+      grow();
+      EXPECT_EQ(get(store, g, 15), pattern(15, 3072));
+    }
+  }
+}
+
+TEST(CompactingStore, DestroyFreesSpace) {
+  compacting_store store(1 << 16, 0);
+  // Destroying the only group resets the heap without a collection.
+  group_id a = store.create_group(12);
+  for (size_t i = 0; i < 12; i++) store.set(a, i, pattern(uint32_t(i), 4096));
+  store.destroy_group(a);
+  EXPECT_EQ(store.stats().live_bytes, 0u);
+  EXPECT_EQ(store.stats().bump_bytes, 0u);
+
+  // With another group alive, the next collection reclaims the destroyed group's bytes.
+  a = store.create_group(8);
+  const group_id b = store.create_group(12);
+  for (size_t i = 0; i < 8; i++) {
+    store.set(a, i, pattern(uint32_t(i), 4096));
+    if (i < 4) store.set(b, i, pattern(uint32_t(100 + i), 4096));
+  }
+  store.destroy_group(a);
+  const auto before = store.stats().collections;
+  for (size_t i = 4; i < 12; i++) store.set(b, i, pattern(uint32_t(100 + i), 4096));
+  EXPECT_EQ(store.stats().collections, before + 1);
+  for (size_t i = 0; i < 12; i++) EXPECT_EQ(get(store, b, i), pattern(uint32_t(100 + i), 4096));
+
+  // A destroyed frozen group's space goes to the group above it.
+  store.destroy_group(b);
+  const group_id f = store.create_group(8);
+  for (size_t i = 0; i < 8; i++) store.set(f, i, pattern(uint32_t(i), 4096));
+  store.freeze(f);
+  const group_id c = store.create_group(12);
+  for (size_t i = 0; i < 7; i++) store.set(c, i, pattern(uint32_t(200 + i), 4096));
+  expect_error([&] { store.set(c, 7, pattern(207, 8192)); }, "compacting store full");
+  store.destroy_group(f);
+  for (size_t i = 7; i < 12; i++) store.set(c, i, pattern(uint32_t(200 + i), 4096));
+  for (size_t i = 0; i < 12; i++) EXPECT_EQ(get(store, c, i), pattern(uint32_t(200 + i), 4096));
+}
+
+TEST(CompactingStore, MisuseThrows) {
+  expect_error([] { compacting_store store(0); }, "heap size must be positive");
+  expect_error([] { compacting_store store(64, 1.5); }, "min_free_fraction");
+  compacting_store store(1 << 12);
+  expect_error([&] { store.size(group_id(), 0); }, "size on an unknown or destroyed group");
+  const group_id a = store.create_group(3), b = store.create_group(1);
+  expect_error([&] { store.create_group(1); }, "at most 2 groups");
+  expect_error([&] { store.set(a, 3, pattern(1, 8)); }, "set: array index 3 out of range [0, 3)");
+  expect_error([&] { store.read(a, 7); }, "read: array index 7 out of range");
+  expect_error([&] { store.frozen_data(a, 0); }, "frozen_data on an unfrozen group");
+  store.destroy_group(b);
+  expect_error([&] { store.set(b, 0, pattern(1, 8)); }, "set on an unknown or destroyed group");
+  expect_error([&] { store.destroy_group(b); }, "unknown or destroyed group");
+  const group_id c = store.create_group(1);  // reuses b's slot, with a new generation
+  EXPECT_EQ(c.slot, b.slot);
+  expect_error([&] { store.arrays(b); }, "unknown or destroyed group");
+  EXPECT_EQ(store.arrays(c), 1u);
+  // The store still works after all these errors (no lock left held).
+  store.set(a, 0, pattern(5, 50));
+  EXPECT_EQ(get(store, a, 0), pattern(5, 50));
+}
+
+}  // namespace
+}  // namespace pentago
