@@ -1,0 +1,265 @@
+// Tests of the interleave filter at every SIMD level against its bit-level definition, of fast
+// (flag byte + Snappy) compression, and of xz block compression and its error checks.
+#include "pentago/data/compress.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <random>
+
+#include "pentago/base/error.h"
+
+using namespace pentago;
+
+namespace {
+
+std::mt19937_64 rng(1234);
+
+superinfo_t random_pair() {
+  superinfo_t p;
+  for (auto& w : p.win.w) w = rng();
+  for (auto& w : p.notlose.w) w = rng();
+  return p;
+}
+
+// The definition: bit 2i of the 512-bit result is bit i of win, bit 2i+1 is bit i of notlose.
+superinfo_t reference_interleave(const superinfo_t& p) {
+  uint64_t out[8] = {};
+  for (int i = 0; i < 256; i++) {
+    out[(2 * i) / 64] |= uint64_t(p.win(i)) << (2 * i % 64);
+    out[(2 * i + 1) / 64] |= uint64_t(p.notlose(i)) << ((2 * i + 1) % 64);
+  }
+  superinfo_t r;
+  std::memcpy(r.win.w, out, 32);
+  std::memcpy(r.notlose.w, out + 4, 32);
+  return r;
+}
+
+std::vector<simd_level> levels() {
+  std::vector<simd_level> r;
+  for (auto l : {simd_level::portable, simd_level::sse, simd_level::avx2})
+    if (simd_supported(l)) r.push_back(l);
+  return r;
+}
+
+struct level_guard {
+  simd_level saved = current_simd_level();
+  ~level_guard() { set_simd_level(saved); }
+};
+
+TEST(interleave, matches_definition_at_every_level) {
+  level_guard guard;
+  std::vector<superinfo_t> pairs;
+  for (int i = 0; i < 200; i++) pairs.push_back(random_pair());
+  superinfo_t single;
+  single.win.set(0), single.notlose.set(255);
+  pairs.push_back(single);
+  pairs.push_back(superinfo_t{super_t::ones(), super_t::zero()});
+  for (auto level : levels()) {
+    SCOPED_TRACE(simd_name(level));
+    set_simd_level(level);
+    for (const auto& p : pairs) {
+      const superinfo_t f = interleave(p);
+      ASSERT_EQ(f, reference_interleave(p));
+      ASSERT_EQ(uninterleave(f), p);
+    }
+    // Arrays, in place and out of place.
+    std::vector<superinfo_t> a = pairs, b(pairs.size());
+    interleave(a);
+    interleave(std::span<const superinfo_t>(pairs), b);
+    for (size_t i = 0; i < pairs.size(); i++) ASSERT_EQ(a[i], reference_interleave(pairs[i]));
+    ASSERT_EQ(a, b);
+    uninterleave(a);
+    ASSERT_EQ(a, pairs);
+    std::vector<superinfo_t> c(pairs.size());
+    uninterleave(std::span<const superinfo_t>(b), c);
+    ASSERT_EQ(c, pairs);
+  }
+}
+
+TEST(interleave, black_wins_everywhere) {
+  // (all ones, all zeros): black in the even bits of every word (parallel §4.3).
+  const superinfo_t f = interleave(superinfo_t{super_t::ones(), super_t::zero()});
+  for (int w = 0; w < 4; w++) {
+    EXPECT_EQ(f.win.w[w], 0x5555555555555555ULL);
+    EXPECT_EQ(f.notlose.w[w], 0x5555555555555555ULL);
+  }
+}
+
+// A structured block: values that vary slowly, like real solver output.
+std::vector<superinfo_t> regular_nodes(size_t n) {
+  std::vector<superinfo_t> nodes(n);
+  for (size_t i = 0; i < n; i++) {
+    for (int w = 0; w < 4; w++) {
+      nodes[i].win.w[w] = (i / 7 % 3 == 0) ? ~uint64_t(0) : uint64_t(0x00ff00ff) << (i % 5);
+      nodes[i].notlose.w[w] = nodes[i].win.w[w] | uint64_t(i % 11) << 40;
+    }
+  }
+  return nodes;
+}
+
+TEST(fast_compress, regular_data_compresses) {
+  const auto nodes = regular_nodes(4096);
+  std::vector<superinfo_t> work = nodes;
+  std::vector<uint8_t> out;
+  fast_compress(work, out);
+  EXPECT_EQ(out[0], 1);
+  EXPECT_LT(double(out.size()), 0.314 * 64 * nodes.size());
+  EXPECT_LE(out.size(), fast_compress_bound(nodes.size()));
+  EXPECT_EQ(fast_uncompressed_nodes(out), nodes.size());
+  std::vector<superinfo_t> back(nodes.size());
+  fast_uncompress(out, back);
+  EXPECT_EQ(back, nodes);
+
+  // The non-destructive form gives the same bytes and leaves its input alone.
+  std::vector<uint8_t> buffer(fast_compress_bound(nodes.size()));
+  const size_t size = fast_compress(std::span<const superinfo_t>(nodes), buffer);
+  buffer.resize(size);
+  EXPECT_EQ(buffer, out);
+}
+
+TEST(fast_compress, random_data_is_stored_raw) {
+  std::vector<superinfo_t> nodes(512);
+  for (auto& n : nodes) n = random_pair();
+  std::vector<superinfo_t> work = nodes;
+  std::vector<uint8_t> out;
+  fast_compress(work, out);
+  EXPECT_EQ(out[0], 0);
+  EXPECT_EQ(out.size(), 64 * nodes.size() + 1);
+  std::vector<superinfo_t> back(nodes.size());
+  fast_uncompress(out, back);
+  EXPECT_EQ(back, nodes);
+}
+
+TEST(fast_compress, sizes_and_levels) {
+  level_guard guard;
+  for (auto level : levels()) {
+    set_simd_level(level);
+    for (size_t n : {0, 1, 2, 63, 64, 1000, 4096}) {
+      auto nodes = regular_nodes(n);
+      for (size_t i = 0; i < n; i += 3) nodes[i] = random_pair();
+      auto work = nodes;
+      std::vector<uint8_t> out;
+      fast_compress(work, out);
+      std::vector<superinfo_t> back(n);
+      fast_uncompress(out, back);
+      ASSERT_EQ(back, nodes) << n;
+    }
+  }
+}
+
+TEST(fast_compress, rejects_bad_input) {
+  auto nodes = regular_nodes(100);
+  std::vector<uint8_t> good;
+  fast_compress(nodes, good);
+  ASSERT_EQ(good[0], 1);
+  std::vector<superinfo_t> out(100);
+  EXPECT_THROW(fast_uncompress({}, out), pentago::error);
+  auto bad = good;
+  bad[0] = 2;
+  EXPECT_THROW(fast_uncompress(bad, out), pentago::error);
+  std::vector<superinfo_t> wrong(99);
+  EXPECT_THROW(fast_uncompress(good, wrong), pentago::error);
+  // A raw buffer whose length is not a multiple of 64.
+  std::vector<uint8_t> raw(1 + 64 * 3 + 5, 0);
+  EXPECT_THROW(fast_uncompressed_nodes(raw), pentago::error);
+  // Truncated or corrupted Snappy data.
+  bad = good;
+  bad.resize(good.size() / 2);
+  EXPECT_THROW(fast_uncompress(bad, out), pentago::error);
+  int caught = 0;
+  for (size_t i = 1; i < good.size(); i++) {
+    bad = good;
+    bad[i] ^= 0x5a;
+    try {
+      fast_uncompress(bad, out);
+    } catch (const pentago::error&) {
+      caught++;
+    }
+  }
+  EXPECT_GT(caught, 0);
+  // Too small a caller buffer is an error, not an overflow.
+  std::vector<uint8_t> small(10);
+  EXPECT_THROW(fast_compress(std::span<const superinfo_t>(nodes), small), pentago::error);
+}
+
+TEST(fast_compress, speed) {
+  // Informational: filter and compression throughput on solver-like data, per SIMD level.
+  level_guard guard;
+  const auto nodes = regular_nodes(4096);
+  std::vector<superinfo_t> work = nodes;
+  std::vector<uint8_t> out;
+  const int reps = 100;
+  using clock = std::chrono::steady_clock;
+  const double mb = 64.0 * nodes.size() * reps / 1e6;
+  auto rate = [&](auto a, auto b) { return mb / std::chrono::duration<double>(b - a).count(); };
+  for (auto level : levels()) {
+    set_simd_level(level);
+    auto t0 = clock::now();
+    for (int r = 0; r < reps; r++) interleave(work), uninterleave(work);
+    auto t1 = clock::now();
+    for (int r = 0; r < reps; r++) {
+      std::copy(nodes.begin(), nodes.end(), work.begin());
+      fast_compress(work, out);
+    }
+    auto t2 = clock::now();
+    for (int r = 0; r < reps; r++) fast_uncompress(out, work);
+    auto t3 = clock::now();
+    std::printf(
+        "%-8s interleave+uninterleave %6.0f MB/s, copy+compress %5.0f MB/s, uncompress %5.0f "
+        "MB/s, ratio %.3f\n",
+        simd_name(level), rate(t0, t1), rate(t1, t2), rate(t2, t3),
+        double(out.size()) / (64.0 * nodes.size()));
+    EXPECT_EQ(work, nodes);
+  }
+}
+
+TEST(lzma, round_trip_and_format) {
+  std::vector<uint8_t> data(100000);
+  for (size_t i = 0; i < data.size(); i++) data[i] = uint8_t(i * i >> 7);
+  const auto xz = compress_block_lzma(data);
+  ASSERT_GE(xz.size(), 6u);
+  const uint8_t magic[6] = {0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00};
+  EXPECT_EQ(std::memcmp(xz.data(), magic, 6), 0);
+  EXPECT_LT(xz.size(), data.size());
+  EXPECT_EQ(uncompress_block(xz, data.size(), "test"), data);
+  // The check type (byte 7 of the stream flags) is CRC64.
+  EXPECT_EQ(xz[7], 0x04);
+  // Deterministic output, and presets differ only in size.
+  EXPECT_EQ(compress_block_lzma(data), xz);
+  EXPECT_EQ(uncompress_block(compress_block_lzma(data, 0), data.size(), "p0"), data);
+  EXPECT_EQ(uncompress_block(compress_block_lzma({}, 6), 0, "empty"), std::vector<uint8_t>{});
+  EXPECT_THROW(compress_block_lzma(data, 10), pentago::error);
+}
+
+TEST(lzma, rejects_bad_input) {
+  std::vector<uint8_t> data(5000);
+  for (size_t i = 0; i < data.size(); i++) data[i] = uint8_t(i % 251);
+  const auto xz = compress_block_lzma(data);
+  EXPECT_THROW(uncompress_block(xz, data.size() - 1, "short"), pentago::error);
+  EXPECT_THROW(uncompress_block(xz, data.size() + 1, "long"), pentago::error);
+  auto truncated = xz;
+  truncated.pop_back();
+  EXPECT_THROW(uncompress_block(truncated, data.size(), "truncated"), pentago::error);
+  auto trailing = xz;
+  trailing.push_back(0);
+  EXPECT_THROW(uncompress_block(trailing, data.size(), "trailing"), pentago::error);
+  // zlib data (78 9c ...) is not supported.
+  const std::vector<uint8_t> zlib = {0x78, 0x9c, 0x63, 0x60, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01};
+  try {
+    uncompress_block(zlib, 2, "zlib block");
+    ADD_FAILURE() << "no error";
+  } catch (const pentago::error& e) {
+    EXPECT_NE(std::string(e.what()).find("zlib block"), std::string::npos);
+  }
+  EXPECT_THROW(uncompress_block({}, 0, "empty"), pentago::error);
+  // Every single-byte corruption is caught (headers, data or one of the checksums).
+  for (size_t i = 0; i < xz.size(); i++) {
+    auto bad = xz;
+    bad[i] ^= 0x10;
+    EXPECT_THROW(uncompress_block(bad, data.size(), "flip"), pentago::error) << i;
+  }
+}
+
+}  // namespace
