@@ -45,6 +45,25 @@ void cpu_relax() {
 #endif
 }
 
+// Holds the heap lock shared (array accesses) or exclusively (anything that moves arrays or
+// changes group tables) for a scope.
+template <bool exclusive>
+class heap_guard {
+ public:
+  explicit heap_guard(pthread_rwlock_t& lock) : lock_(lock) {
+    check_pthread(exclusive ? pthread_rwlock_wrlock(&lock) : pthread_rwlock_rdlock(&lock),
+                  "heap lock");
+  }
+  ~heap_guard() { pthread_rwlock_unlock(&lock_); }
+  heap_guard(const heap_guard&) = delete;
+  heap_guard& operator=(const heap_guard&) = delete;
+
+ private:
+  pthread_rwlock_t& lock_;
+};
+using shared_guard = heap_guard<false>;
+using exclusive_guard = heap_guard<true>;
+
 }  // namespace
 
 compacting_store::compacting_store(size_t heap_size, double min_free_fraction)
@@ -82,29 +101,6 @@ void compacting_store::lock_shared() const {
   check_pthread(pthread_rwlock_rdlock(&heap_lock_), "heap lock");
 }
 void compacting_store::unlock_shared() const { pthread_rwlock_unlock(&heap_lock_); }
-
-namespace {
-
-// Holds the heap lock shared (array accesses) or exclusively (anything that moves arrays or
-// changes group tables) for a scope.
-template <bool exclusive>
-class heap_guard {
- public:
-  explicit heap_guard(pthread_rwlock_t& lock) : lock_(lock) {
-    check_pthread(exclusive ? pthread_rwlock_wrlock(&lock) : pthread_rwlock_rdlock(&lock),
-                  "heap lock");
-  }
-  ~heap_guard() { pthread_rwlock_unlock(&lock_); }
-  heap_guard(const heap_guard&) = delete;
-  heap_guard& operator=(const heap_guard&) = delete;
-
- private:
-  pthread_rwlock_t& lock_;
-};
-using shared_guard = heap_guard<false>;
-using exclusive_guard = heap_guard<true>;
-
-}  // namespace
 
 void compacting_store::lock_entry(array_entry& entry) {
   uint32_t expected = 0;

@@ -100,7 +100,8 @@ class compacting_store {
   size_t size(group_id group, size_t index) const;
 
   // Holds one array locked (and all arrays in place) while alive, so its bytes can be read.
-  // While a reader lives, its thread must not call any other method of the store.
+  // While a reader lives, its thread must not call any other method of the store, and it must
+  // be destroyed on the thread that created it.
   class reader {
    public:
     reader(reader&& other) noexcept;
