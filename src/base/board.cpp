@@ -201,13 +201,15 @@ board_t parse_board(const std::string& text) {
     side_t black = 0, white = 0;
     for (int r = 0; r < 6; r++) {
       if (rows[r].size() != 6)
-        throw usage_error("invalid board picture: row " + std::string(1, char('a' + r)) +
-                          " has " + std::to_string(rows[r].size()) + " cells, expected 6");
+        throw usage_error("invalid board picture: row " + std::string(1, char('a' + r)) + " has " +
+                          std::to_string(rows[r].size()) + " cells, expected 6");
       for (int x = 0; x < 6; x++) {
         const char c = rows[r][x];
         const side_t bit = cell_bit(x, 5 - r);
-        if (c == '0' || c == 'b' || c == 'B' || c == 'x' || c == 'X') black |= bit;
-        else if (c == '1' || c == 'w' || c == 'W' || c == 'o' || c == 'O') white |= bit;
+        if (c == '0' || c == 'b' || c == 'B' || c == 'x' || c == 'X')
+          black |= bit;
+        else if (c == '1' || c == 'w' || c == 'W' || c == 'o' || c == 'O')
+          white |= bit;
         else if (c != '_' && c != '.' && c != '-')
           throw usage_error("invalid board picture: bad cell character '" + std::string(1, c) +
                             "' in row " + std::string(1, char('a' + r)));

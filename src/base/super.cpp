@@ -77,24 +77,30 @@ const super_kernels* active_super_kernels = &detail::portable_kernels;
 
 bool simd_supported(simd_level level) {
   switch (level) {
-    case simd_level::portable: return true;
-    case simd_level::sse: return __builtin_cpu_supports("ssse3");
-    case simd_level::avx2: return __builtin_cpu_supports("avx2");
+    case simd_level::portable:
+      return true;
+    case simd_level::sse:
+      return __builtin_cpu_supports("ssse3");
+    case simd_level::avx2:
+      return __builtin_cpu_supports("avx2");
   }
   return false;
 }
 
 simd_level best_simd_level() {
-  return simd_supported(simd_level::avx2) ? simd_level::avx2
+  return simd_supported(simd_level::avx2)  ? simd_level::avx2
          : simd_supported(simd_level::sse) ? simd_level::sse
-                                            : simd_level::portable;
+                                           : simd_level::portable;
 }
 
 const super_kernels& kernels_for(simd_level level) {
   switch (level) {
-    case simd_level::sse: return detail::sse_kernels;
-    case simd_level::avx2: return detail::avx2_kernels;
-    default: return detail::portable_kernels;
+    case simd_level::sse:
+      return detail::sse_kernels;
+    case simd_level::avx2:
+      return detail::avx2_kernels;
+    default:
+      return detail::portable_kernels;
   }
 }
 
@@ -112,9 +118,12 @@ void set_simd_level(simd_level level) {
 
 const char* simd_name(simd_level level) {
   switch (level) {
-    case simd_level::sse: return "sse";
-    case simd_level::avx2: return "avx2";
-    default: return "portable";
+    case simd_level::sse:
+      return "sse";
+    case simd_level::avx2:
+      return "avx2";
+    default:
+      return "portable";
   }
 }
 
@@ -147,8 +156,7 @@ struct simd_selector {
 std::string str_super(const super_t& s) {
   char buf[80];
   std::snprintf(buf, sizeof buf, "%016llx%016llx%016llx%016llx", (unsigned long long)s.w[3],
-                (unsigned long long)s.w[2], (unsigned long long)s.w[1],
-                (unsigned long long)s.w[0]);
+                (unsigned long long)s.w[2], (unsigned long long)s.w[1], (unsigned long long)s.w[0]);
   return buf;
 }
 

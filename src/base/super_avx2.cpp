@@ -23,15 +23,20 @@ struct vec_avx2 {
   }
   friend vec_avx2 rotr_words(vec_avx2 a, int k) {
     switch (k & 3) {
-      case 0: return a;
-      case 1: return {_mm256_permute4x64_epi64(a.v, _MM_SHUFFLE(0, 3, 2, 1))};
-      case 2: return {_mm256_permute4x64_epi64(a.v, _MM_SHUFFLE(1, 0, 3, 2))};
-      default: return {_mm256_permute4x64_epi64(a.v, _MM_SHUFFLE(2, 1, 0, 3))};
+      case 0:
+        return a;
+      case 1:
+        return {_mm256_permute4x64_epi64(a.v, _MM_SHUFFLE(0, 3, 2, 1))};
+      case 2:
+        return {_mm256_permute4x64_epi64(a.v, _MM_SHUFFLE(1, 0, 3, 2))};
+      default:
+        return {_mm256_permute4x64_epi64(a.v, _MM_SHUFFLE(2, 1, 0, 3))};
     }
   }
   friend vec_avx2 shr_words(vec_avx2 a, int k) {
     switch (k) {
-      case 0: return a;
+      case 0:
+        return a;
       case 1:
         return {_mm256_blend_epi32(_mm256_permute4x64_epi64(a.v, _MM_SHUFFLE(3, 3, 2, 1)),
                                    _mm256_setzero_si256(), 0xc0)};
@@ -41,12 +46,14 @@ struct vec_avx2 {
       case 3:
         return {_mm256_blend_epi32(_mm256_permute4x64_epi64(a.v, _MM_SHUFFLE(3, 3, 3, 3)),
                                    _mm256_setzero_si256(), 0xfc)};
-      default: return zero();
+      default:
+        return zero();
     }
   }
   friend vec_avx2 shl_words(vec_avx2 a, int k) {
     switch (k) {
-      case 0: return a;
+      case 0:
+        return a;
       case 1:
         return {_mm256_blend_epi32(_mm256_permute4x64_epi64(a.v, _MM_SHUFFLE(2, 1, 0, 0)),
                                    _mm256_setzero_si256(), 0x03)};
@@ -56,7 +63,8 @@ struct vec_avx2 {
       case 3:
         return {_mm256_blend_epi32(_mm256_permute4x64_epi64(a.v, _MM_SHUFFLE(0, 0, 0, 0)),
                                    _mm256_setzero_si256(), 0x3f)};
-      default: return zero();
+      default:
+        return zero();
     }
   }
 };

@@ -76,8 +76,7 @@ void wins_kernel(side_t side, super_t& out) {
     while (live) {
       const int s = __builtin_ctzll(live);
       live &= live - 1;
-      const uint64_t m =
-          t.axis0[n0 >> s & 15] & t.axis1[n1 >> s & 15] & t.axis2[n2 >> s & 15];
+      const uint64_t m = t.axis0[n0 >> s & 15] & t.axis1[n1 >> s & 15] & t.axis2[n2 >> s & 15];
       acc = acc | (V::splat(m) & V::load(t.axis3[n3 >> s & 15]));
     }
   }

@@ -39,28 +39,42 @@ struct vec_sse {
   }
   friend vec_sse rotr_words(vec_sse a, int k) {
     switch (k & 3) {
-      case 0: return a;
-      case 1: return {_mm_alignr_epi8(a.hi, a.lo, 8), _mm_alignr_epi8(a.lo, a.hi, 8)};
-      case 2: return {a.hi, a.lo};
-      default: return {_mm_alignr_epi8(a.lo, a.hi, 8), _mm_alignr_epi8(a.hi, a.lo, 8)};
+      case 0:
+        return a;
+      case 1:
+        return {_mm_alignr_epi8(a.hi, a.lo, 8), _mm_alignr_epi8(a.lo, a.hi, 8)};
+      case 2:
+        return {a.hi, a.lo};
+      default:
+        return {_mm_alignr_epi8(a.lo, a.hi, 8), _mm_alignr_epi8(a.hi, a.lo, 8)};
     }
   }
   friend vec_sse shr_words(vec_sse a, int k) {
     switch (k) {
-      case 0: return a;
-      case 1: return {_mm_alignr_epi8(a.hi, a.lo, 8), _mm_srli_si128(a.hi, 8)};
-      case 2: return {a.hi, _mm_setzero_si128()};
-      case 3: return {_mm_srli_si128(a.hi, 8), _mm_setzero_si128()};
-      default: return zero();
+      case 0:
+        return a;
+      case 1:
+        return {_mm_alignr_epi8(a.hi, a.lo, 8), _mm_srli_si128(a.hi, 8)};
+      case 2:
+        return {a.hi, _mm_setzero_si128()};
+      case 3:
+        return {_mm_srli_si128(a.hi, 8), _mm_setzero_si128()};
+      default:
+        return zero();
     }
   }
   friend vec_sse shl_words(vec_sse a, int k) {
     switch (k) {
-      case 0: return a;
-      case 1: return {_mm_slli_si128(a.lo, 8), _mm_alignr_epi8(a.hi, a.lo, 8)};
-      case 2: return {_mm_setzero_si128(), a.lo};
-      case 3: return {_mm_setzero_si128(), _mm_slli_si128(a.lo, 8)};
-      default: return zero();
+      case 0:
+        return a;
+      case 1:
+        return {_mm_slli_si128(a.lo, 8), _mm_alignr_epi8(a.hi, a.lo, 8)};
+      case 2:
+        return {_mm_setzero_si128(), a.lo};
+      case 3:
+        return {_mm_setzero_si128(), _mm_slli_si128(a.lo, 8)};
+      default:
+        return zero();
     }
   }
 };

@@ -2,6 +2,7 @@
 #include "pentago/base/symmetry.h"
 
 #include <limits>
+#include <vector>
 
 namespace pentago {
 
@@ -91,8 +92,39 @@ side_t transform_side(symmetry_t s, side_t side) {
          side_t(moved[3]) << 48;
 }
 
+namespace {
+// Packed-quadrant tables: CCW turns 0..3 and the reflection F, on both colours at once.
+struct packed_quadrant_tables {
+  std::vector<quadrant_t> turned[4];
+  std::vector<quadrant_t> reflected;
+  packed_quadrant_tables() : reflected(quadrant_states) {
+    for (auto& t : turned) t.resize(quadrant_states);
+    for (int v = 0; v < quadrant_states; v++) {
+      quadrant_t q = quadrant_t(v);
+      for (int k = 0; k < 4; k++, q = rotate_quadrant_ccw(q)) turned[k][v] = q;
+      reflected[v] = reflect_quadrant(quadrant_t(v));
+    }
+  }
+};
+const packed_quadrant_tables& packed_tables() {
+  static const packed_quadrant_tables t;
+  return t;
+}
+}  // namespace
+
 board_t transform_board(symmetry_t s, board_t board) {
-  return pack(transform_side(s, unpack(board, 0)), transform_side(s, unpack(board, 1)));
+  const auto& t = packed_tables();
+  const int k = s.global & 3;
+  quadrant_t quads[4];
+  for (int i = 0; i < 4; i++)
+    quads[i] = t.turned[(k + local_get(s.local, i)) & 3][quadrant(board, i)];
+  quadrant_t moved[4];
+  for (int j = 0; j < 4; j++) moved[j] = quads[source_quadrant[k][j]];
+  if (s.global & 4) {
+    std::swap(moved[0], moved[3]);
+    for (auto& m : moved) m = t.reflected[m];
+  }
+  return quadrants(moved[0], moved[1], moved[2], moved[3]);
 }
 
 std::array<int, 4> quadrant_permutation(int global) {

@@ -34,8 +34,7 @@ uint64_t section_t::sig() const {
 
 section_t section_t::from_sig(uint64_t sig) {
   section_t s;
-  for (int q = 0; q < 4; q++)
-    s.counts[q] = {uint8_t(sig >> 16 * q), uint8_t(sig >> (16 * q + 8))};
+  for (int q = 0; q < 4; q++) s.counts[q] = {uint8_t(sig >> 16 * q), uint8_t(sig >> (16 * q + 8))};
   return s;
 }
 
@@ -112,8 +111,8 @@ section_t section_t::parse(const std::string& text) {
   }
   for (int q = 0; q < 4; q++)
     if (s.quadrant_sum(q) > 9)
-      throw usage_error("invalid section '" + text + "': quadrant " + std::to_string(q) +
-                        " has " + std::to_string(s.quadrant_sum(q)) + " stones (at most 9)");
+      throw usage_error("invalid section '" + text + "': quadrant " + std::to_string(q) + " has " +
+                        std::to_string(s.quadrant_sum(q)) + " stones (at most 9)");
   if (!s.valid())
     throw usage_error("invalid section '" + text +
                       "': black must have as many stones as white or one more");

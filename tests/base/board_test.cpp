@@ -1,7 +1,8 @@
 // Tests for packed boards, text forms and the move rule primitives.
+#include "pentago/base/board.h"
+
 #include <gtest/gtest.h>
 
-#include "pentago/base/board.h"
 #include "pentago/base/error.h"
 
 using namespace pentago;
@@ -29,8 +30,7 @@ TEST(board, parse_errors) {
   // Quadrant digit value 3^9 is not a radix-3 quadrant.
   EXPECT_THROW(parse_board("19683"), usage_error);
   // Two white stones and no black: no game reaches it.
-  EXPECT_THROW(parse_board(std::to_string(pack(0, cell_bit(0, 0) | cell_bit(1, 1)))),
-               usage_error);
+  EXPECT_THROW(parse_board(std::to_string(pack(0, cell_bit(0, 0) | cell_bit(1, 1)))), usage_error);
   EXPECT_THROW(parse_board("a  __0___\nb  ______\n"), usage_error);
   EXPECT_THROW(parse_board("______\n______\n______\n______\n___z__\n______\n"), usage_error);
 }
@@ -59,7 +59,7 @@ TEST(board, win_lines) {
     three += quads == 3;
   }
   EXPECT_EQ(three, 4);
-  EXPECT_TRUE(won(cell_bit(0, 0) | cell_bit(1, 1) | cell_bit(2, 2) | cell_bit(3, 3) |
-                  cell_bit(4, 4)));
+  EXPECT_TRUE(
+      won(cell_bit(0, 0) | cell_bit(1, 1) | cell_bit(2, 2) | cell_bit(3, 3) | cell_bit(4, 4)));
   EXPECT_FALSE(won(cell_bit(0, 0) | cell_bit(1, 1) | cell_bit(2, 2) | cell_bit(3, 3)));
 }

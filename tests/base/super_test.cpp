@@ -1,10 +1,11 @@
 // Bootstrap tests of the super kernels at every supported SIMD level against one-board
 // definitions, and of the symmetry group laws and standardization.
+#include "pentago/base/super.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "pentago/base/super.h"
 #include "pentago/base/symmetry.h"
 
 using namespace pentago;
@@ -142,8 +143,7 @@ TEST_P(super_kernels_test, transform_commutes_with_wins) {
 }
 
 INSTANTIATE_TEST_SUITE_P(levels, super_kernels_test,
-                         ::testing::Values(simd_level::portable, simd_level::sse,
-                                           simd_level::avx2),
+                         ::testing::Values(simd_level::portable, simd_level::sse, simd_level::avx2),
                          [](const auto& info) { return std::string(simd_name(info.param)); });
 
 TEST(symmetry, group_laws) {

@@ -1,10 +1,11 @@
 // The output-line -> input-line mapping checked on random boards against the one-board
 // definition: place a stone in the rotated frame, standardize, find it in the child section.
+#include "pentago/layout/line_mapping.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "pentago/layout/line_mapping.h"
 #include "pentago/layout/quadrant_states.h"
 
 using namespace pentago;

@@ -36,9 +36,7 @@ extern const std::array<std::array<uint16_t, 2>, quadrant_states> unpack_table;
 board_t pack(side_t black, side_t white);
 side_t unpack(board_t board, int color);  // color 0 = black, 1 = white
 
-inline int count_stones(board_t board) {
-  return popcount(unpack(board, 0) | unpack(board, 1));
-}
+inline int count_stones(board_t board) { return popcount(unpack(board, 0) | unpack(board, 1)); }
 // Black (0) moves when the counts are equal; white (1) when black has one more stone.
 int board_turn(board_t board);
 

@@ -17,11 +17,11 @@ struct usage_error : error {
 
 // Throws pentago::error with the given message if the condition fails. Used for internal
 // invariants that must hold even in release builds (never compiled out).
-#define PENTAGO_CHECK(cond, msg)                                                      \
-  do {                                                                                \
-    if (!(cond))                                                                      \
-      throw ::pentago::error(std::string("internal check failed: ") + (msg) + " (" + \
-                             __FILE__ + ":" + std::to_string(__LINE__) + ")");        \
+#define PENTAGO_CHECK(cond, msg)                                                                \
+  do {                                                                                          \
+    if (!(cond))                                                                                \
+      throw ::pentago::error(std::string("internal check failed: ") + (msg) + " (" + __FILE__ + \
+                             ":" + std::to_string(__LINE__) + ")");                             \
   } while (0)
 
 }  // namespace pentago

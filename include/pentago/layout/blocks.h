@@ -27,7 +27,7 @@ struct line_t {
   section_t section;
   int dimension = 0;
   std::array<uint8_t, 3> base{};
-  int length() const;  // blocks along the line
+  int length() const;          // blocks along the line
   block_t block(int k) const;  // k-th block along the line
   // Output nodes of the line: shape[d] times the cross-section of the other axes.
   uint64_t nodes() const;

@@ -12,12 +12,12 @@ namespace pentago {
 // The dependency of output line (S, d, base) on its child line (C*, d*, base*).
 struct line_dependency {
   line_t output;
-  section_t child;             // standardized child section C*
-  int child_global = 0;        // tau: C* = child(S, d).transform(tau)
-  std::array<int, 4> perm{};   // C*[i] = C[perm[i]]
-  int child_dimension = 0;     // d*: perm[d*] = d
-  line_t input;                // the input line (C*, d*, base*); meaningless for slice 35
-  symmetry_t unmove;           // T: moves C* quadrants back to C's frame (reflecting first)
+  section_t child;            // standardized child section C*
+  int child_global = 0;       // tau: C* = child(S, d).transform(tau)
+  std::array<int, 4> perm{};  // C*[i] = C[perm[i]]
+  int child_dimension = 0;    // d*: perm[d*] = d
+  line_t input;               // the input line (C*, d*, base*); meaningless for slice 35
+  symmetry_t unmove;          // T: moves C* quadrants back to C's frame (reflecting first)
 
   bool reflects() const { return child_global & 4; }
   // Input block holding child index along d* (same block for j and j^1).

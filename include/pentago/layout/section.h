@@ -17,7 +17,7 @@ struct section_t {
   constexpr section_t() = default;
   explicit section_t(const std::array<std::array<uint8_t, 2>, 4>& c) : counts(c) {}
 
-  int sum() const;                  // stones: the slice
+  int sum() const;  // stones: the slice
   int quadrant_sum(int q) const { return counts[q][0] + counts[q][1]; }
   bool quadrant_full(int q) const { return quadrant_sum(q) == 9; }
   int turn() const { return sum() & 1; }  // 0 = black to move

@@ -1,0 +1,112 @@
+// The compressed block store of one slice: every held block Snappy-compressed in memory, one
+// line contribution per non-full dimension merged with max (bitwise OR of (win, notlose)) as
+// it arrives, per-section win/notlose/total counts and sparse samples gathered when a block
+// is complete (paper §IV-B, parallel reference §2.1-2.2).
+#pragma once
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "pentago/base/super.h"
+#include "pentago/end/compacting_store.h"
+#include "pentago/layout/blocks.h"
+
+namespace pentago {
+
+struct block_key_t {
+  int section;  // index into the slice's section list
+  block_t block;
+};
+
+// A sparse sample: draw `draw` of section `section`, its board and store-format value.
+struct sample_t {
+  int section;
+  int draw;
+  board_t board;
+  superinfo_t value;
+};
+
+// Per-section (mover wins, mover wins or ties, total) with stabilizer counting (core §6.1).
+using section_counts_t = std::array<uint64_t, 3>;
+
+// Adds a block's counts: per node popcount >> s, where 2^s local rotations fix the board.
+section_counts_t count_block(const section_t& s, const block_t& b,
+                             std::span<const superinfo_t> values);
+
+class block_store {
+ public:
+  // `blocks` lists the held blocks; their position is the block's flat id. Samples are drawn
+  // for every section of the slice; those landing in held blocks are recorded here.
+  // Up to `partial_budget` bytes of incomplete blocks are held uncompressed (outside the
+  // heap), so that each of them is Snappy-compressed once, when complete, instead of once
+  // per contribution; the rest take the compressed path.
+  block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
+              int samples_per_section, compacting_store& heap, uint64_t partial_budget = 0);
+  ~block_store();
+  block_store(const block_store&) = delete;
+  block_store& operator=(const block_store&) = delete;
+
+  int blocks() const { return int(keys_.size()); }
+  const block_key_t& key(int flat) const { return keys_[flat]; }
+  const section_t& section(int flat) const { return sections_[keys_[flat].section]; }
+  std::span<const section_t> sections() const { return sections_; }
+  int flat_id(int section, const block_t& block) const;  // -1 if not held
+  int nodes(int flat) const;
+
+  // Merges one line's contribution along `dimension` into a block (thread safe). `values` is
+  // used as scratch and destroyed. Throws if that dimension already contributed.
+  void accumulate(int flat, int dimension, std::span<superinfo_t> values);
+  // Stores a complete block (meaningless data, restart). Destroys `values`.
+  void set(int flat, std::span<superinfo_t> values);
+  // Decompresses a block into `out` (nodes(flat) values, store format).
+  void read(int flat, std::span<superinfo_t> out) const;
+  // The compressed bytes of a block; only after freeze(), stable until the store dies.
+  std::span<const uint8_t> compressed(int flat) const;
+  // Packs the store and forbids further writes. Every block must be complete.
+  void freeze();
+  bool frozen() const { return frozen_; }
+
+  uint64_t missing_contributions() const { return missing_.load(); }
+  std::vector<section_counts_t> counts() const;  // per section of the slice
+  std::vector<sample_t> samples() const;         // recorded samples, by (section, draw)
+  uint64_t compressed_bytes() const;
+  uint64_t uncompressed_bytes() const { return uncompressed_bytes_; }
+
+ private:
+  void complete_block(int flat, std::span<const superinfo_t> values);
+  void store_compressed(int flat, std::span<superinfo_t> values);
+  bool reserve_partial(uint64_t bytes);
+  std::unique_ptr<superinfo_t[]> take_partial_buffer();
+  void give_partial_buffer(std::unique_ptr<superinfo_t[]> buffer);
+
+  std::vector<section_t> sections_;
+  std::vector<block_key_t> keys_;
+  std::unordered_map<uint64_t, int> flat_of_;
+  std::unique_ptr<std::atomic<uint8_t>[]> missing_dims_;  // per block: dimensions to come
+  std::unique_ptr<std::atomic_flag[]> locks_;
+  std::vector<std::unique_ptr<superinfo_t[]>> partial_;  // uncompressed incomplete blocks
+  uint64_t partial_budget_ = 0;
+  std::atomic<uint64_t> partial_bytes_{0};
+  std::mutex pool_mutex_;
+  std::vector<std::unique_ptr<superinfo_t[]>> pool_;  // reusable partial buffers
+  std::atomic<uint64_t> missing_{0};
+  uint64_t uncompressed_bytes_ = 0;
+  compacting_store& heap_;
+  group_id group_;
+  bool frozen_ = false;
+
+  struct sample_slot {
+    int section, draw, offset;  // offset within the block
+  };
+  std::vector<std::vector<sample_slot>> block_samples_;
+  mutable std::mutex results_mutex_;
+  std::vector<section_counts_t> counts_;
+  std::vector<sample_t> samples_;
+};
+
+}  // namespace pentago

@@ -1,0 +1,41 @@
+// The in-process backward solver (no MPI): threads compute the block lines of each slice
+// from 35 (or a meaningless slice) down to the root's slice, writing counts and samples.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pentago/layout/section.h"
+
+namespace pentago {
+
+struct local_options {
+  section_t root;
+  int threads = 2;
+  std::string dir;
+  int stop_after = -1;  // lowest slice to compute; -1 means the root's slice
+  int samples = 256;    // sparse samples per section
+  uint64_t memory = 0;  // bytes; 0 means half of physical memory
+  int meaningless = 0;  // if > 0, slice K gets pseudorandom values and computing starts below
+  bool echo = true;     // print progress to stdout as well as DIR/log
+};
+
+// Parses the command line of pentago-endgame-local; throws usage_error (with --help text
+// available from local_usage()).
+local_options parse_local_options(int argc, char** argv);
+std::string local_usage();
+
+// Memory estimate per slice (compressed store bytes) for the plan printed before the run.
+struct slice_plan_t {
+  int slice;
+  uint64_t sections, blocks, nodes, lines;
+  uint64_t store_bytes;  // estimated compressed bytes held for the slice
+};
+std::vector<slice_plan_t> plan_slices(const std::vector<std::vector<section_t>>& slices, int top,
+                                      int bottom, bool meaningless);
+// Peak estimate: the largest sum over two consecutive slices, plus per-thread line buffers.
+uint64_t plan_peak_bytes(const std::vector<slice_plan_t>& plan, int threads);
+
+void run_local(const local_options& options);
+
+}  // namespace pentago

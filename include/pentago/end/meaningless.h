@@ -1,0 +1,17 @@
+// "Meaningless" test data (parallel reference §6.1): a deterministic pseudorandom value for
+// every board, invariant under the 8 global symmetries, used to exercise the early-game
+// machinery cheaply by replacing one slice's values.
+#pragma once
+#include "pentago/base/super.h"
+
+namespace pentago {
+
+// XOR over the 8 global symmetries g of bit 0 of H(transform(g, board) ^ salt).
+int meaningless(board_t board, uint64_t salt);
+// Bit r set iff meaningless(r . board, salt) (local rotation r).
+super_t super_meaningless(board_t board, uint64_t salt);
+// Store-format (win, notlose) value of a board in the meaningless slice:
+// win = sm(0)|sm(1)|sm(2)|sm(3), notlose = win | sm(7).
+superinfo_t meaningless_value(board_t board);
+
+}  // namespace pentago

@@ -1,0 +1,272 @@
+// Compressed block store: accumulate line contributions, count, sample, freeze.
+#include "pentago/end/block_store.h"
+
+#include <algorithm>
+
+#include "pentago/base/error.h"
+#include "pentago/data/compress.h"
+#include "pentago/end/random.h"
+#include "pentago/layout/line_mapping.h"
+#include "pentago/layout/quadrant_states.h"
+
+namespace pentago {
+namespace {
+
+uint64_t block_hash_key(int section, const block_t& b) {
+  return uint64_t(section) << 32 | uint64_t(b[0]) << 24 | uint64_t(b[1]) << 16 |
+         uint64_t(b[2]) << 8 | b[3];
+}
+
+struct spin_guard {
+  std::atomic_flag& flag;
+  explicit spin_guard(std::atomic_flag& f) : flag(f) {
+    while (flag.test_and_set(std::memory_order_acquire)) flag.wait(true, std::memory_order_relaxed);
+  }
+  ~spin_guard() {
+    flag.clear(std::memory_order_release);
+    flag.notify_one();
+  }
+};
+
+// The non-full quadrants of a section: the dimensions whose lines contribute to its blocks.
+uint8_t open_dimensions(const section_t& s) {
+  uint8_t dims = 0;
+  for (int d = 0; d < 4; d++)
+    if (!s.quadrant_full(d)) dims |= uint8_t(1 << d);
+  return dims;
+}
+
+constexpr uint64_t full_block_bytes = sizeof(superinfo_t) * 4096;
+
+// Per-thread scratch for decompressing a block and compressing one.
+thread_local std::vector<superinfo_t> scratch_nodes;
+thread_local std::vector<uint8_t> scratch_bytes;
+
+}  // namespace
+
+section_counts_t count_block(const section_t& s, const block_t& b,
+                             std::span<const superinfo_t> values) {
+  const auto shape = block_shape(s, b);
+  int exponent[4][block_size];
+  for (int q = 0; q < 4; q++) {
+    const auto bucket = rmin_bucket(s.counts[q][0], s.counts[q][1]);
+    for (int i = 0; i < shape[q]; i++)
+      exponent[q][i] = quadrant_symmetry_exponent(bucket[block_size * b[q] + i]);
+  }
+  section_counts_t c{0, 0, 0};
+  size_t n = 0;
+  for (int i0 = 0; i0 < shape[0]; i0++)
+    for (int i1 = 0; i1 < shape[1]; i1++)
+      for (int i2 = 0; i2 < shape[2]; i2++)
+        for (int i3 = 0; i3 < shape[3]; i3++, n++) {
+          const int shift = exponent[0][i0] + exponent[1][i1] + exponent[2][i2] + exponent[3][i3];
+          c[0] += uint64_t(popcount(values[n].win)) >> shift;
+          c[1] += uint64_t(popcount(values[n].notlose)) >> shift;
+          c[2] += uint64_t(256) >> shift;
+        }
+  return c;
+}
+
+block_store::block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
+                         int samples_per_section, compacting_store& heap, uint64_t partial_budget)
+    : sections_(sections.begin(), sections.end()),
+      keys_(std::move(blocks)),
+      missing_dims_(new std::atomic<uint8_t>[keys_.size()]),
+      locks_(new std::atomic_flag[keys_.size()]),
+      partial_(keys_.size()),
+      partial_budget_(partial_budget),
+      heap_(heap),
+      group_(heap.create_group(keys_.size())),
+      counts_(sections_.size(), section_counts_t{0, 0, 0}) {
+  flat_of_.reserve(keys_.size());
+  uint64_t missing = 0;
+  for (int f = 0; f < int(keys_.size()); f++) {
+    const auto& k = keys_[f];
+    flat_of_[block_hash_key(k.section, k.block)] = f;
+    const uint8_t dims = open_dimensions(sections_[k.section]);
+    missing_dims_[f] = dims;
+    missing += popcount(dims);
+    uncompressed_bytes_ += 64 * uint64_t(nodes(f));
+  }
+  missing_ = missing;
+  // Samples: per section a counter RNG seeded by the section hash, draws with replacement.
+  block_samples_.resize(keys_.size());
+  for (int s = 0; s < int(sections_.size()); s++) {
+    random_t rng(sections_[s].hash());
+    const auto shape = sections_[s].shape();
+    for (int draw = 0; draw < samples_per_section; draw++) {
+      const auto index = rng.uniform_index(shape);
+      block_t b;
+      for (int q = 0; q < 4; q++) b[q] = uint8_t(index[q] / block_size);
+      const int f = flat_id(s, b);
+      if (f < 0) continue;
+      const auto bs = block_shape(sections_[s], b);
+      int offset = 0;
+      for (int q = 0; q < 4; q++) offset = offset * bs[q] + index[q] % block_size;
+      block_samples_[f].push_back({s, draw, offset});
+    }
+  }
+}
+
+block_store::~block_store() { heap_.destroy_group(group_); }
+
+int block_store::flat_id(int section, const block_t& block) const {
+  auto it = flat_of_.find(block_hash_key(section, block));
+  return it == flat_of_.end() ? -1 : it->second;
+}
+
+int block_store::nodes(int flat) const { return block_nodes(section(flat), keys_[flat].block); }
+
+void block_store::store_compressed(int flat, std::span<superinfo_t> values) {
+  fast_compress(values, scratch_bytes);
+  heap_.set(group_, flat, scratch_bytes.data(), scratch_bytes.size());
+}
+
+void block_store::complete_block(int flat, std::span<const superinfo_t> values) {
+  const auto& k = keys_[flat];
+  const section_counts_t c = count_block(sections_[k.section], k.block, values);
+  std::vector<sample_t> found;
+  const auto& slots = block_samples_[flat];
+  for (const auto& slot : slots) {
+    const section_t& s = sections_[slot.section];
+    const auto bs = block_shape(s, k.block);
+    std::array<int, 4> index;
+    int rest = slot.offset;
+    for (int q = 3; q >= 0; q--) index[q] = block_size * k.block[q] + rest % bs[q], rest /= bs[q];
+    found.push_back({slot.section, slot.draw, section_board(s, index), values[slot.offset]});
+  }
+  std::lock_guard<std::mutex> lock(results_mutex_);
+  for (int i = 0; i < 3; i++) counts_[k.section][i] += c[i];
+  samples_.insert(samples_.end(), found.begin(), found.end());
+}
+
+std::unique_ptr<superinfo_t[]> block_store::take_partial_buffer() {
+  {
+    std::lock_guard<std::mutex> lock(pool_mutex_);
+    if (!pool_.empty()) {
+      auto buffer = std::move(pool_.back());
+      pool_.pop_back();
+      return buffer;
+    }
+  }
+  // Full-block size, so every buffer can be reused for any block.
+  return std::unique_ptr<superinfo_t[]>(
+      new superinfo_t[block_size * block_size * block_size * block_size]);
+}
+
+void block_store::give_partial_buffer(std::unique_ptr<superinfo_t[]> buffer) {
+  std::lock_guard<std::mutex> lock(pool_mutex_);
+  pool_.push_back(std::move(buffer));
+}
+
+bool block_store::reserve_partial(uint64_t bytes) {
+  uint64_t used = partial_bytes_.load(std::memory_order_relaxed);
+  while (used + bytes <= partial_budget_)
+    if (partial_bytes_.compare_exchange_weak(used, used + bytes)) return true;
+  return false;
+}
+
+void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> values) {
+  PENTAGO_CHECK(!frozen_, "accumulate into a frozen block store");
+  PENTAGO_CHECK(int(values.size()) == nodes(flat), "contribution has the wrong size");
+  spin_guard guard(locks_[flat]);
+  const uint8_t dims = missing_dims_[flat].load(std::memory_order_relaxed);
+  if (!(dims >> dimension & 1))
+    throw error("block " + section(flat).name() + " received dimension " +
+                std::to_string(dimension) + " twice or for a full quadrant");
+  const bool first = dims == open_dimensions(section(flat));
+  const uint8_t left = uint8_t(dims & ~(1 << dimension));
+  std::span<superinfo_t> merged = values;
+  if (auto& partial = partial_[flat]) {
+    // Held uncompressed: merge in place.
+    for (size_t i = 0; i < values.size(); i++) {
+      partial[i].win |= values[i].win;
+      partial[i].notlose |= values[i].notlose;
+    }
+    merged = std::span<superinfo_t>(partial.get(), values.size());
+  } else if (!first) {
+    auto& old = scratch_nodes;
+    old.resize(values.size());
+    heap_.with_array(group_, flat,
+                     [&](std::span<const uint8_t> stored) { fast_uncompress(stored, old); });
+    for (size_t i = 0; i < values.size(); i++) {
+      values[i].win |= old[i].win;
+      values[i].notlose |= old[i].notlose;
+    }
+  } else if (left && reserve_partial(full_block_bytes)) {
+    // First of several contributions: keep it uncompressed while the budget allows.
+    partial = take_partial_buffer();
+    std::copy(values.begin(), values.end(), partial.get());
+    missing_dims_[flat].store(left, std::memory_order_relaxed);
+    missing_--;
+    return;
+  }
+  missing_dims_[flat].store(left, std::memory_order_relaxed);
+  if (!left) {
+    complete_block(flat, merged);
+    store_compressed(flat, merged);
+    if (partial_[flat]) {
+      give_partial_buffer(std::move(partial_[flat]));
+      partial_bytes_ -= full_block_bytes;
+    }
+  } else if (!partial_[flat]) {
+    store_compressed(flat, merged);
+  }
+  missing_--;
+}
+
+void block_store::set(int flat, std::span<superinfo_t> values) {
+  PENTAGO_CHECK(!frozen_, "set in a frozen block store");
+  PENTAGO_CHECK(int(values.size()) == nodes(flat), "block has the wrong size");
+  spin_guard guard(locks_[flat]);
+  const uint8_t dims = missing_dims_[flat].exchange(0);
+  missing_ -= popcount(dims);
+  complete_block(flat, values);
+  store_compressed(flat, values);
+}
+
+void block_store::read(int flat, std::span<superinfo_t> out) const {
+  PENTAGO_CHECK(int(out.size()) == nodes(flat), "read buffer has the wrong size");
+  if (frozen_) {
+    fast_uncompress(compressed(flat), out);
+    return;
+  }
+  spin_guard guard(locks_[flat]);
+  heap_.with_array(group_, flat,
+                   [&](std::span<const uint8_t> bytes) { fast_uncompress(bytes, out); });
+}
+
+std::span<const uint8_t> block_store::compressed(int flat) const {
+  PENTAGO_CHECK(frozen_, "compressed bytes of a store that is not frozen");
+  return heap_.frozen_data(group_, flat);
+}
+
+void block_store::freeze() {
+  if (missing_ != 0)
+    throw error("slice incomplete: " + std::to_string(missing_.load()) +
+                " block contributions never arrived");
+  heap_.freeze(group_);
+  frozen_ = true;
+}
+
+std::vector<section_counts_t> block_store::counts() const {
+  std::lock_guard<std::mutex> lock(results_mutex_);
+  return counts_;
+}
+
+std::vector<sample_t> block_store::samples() const {
+  std::lock_guard<std::mutex> lock(results_mutex_);
+  auto s = samples_;
+  std::sort(s.begin(), s.end(), [](const sample_t& a, const sample_t& b) {
+    return a.section != b.section ? a.section < b.section : a.draw < b.draw;
+  });
+  return s;
+}
+
+uint64_t block_store::compressed_bytes() const {
+  uint64_t total = 0;
+  for (int f = 0; f < blocks(); f++) total += heap_.size(group_, f);
+  return total;
+}
+
+}  // namespace pentago

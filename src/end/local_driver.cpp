@@ -1,0 +1,288 @@
+// The in-process backward solver: plan, per-slice line compute on a thread pool, outputs.
+#include "pentago/end/local_driver.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "pentago/base/error.h"
+#include "pentago/end/block_store.h"
+#include "pentago/end/compacting_store.h"
+#include "pentago/end/line_compute.h"
+#include "pentago/end/meaningless.h"
+#include "pentago/end/run_options.h"
+#include "pentago/end/slice_output.h"
+#include "pentago/layout/line_mapping.h"
+
+namespace pentago {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+double seconds_since(clock_type::time_point t) {
+  return std::chrono::duration<double>(clock_type::now() - t).count();
+}
+
+// Every block of every section, in section order then block order.
+std::vector<block_key_t> all_blocks(std::span<const section_t> sections) {
+  std::vector<block_key_t> keys;
+  for (int s = 0; s < int(sections.size()); s++)
+    for (uint64_t i = 0; i < section_block_count(sections[s]); i++)
+      keys.push_back({s, block_from_index(sections[s], i)});
+  return keys;
+}
+
+// Runs fn(i) for i in [0, count) on `threads` threads; rethrows the first exception.
+template <class F>
+void parallel_for(int threads, uint64_t count, F&& fn) {
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr first;
+  std::mutex mutex;
+  auto work = [&] {
+    try {
+      for (uint64_t i; !failed && (i = next++) < count;) fn(i);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!first) first = std::current_exception();
+      failed = true;
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; t++) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  if (first) std::rethrow_exception(first);
+}
+
+}  // namespace
+
+std::string local_usage() {
+  return "usage: pentago-endgame-local [options] ROOT\n"
+         "Solves every descendant section of ROOT (8 digits b0w0b1w1b2w2b3w3, e.g. 44444554)\n"
+         "backwards from slice 35 in one process, writing counts-N.npy, sparse-N.npy and a log.\n"
+         "  --threads N        worker threads (default 2)\n"
+         "  --dir DIR          new output directory (required; never overwritten)\n"
+         "  --stop-after S     lowest slice to compute (default: the root's slice)\n"
+         "  --samples K        sparse samples per section (default 256)\n"
+         "  --memory M         memory limit, e.g. 4G (default: half of physical memory)\n"
+         "  --meaningless K    give slice K pseudorandom values and solve below it (test mode)\n"
+         "  --quiet            write progress only to DIR/log\n"
+         "  --help             this text\n";
+}
+
+local_options parse_local_options(int argc, char** argv) {
+  local_options o;
+  bool have_root = false;
+  for (int i = 1; i < argc; i++) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw usage_error(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--threads")
+      o.threads = int(parse_int_option(arg, value(), 1, 1024));
+    else if (arg == "--dir")
+      o.dir = value();
+    else if (arg == "--stop-after")
+      o.stop_after = int(parse_int_option(arg, value(), 0, 35));
+    else if (arg == "--samples")
+      o.samples = int(parse_int_option(arg, value(), 0, 1 << 20));
+    else if (arg == "--memory")
+      o.memory = parse_memory_option(arg, value());
+    else if (arg == "--meaningless")
+      o.meaningless = int(parse_int_option(arg, value(), 1, 35));
+    else if (arg == "--quiet")
+      o.echo = false;
+    else if (arg.size() > 1 && arg[0] == '-')
+      throw usage_error("unknown option " + arg);
+    else if (have_root)
+      throw usage_error("more than one root section given: " + arg);
+    else
+      o.root = section_t::parse(arg), have_root = true;
+  }
+  if (!have_root) throw usage_error("missing ROOT section (e.g. 44444554)");
+  if (o.dir.empty()) throw usage_error("missing --dir DIR");
+  if (o.root.sum() >= 36) throw usage_error("root " + o.root.str() + " has no empty cell");
+  const int top = o.meaningless ? o.meaningless : 35;
+  if (o.meaningless && o.root.sum() > o.meaningless)
+    throw usage_error("--meaningless " + std::to_string(o.meaningless) +
+                      " is below the root's slice " + std::to_string(o.root.sum()));
+  if (o.stop_after >= 0 && o.stop_after < o.root.sum())
+    throw usage_error("--stop-after " + std::to_string(o.stop_after) +
+                      " is below the root's slice " + std::to_string(o.root.sum()));
+  if (o.stop_after > top - (o.meaningless ? 1 : 0))
+    throw usage_error("--stop-after " + std::to_string(o.stop_after) +
+                      " leaves nothing to compute");
+  return o;
+}
+
+std::vector<slice_plan_t> plan_slices(const std::vector<std::vector<section_t>>& slices, int top,
+                                      int bottom, bool meaningless) {
+  std::vector<slice_plan_t> plan;
+  for (int n = top; n >= bottom; n--) {
+    slice_plan_t p{n, slices[n].size(), 0, 0, 0, 0};
+    for (const auto& s : slices[n]) {
+      p.blocks += section_block_count(s);
+      p.nodes += s.size();
+    }
+    p.lines = slice_lines(slices[n]).total_lines();
+    // Snappy typically reaches 0.26-0.4 on real data; pseudorandom data does not compress.
+    const double ratio = meaningless && n == top ? 1.0 : 0.45;
+    p.store_bytes = uint64_t(1.1 * ratio * 64 * double(p.nodes)) + 128 * p.blocks;
+    plan.push_back(p);
+  }
+  return plan;
+}
+
+uint64_t plan_peak_bytes(const std::vector<slice_plan_t>& plan, int threads) {
+  uint64_t peak = 0;
+  for (size_t i = 0; i < plan.size(); i++)
+    peak = std::max(peak, plan[i].store_bytes + (i ? plan[i - 1].store_bytes : 0));
+  // Per thread: one input line (up to 53 blocks of 8^4 nodes) and one output block.
+  const uint64_t line_buffers = uint64_t(threads) * 64 * (53 + 1) * 4096;
+  return peak + line_buffers + (64 << 20);
+}
+
+void run_local(const local_options& o) {
+  const auto start = clock_type::now();
+  const int root_slice = o.root.sum();
+  const int top = o.meaningless ? o.meaningless : 35;
+  const int bottom = o.stop_after >= 0 ? o.stop_after : root_slice;
+  const auto slices = descendant_sections(o.root, top);
+  const auto plan = plan_slices(slices, top, bottom, o.meaningless > 0);
+  const uint64_t peak = plan_peak_bytes(plan, o.threads);
+  const uint64_t memory = o.memory ? o.memory : physical_memory() / 2;
+
+  // Refuse before creating anything if the plan does not fit.
+  std::string plan_text = "memory plan: peak " + format_bytes(double(peak)) + " of " +
+                          format_bytes(double(memory)) + " allowed";
+  if (peak > memory)
+    throw error(plan_text + ": too little memory (raise --memory or choose a smaller root)");
+
+  create_run_directory(o.dir);
+  run_log log;
+  log.set_echo(o.echo);
+  log.open(o.dir + "/log");
+  log.line("pentago-endgame-local: root " + o.root.name() + ", slices " + std::to_string(top) +
+           " down to " + std::to_string(bottom) + ", threads " + std::to_string(o.threads) +
+           ", samples " + std::to_string(o.samples) + ", simd " + simd_name(current_simd_level()) +
+           (o.meaningless ? ", meaningless " + std::to_string(o.meaningless) : ""));
+  log.line(plan_text);
+  uint64_t total_nodes = 0;
+  for (const auto& p : plan) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "  slice %2d: %6llu sections %10llu blocks %14llu nodes %9llu lines, store ~%s",
+                  p.slice, (unsigned long long)p.sections, (unsigned long long)p.blocks,
+                  (unsigned long long)p.nodes, (unsigned long long)p.lines,
+                  format_bytes(double(p.store_bytes)).c_str());
+    log.line(buf);
+    if (!(o.meaningless && p.slice == top)) total_nodes += p.nodes;
+  }
+
+  compacting_store heap(std::min(memory, std::max<uint64_t>(2 * peak, 256 << 20)));
+  std::unique_ptr<block_store> prev;
+  uint64_t done_nodes = 0;
+
+  auto finish_slice = [&](int n, block_store& store, double seconds, uint64_t nodes) {
+    const auto counts = store.counts();
+    write_counts(o.dir, n, slices[n], counts);
+    write_sparse(o.dir, n, store.samples());
+    done_nodes += nodes;
+    const double elapsed = seconds_since(start);
+    const double rate = done_nodes / std::max(elapsed, 1e-9);
+    const double eta = (total_nodes - done_nodes) / std::max(rate, 1e-9);
+    char buf[400];
+    std::snprintf(
+        buf, sizeof buf,
+        "slice %2d: %llu sections, %d blocks, %llu nodes in %s (%.3g nodes/s), "
+        "compression %.3f, elapsed %s, eta %s",
+        n, (unsigned long long)slices[n].size(), store.blocks(), (unsigned long long)nodes,
+        format_seconds(seconds).c_str(), nodes / std::max(seconds, 1e-9),
+        double(store.compressed_bytes()) / std::max<double>(store.uncompressed_bytes(), 1),
+        format_seconds(elapsed).c_str(), format_seconds(eta).c_str());
+    log.line(buf);
+  };
+
+  if (o.meaningless) {
+    const auto t = clock_type::now();
+    const int n = top;
+    prev = std::make_unique<block_store>(slices[n], all_blocks(slices[n]), o.samples, heap);
+    parallel_for(o.threads, uint64_t(prev->blocks()), [&](uint64_t f) {
+      const auto& key = prev->key(int(f));
+      const section_t& s = slices[n][key.section];
+      const auto shape = block_shape(s, key.block);
+      std::vector<superinfo_t> values;
+      values.reserve(4096);
+      std::array<int, 4> k;
+      for (int a = 0; a < shape[0]; a++)
+        for (int b = 0; b < shape[1]; b++)
+          for (int c = 0; c < shape[2]; c++)
+            for (int d = 0; d < shape[3]; d++) {
+              k = {8 * key.block[0] + a, 8 * key.block[1] + b, 8 * key.block[2] + c,
+                   8 * key.block[3] + d};
+              values.push_back(meaningless_value(section_board(s, k)));
+            }
+      prev->set(int(f), values);
+    });
+    prev->freeze();
+    finish_slice(n, *prev, seconds_since(t), 0);
+  }
+
+  for (int n = o.meaningless ? top - 1 : 35; n >= bottom; n--) {
+    const auto t = clock_type::now();
+    const auto& sections = slices[n];
+    if (sections.empty()) break;
+    const slice_lines lines(sections);
+    // Memory beyond the plan holds incomplete blocks uncompressed (one compression per block).
+    const uint64_t partial_budget = memory > 2 * peak ? memory - 2 * peak : 0;
+    auto store = std::make_unique<block_store>(sections, all_blocks(sections), o.samples, heap,
+                                               partial_budget);
+    const std::vector<section_t>* prev_sections = n < 35 ? &slices[n + 1] : nullptr;
+    parallel_for(o.threads, lines.total_lines(), [&](uint64_t i) {
+      const line_t line = lines.line(i);
+      const line_dependency dep = line_dependency_of(line);
+      thread_local std::vector<std::vector<superinfo_t>> input_blocks;
+      thread_local std::vector<superinfo_t> output;
+      std::vector<const superinfo_t*> inputs;
+      if (prev_sections) {
+        const int cs =
+            int(std::lower_bound(prev_sections->begin(), prev_sections->end(), dep.child) -
+                prev_sections->begin());
+        PENTAGO_CHECK(cs < int(prev_sections->size()) && (*prev_sections)[cs] == dep.child,
+                      "child section missing from the previous slice");
+        const int length = dep.input.length();
+        input_blocks.resize(std::max<size_t>(input_blocks.size(), length));
+        for (int b = 0; b < length; b++) {
+          const int f = prev->flat_id(cs, dep.input.block(b));
+          PENTAGO_CHECK(f >= 0, "input block missing");
+          input_blocks[b].resize(prev->nodes(f));
+          prev->read(f, input_blocks[b]);
+          inputs.push_back(input_blocks[b].data());
+        }
+      }
+      const int si = lines.section_index(line.section);
+      for (int k = 0; k < line.length(); k++) {
+        const int f = store->flat_id(si, line.block(k));
+        output.resize(store->nodes(f));
+        compute_line_block(dep, inputs, k, output.data());
+        store->accumulate(f, line.dimension, output);
+      }
+    });
+    // Free slice n+1 before freezing n, so the collector packs n at the bottom of the heap.
+    prev.reset();
+    store->freeze();
+    prev = std::move(store);
+    uint64_t nodes = 0;
+    for (const auto& s : sections) nodes += s.size();
+    finish_slice(n, *prev, seconds_since(t), nodes);
+  }
+  log.line("done: " + format_seconds(seconds_since(start)) + " total, heap high water " +
+           format_bytes(double(heap.stats().peak_live_bytes)));
+}
+
+}  // namespace pentago

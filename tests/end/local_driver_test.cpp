@@ -1,0 +1,145 @@
+// End-to-end tests of the in-process solver: published counts, samples against forward
+// search, meaningless mode against forward search with the same leaves, and thread-count
+// independence of every output byte.
+#include "pentago/end/local_driver.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "pentago/data/npy.h"
+#include "pentago/end/meaningless.h"
+#include "pentago/search/super_search.h"
+
+using namespace pentago;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string fresh_dir(const std::string& name) {
+  const fs::path dir = fs::path(PENTAGO_BINARY_DIR) / "test-runs" / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir.parent_path());
+  return dir.string();
+}
+
+std::string run(const std::string& root, int threads, const std::string& name,
+                int meaningless = 0) {
+  local_options o;
+  o.root = section_t::parse(root);
+  o.threads = threads;
+  o.dir = fresh_dir(name);
+  o.meaningless = meaningless;
+  o.echo = false;
+  o.memory = uint64_t(12) << 30;
+  run_local(o);
+  return o.dir;
+}
+
+std::vector<uint8_t> file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good()) << path;
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), {});
+}
+
+// Every row of every counts file equals the published row with the same section id.
+int check_published_counts(const std::string& dir, int lo, int hi) {
+  int rows = 0;
+  for (int n = lo; n <= hi; n++) {
+    const auto ours = read_npy(dir + "/counts-" + std::to_string(n) + ".npy");
+    const auto published =
+        read_npy(std::string(PENTAGO_SHARED_DATA) + "/counts-" + std::to_string(n) + ".npy");
+    std::map<uint64_t, size_t> row_of;
+    for (size_t r = 0; r < published.rows; r++) row_of[published(r, 0)] = r;
+    for (size_t r = 0; r < ours.rows; r++) {
+      auto it = row_of.find(ours(r, 0));
+      EXPECT_NE(it, row_of.end()) << "slice " << n << ": unknown section";
+      if (it == row_of.end()) continue;
+      for (int c = 1; c < 4; c++)
+        EXPECT_EQ(ours(r, c), published(it->second, c))
+            << "slice " << n << " section " << section_t::from_sig(ours(r, 0)).str() << " col "
+            << c;
+      rows++;
+    }
+  }
+  return rows;
+}
+
+// Every sparse sample equals the forward search value (leaf: optional meaningless slice).
+int check_samples(const std::string& dir, int lo, int hi, int leaf_slice = -1) {
+  super_search_options options;
+  if (leaf_slice >= 0) {
+    options.leaf_stones = leaf_slice;
+    options.leaf = meaningless_value;
+  }
+  super_searcher searcher(options);
+  int checked = 0;
+  for (int n = lo; n <= hi; n++) {
+    const auto sparse = read_npy(dir + "/sparse-" + std::to_string(n) + ".npy");
+    EXPECT_EQ(sparse.cols, 9u);
+    for (size_t r = 0; r < sparse.rows; r++) {
+      const board_t board = sparse(r, 0);
+      superinfo_t expected;
+      if (leaf_slice == n) {
+        expected = to_black_white(meaningless_value(board), n & 1);
+      } else {
+        expected = searcher.black_white(board);
+      }
+      for (int w = 0; w < 4; w++) {
+        EXPECT_EQ(sparse(r, 1 + w), expected.win.w[w]) << "slice " << n << " board " << board;
+        EXPECT_EQ(sparse(r, 5 + w), expected.notlose.w[w]) << "slice " << n << " board " << board;
+      }
+      checked++;
+    }
+  }
+  return checked;
+}
+
+}  // namespace
+
+TEST(local_driver, root_44444554_matches_published_counts_and_search) {
+  const auto dir = run("44444554", 2, "local-44444554");
+  EXPECT_GT(check_published_counts(dir, 34, 35), 1);
+  EXPECT_GT(check_samples(dir, 34, 35), 256);
+}
+
+TEST(local_driver, root_44444454_matches_published_counts_and_search) {
+  const auto dir = run("44444454", 2, "local-44444454");
+  EXPECT_GT(check_published_counts(dir, 33, 35), 3);
+  EXPECT_GT(check_samples(dir, 33, 35), 512);
+}
+
+TEST(local_driver, thread_count_independence) {
+  const auto one = run("44444554", 1, "threads-1");
+  for (int threads : {2, 4}) {
+    const auto other = run("44444554", threads, "threads-" + std::to_string(threads));
+    for (int n = 34; n <= 35; n++)
+      for (const char* kind : {"counts", "sparse"}) {
+        const std::string name = std::string("/") + kind + "-" + std::to_string(n) + ".npy";
+        EXPECT_EQ(file_bytes(one + name), file_bytes(other + name)) << threads << name;
+      }
+  }
+}
+
+TEST(local_driver, meaningless_agrees_with_forward_search) {
+  for (int k : {4, 5}) {
+    const auto dir = run("00000000", 2, "meaningless-" + std::to_string(k), k);
+    EXPECT_GE(check_samples(dir, 0, k, k), 256 * (k + 1));
+  }
+}
+
+TEST(local_driver, refuses_existing_directory_and_small_memory) {
+  const auto dir = fresh_dir("exists");
+  fs::create_directories(dir);
+  local_options o;
+  o.root = section_t::parse("44444554");
+  o.dir = dir;
+  o.echo = false;
+  EXPECT_THROW(run_local(o), usage_error);
+  o.dir = fresh_dir("small-memory");
+  o.memory = 1 << 20;
+  EXPECT_THROW(run_local(o), error);
+  EXPECT_FALSE(fs::exists(o.dir));
+}
