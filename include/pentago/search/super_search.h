@@ -1,0 +1,90 @@
+// Rotation-abstracted ("super") forward search: the value of a board under all 256 local
+// rotations at once, by the per-board recurrence of core §3.6, with a lockless transposition
+// table keyed by superstandardized boards (2048-element group), optional leaf values at a
+// fixed stone count, and a younger-brothers-wait split over a thread pool.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "pentago/base/super.h"
+#include "pentago/search/board_search.h"
+
+namespace pentago {
+
+// Counters of one or more searches.
+struct search_stats {
+  uint64_t nodes = 0;         // positions expanded (table hits and leaves excluded)
+  uint64_t leaves = 0;        // leaf callback calls
+  uint64_t table_probes = 0;  // transposition table look-ups
+  uint64_t table_hits = 0;    // look-ups that found the position
+  uint64_t table_stores = 0;  // results written to the table
+  double hit_rate() const { return table_probes ? double(table_hits) / double(table_probes) : 0; }
+  search_stats& operator+=(const search_stats& o);
+};
+
+// Value of a board with `leaf_stones` stones, in computation convention: (win, notlose) for
+// the player to move of that board, bit g for g.board. It replaces the whole game below that
+// board, rule 1 included. Results are well defined only if the function is equivariant,
+// f(s(b)) = s.f(b) for all 2048 symmetries s, because the search evaluates whichever member
+// of a symmetry class it meets first. Wrap a function of standardized boards with
+// equivariant_leaf to get one. It may be called from several threads at once.
+using leaf_function = std::function<superinfo_t(board_t)>;
+
+// f(b) = transform_super(s^-1, g(superstandardize(b, &s))): equivariant if g is invariant
+// under the stabilizer of every standardized board (for example g of any function of the
+// standardized board that is itself a super value of that board).
+leaf_function equivariant_leaf(std::function<superinfo_t(board_t)> of_standard_board);
+
+struct super_search_options {
+  int threads = 1;      // 1 = serial; N > 1 adds N-1 worker threads
+  int table_bits = 16;  // 2^bits buckets x 2 entries x 128 bytes (16: 16 MiB)
+  // Boards with exactly this many stones (other than the root) are valued by `leaf` instead
+  // of searched. -1: no leaves, exact search to the end of the game.
+  int leaf_stones = -1;
+  leaf_function leaf;
+  int table_min_empties = 3;  // positions with fewer empty cells skip the table
+  int split_min_empties = 5;  // parallel split only at positions with this many empty cells
+  int split_depth = 4;        // ... and at most this many moves below the root
+};
+
+// A search engine: owns the transposition table and thread pool, reused across searches.
+// One search at a time per engine (solve is not reentrant across threads).
+class super_searcher {
+ public:
+  // Throws usage_error for bad options (thread count, table bits, leaf without function).
+  explicit super_searcher(const super_search_options& options = {});
+  ~super_searcher();
+  super_searcher(const super_searcher&) = delete;
+  super_searcher& operator=(const super_searcher&) = delete;
+
+  // (win, notlose) for the player to move of board, bit g for g.board (core §3.2).
+  superinfo_t solve(board_t board);
+  // Value of the board itself (rotation bit 0) for the player to move.
+  game_value value(board_t board);
+  // File convention (black wins, white wins) of every rotation of board.
+  superinfo_t black_white(board_t board);
+
+  search_stats stats() const;  // totals since construction or reset_stats
+  void reset_stats();
+  void clear_table();  // needed when leaf values change between searches
+  const super_search_options& options() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+// Value of rotation g of a super pair (computation convention): win + notlose - 1.
+inline game_value rotation_value(const superinfo_t& v, int g = 0) {
+  return game_value(int(v.win(g)) + int(v.notlose(g)) - 1);
+}
+// Computation convention (mover's view, mover = turn) to file convention (core §3.2).
+superinfo_t to_black_white(const superinfo_t& mover_value, int turn);
+
+// One-shot exact searches on a per-thread engine (table kept between calls).
+superinfo_t super_solve(board_t board);
+game_value super_value(board_t board);         // bit 0: the board itself
+superinfo_t super_black_white(board_t board);  // (black wins, white wins)
+
+}  // namespace pentago
