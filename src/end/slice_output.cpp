@@ -11,14 +11,6 @@
 
 namespace pentago {
 
-superinfo_t store_to_disk(const superinfo_t& v, int turn) {
-  return turn == 0 ? superinfo_t{v.win, ~v.notlose} : superinfo_t{~v.notlose, v.win};
-}
-
-superinfo_t disk_to_store(const superinfo_t& v, int turn) {
-  return turn == 0 ? superinfo_t{v.win, ~v.notlose} : superinfo_t{v.notlose, ~v.win};
-}
-
 std::vector<uint64_t> counts_rows(int slice, std::span<const section_t> sections,
                                   std::span<const section_counts_t> counts) {
   std::vector<uint64_t> rows;

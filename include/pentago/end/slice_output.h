@@ -5,13 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "pentago/data/supertensor.h"
 #include "pentago/end/block_store.h"
 
 namespace pentago {
-
-// Store format (win, notlose) of the mover to disk format (black wins, white wins).
-superinfo_t store_to_disk(const superinfo_t& v, int turn);
-superinfo_t disk_to_store(const superinfo_t& v, int turn);
 
 // Rows of counts-N.npy from (win, notlose, total) per section.
 std::vector<uint64_t> counts_rows(int slice, std::span<const section_t> sections,

@@ -1,0 +1,38 @@
+// The per-slice communication flow of one rank: a communication thread (the caller) serves
+// requests for its input blocks, gathers the inputs of at most --gather-limit lines, hands
+// work to the worker pool, sends finished output blocks to their owners, and ends the slice
+// with MPI_Ibarrier once every rank has sent and received all its outputs.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "pentago/end/block_store.h"
+#include "pentago/end/partition.h"
+#include "pentago/mpi/comm.h"
+#include "pentago/mpi/options.h"
+#include "pentago/mpi/trace.h"
+#include "pentago/mpi/worker_pool.h"
+
+namespace pentago {
+
+struct flow_limits {
+  int gather_limit = 4;
+  int line_limit = 8;
+  uint64_t line_memory = 0;  // bytes available for lines in flight
+  thread_mode mode = thread_mode::funneled;
+};
+
+struct flow_stats {
+  uint64_t lines = 0, requests_sent = 0, requests_served = 0, outputs_sent = 0,
+           outputs_received = 0, input_bytes = 0, output_bytes = 0, peak_line_memory = 0;
+};
+
+// Computes slice n into `store` (the rank's blocks under `partition`) from `prev` (slice
+// n+1's frozen store under `prev_partition`; both null for slice 35). Collective.
+flow_stats compute_slice_flow(int slice, const partition_t& partition, block_store& store,
+                              const partition_t* prev_partition, const block_store* prev,
+                              const endgame_comms& comms, worker_pool& pool,
+                              const flow_limits& limits, trace_recorder* trace);
+
+}  // namespace pentago

@@ -1,0 +1,56 @@
+// Checked MPI calls, job abort and communicators.
+#include "pentago/mpi/comm.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "pentago/base/error.h"
+
+namespace pentago {
+
+void abort_job(const std::string& message) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  const int rank = initialized && !finalized ? mpi_rank() : 0;
+  std::fprintf(stderr, "pentago-endgame: rank %d: %s\n", rank, message.c_str());
+  std::fflush(stderr);
+  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+
+void mpi_check(int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(rc, text, &length);
+  throw error(std::string("MPI call failed: ") + call + ": " + std::string(text, length));
+}
+
+int mpi_rank(MPI_Comm comm) {
+  int r = 0;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+
+int mpi_size(MPI_Comm comm) {
+  int s = 1;
+  MPI_Comm_size(comm, &s);
+  return s;
+}
+
+endgame_comms::endgame_comms() {
+  PENTAGO_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &request));
+  PENTAGO_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &response));
+  PENTAGO_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &output));
+  PENTAGO_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &barrier));
+  for (MPI_Comm c : {request, response, output, barrier})
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+}
+
+endgame_comms::~endgame_comms() {
+  for (MPI_Comm* c : {&request, &response, &output, &barrier})
+    if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
+}
+
+}  // namespace pentago

@@ -1,0 +1,434 @@
+// pentago-endgame: the slice loop of the MPI solver with its outputs, reports, restart,
+// checkpoints and failure handling.
+#include "pentago/mpi/endgame.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+
+#include "pentago/base/error.h"
+#include "pentago/end/block_store.h"
+#include "pentago/end/compacting_store.h"
+#include "pentago/end/local_driver.h"
+#include "pentago/end/meaningless.h"
+#include "pentago/end/partition.h"
+#include "pentago/end/run_options.h"
+#include "pentago/end/slice_output.h"
+#include "pentago/layout/line_mapping.h"
+#include "pentago/mpi/comm.h"
+#include "pentago/mpi/flow.h"
+#include "pentago/mpi/options.h"
+#include "pentago/mpi/slice_io.h"
+#include "pentago/mpi/trace.h"
+#include "pentago/mpi/worker_pool.h"
+
+namespace pentago {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+double seconds_since(clock_type::time_point t) {
+  return std::chrono::duration<double>(clock_type::now() - t).count();
+}
+
+volatile std::sig_atomic_t checkpoint_requested = 0;
+extern "C" void request_checkpoint(int) { checkpoint_requested = 1; }
+
+// Peak resident memory of this process (VmHWM), in bytes.
+uint64_t resident_high_water() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmHWM:", 0) == 0) return uint64_t(std::stoull(line.substr(6))) * 1024;
+  return 0;
+}
+
+std::vector<block_key_t> keys_of(const partition_t& p, int rank) {
+  std::vector<block_key_t> keys;
+  for (const auto& b : p.rank_blocks(rank))
+    keys.push_back({p.lines().section_index(b.section), b.block});
+  return keys;
+}
+
+std::string join_args(int argc, char** argv, const std::string& skip_option = "",
+                      const std::string& dir_replacement = "") {
+  std::string s;
+  for (int i = 0; i < argc; i++) {
+    const std::string a = argv[i];
+    if (!skip_option.empty() && a == skip_option && i + 1 < argc) {
+      i++;
+      continue;
+    }
+    if (a == "--dir" && i + 1 < argc && !dir_replacement.empty()) {
+      s += " --dir " + dir_replacement;
+      i++;
+      continue;
+    }
+    s += (i ? " " : "") + a;
+  }
+  return s;
+}
+
+class endgame_run {
+ public:
+  endgame_run(const endgame_options& o, int argc, char** argv)
+      : o_(o),
+        argc_(argc),
+        argv_(argv),
+        rank_(mpi_rank()),
+        ranks_(mpi_size()),
+        pool_(o.threads - 1) {
+    if (o.trace.size()) trace_ = std::make_unique<trace_recorder>();
+  }
+
+  int run() {
+    const auto start = clock_type::now();
+    if (rank_ == 0 || o_.log_all)
+      log_.open(o_.dir + (rank_ == 0 ? "/log" : "/log-" + std::to_string(rank_)));
+    log_.set_echo(rank_ == 0);
+    const int root_slice = o_.root.sum();
+    const int top = o_.meaningless ? o_.meaningless : 35;
+    const int bottom = o_.stop_after >= 0 ? o_.stop_after : root_slice;
+    const auto slices = descendant_sections(o_.root, top);
+
+    // Memory plan, identical on every rank.
+    const auto plan = plan_slices(slices, top, bottom, o_.meaningless > 0);
+    const uint64_t whole_peak = plan_peak_bytes(plan, 0);
+    const uint64_t rank_peak = uint64_t(1.25 * double(whole_peak) / ranks_) + (64 << 20);
+    const uint64_t memory = o_.memory ? o_.memory : default_memory();
+    header(memory, rank_peak, plan);
+    if (rank_peak > memory)
+      throw usage_error("memory plan needs about " + format_bytes(double(rank_peak)) +
+                        " per rank but --memory is " + format_bytes(double(memory)) +
+                        ": use more ranks or more memory");
+    const uint64_t line_memory = std::max<uint64_t>(64 << 20, (memory - rank_peak) / 4);
+    const uint64_t partial_budget =
+        memory > rank_peak + line_memory ? (memory - rank_peak - line_memory) / 2 : 0;
+    heap_ = std::make_unique<compacting_store>(std::max<uint64_t>(2 * rank_peak, 256 << 20));
+    flow_limits limits{o_.gather_limit, o_.line_limit, line_memory, o_.mode};
+
+    if (o_.meaningless && rank_ == 0)
+      std::ofstream(o_.dir + "/meaningless-" + std::to_string(o_.meaningless));
+
+    std::unique_ptr<partition_t> prev_part;
+    std::unique_ptr<block_store> prev;
+    int first = 35;
+    if (!o_.restart.empty()) {
+      const auto sections = restart_sections(o_.restart, MPI_COMM_WORLD);
+      const int n = sections.empty() ? -1 : sections[0].sum();
+      if (n < 0 || n > top || n <= bottom)
+        throw usage_error("restart file " + o_.restart + " holds slice " + std::to_string(n) +
+                          ", outside the slices " + std::to_string(bottom + 1) + ".." +
+                          std::to_string(top) + " of this run");
+      if (sections != slices[n])
+        throw usage_error("restart file " + o_.restart + " does not hold the descendants of " +
+                          o_.root.str() + " at slice " + std::to_string(n) + " (" +
+                          std::to_string(sections.size()) + " sections, expected " +
+                          std::to_string(slices[n].size()) + ")");
+      const auto t = clock_type::now();
+      prev_part = std::make_unique<partition_t>(slices[n], ranks_, o_.randomize);
+      prev = std::make_unique<block_store>(slices[n], keys_of(*prev_part, rank_), 0, *heap_);
+      read_restart_blocks(o_.restart, *prev, pool_);
+      prev->freeze();
+      log_.line("restart: read slice " + std::to_string(n) + " from " + o_.restart + " in " +
+                format_seconds(seconds_since(t)));
+      first = n - 1;
+    } else if (o_.meaningless) {
+      const int n = top;
+      const auto t = clock_type::now();
+      prev_part = std::make_unique<partition_t>(slices[n], ranks_, o_.randomize);
+      prev =
+          std::make_unique<block_store>(slices[n], keys_of(*prev_part, rank_), o_.samples, *heap_);
+      fill_meaningless(*prev);
+      prev->freeze();
+      write_counts_and_samples(o_.dir, n, *prev, MPI_COMM_WORLD);
+      log_.line("meaningless slice " + std::to_string(n) + " synthesized in " +
+                format_seconds(seconds_since(t)));
+      first = n - 1;
+    }
+
+    uint64_t total_nodes = 0, done_nodes = 0;
+    for (const auto& p : plan)
+      if (p.slice <= first) total_nodes += p.nodes;
+    int computed = 0;
+    for (int n = first; n >= bottom; n--) {
+      if (slices[n].empty()) break;
+      const auto t = clock_type::now();
+      auto part = std::make_unique<partition_t>(slices[n], ranks_, o_.randomize);
+      auto store = std::make_unique<block_store>(slices[n], keys_of(*part, rank_), o_.samples,
+                                                 *heap_, partial_budget);
+      report_load(n, *part);
+      if (n == o_.test_fail_slice && rank_ == o_.test_fail_rank)
+        pool_.push_back([] { throw error("injected failure (--test-fail)"); });
+      const flow_stats stats = compute_slice_flow(n, *part, *store, prev_part.get(), prev.get(),
+                                                  comms_, pool_, limits, trace_.get());
+      const double compute_seconds = seconds_since(t);
+      prev.reset();
+      prev_part.reset();
+      store->freeze();
+      prev = std::move(store);
+      prev_part = std::move(part);
+      computed++;
+
+      const auto io_start = clock_type::now();
+      write_counts_and_samples(o_.dir, n, *prev, MPI_COMM_WORLD);
+      int checkpoint = checkpoint_requested;
+      PENTAGO_MPI(MPI_Allreduce(MPI_IN_PLACE, &checkpoint, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+      const bool periodic = o_.checkpoint_every && computed % o_.checkpoint_every == 0;
+      const bool save = n <= o_.save || ((checkpoint || periodic) && n > bottom);
+      uint64_t file_bytes = 0;
+      const std::string slice_path = o_.dir + "/slice-" + std::to_string(n) + ".pentago";
+      if (save)
+        file_bytes = write_slice_parallel(slice_path, n, *prev_part, *prev, pool_, MPI_COMM_WORLD);
+      const double io_seconds = seconds_since(io_start);
+      done_nodes += plan_nodes(plan, n);
+      report_slice(n, slices[n].size(), *prev, stats, compute_seconds, io_seconds, file_bytes,
+                   seconds_since(start), done_nodes, total_nodes);
+      if (checkpoint && n > bottom) {
+        log_.line("checkpoint: slice " + std::to_string(n) + " saved as " + slice_path);
+        log_.line("resume with: mpirun -n " + std::to_string(ranks_) + " " +
+                  join_args(argc_, argv_, "--restart", o_.dir + "-resume") + " --restart " +
+                  slice_path);
+        finish(start);
+        return 0;
+      }
+    }
+    finish(start);
+    return 0;
+  }
+
+ private:
+  uint64_t default_memory() const {
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+    const int local = mpi_size(node);
+    MPI_Comm_free(&node);
+    return physical_memory() / 2 / uint64_t(std::max(local, 1));
+  }
+
+  static uint64_t plan_nodes(const std::vector<slice_plan_t>& plan, int n) {
+    for (const auto& p : plan)
+      if (p.slice == n) return p.nodes;
+    return 0;
+  }
+
+  void header(uint64_t memory, uint64_t rank_peak, const std::vector<slice_plan_t>& plan) {
+    int major = 0, minor = 0, provided = 0;
+    MPI_Get_version(&major, &minor);
+    MPI_Query_thread(&provided);
+    log_.line("pentago-endgame: " + join_args(argc_, argv_));
+    log_.line("  ranks " + std::to_string(ranks_) + ", threads/rank " + std::to_string(o_.threads) +
+              " (1 communication + " + std::to_string(o_.threads - 1) + " workers), root " +
+              o_.root.name() + ", save <= " + std::to_string(o_.save) + ", key " +
+              std::to_string(o_.randomize) + ", gather limit " + std::to_string(o_.gather_limit) +
+              ", line limit " + std::to_string(o_.line_limit));
+    log_.line("  MPI " + std::to_string(major) + "." + std::to_string(minor) + ", thread mode " +
+              (o_.mode == thread_mode::funneled ? "funneled" : "multiple") + ", simd " +
+              simd_name(current_simd_level()) + ", samples " + std::to_string(o_.samples) +
+              (o_.meaningless ? ", meaningless " + std::to_string(o_.meaningless) : "") +
+              (o_.restart.size() ? ", restart " + o_.restart : ""));
+    log_.line("  memory: plan " + format_bytes(double(rank_peak)) + " per rank of " +
+              format_bytes(double(memory)) + " allowed");
+    for (const auto& p : plan) {
+      char buf[200];
+      std::snprintf(buf, sizeof buf,
+                    "  slice %2d: %6llu sections %11llu blocks %15llu nodes %10llu lines", p.slice,
+                    (unsigned long long)p.sections, (unsigned long long)p.blocks,
+                    (unsigned long long)p.nodes, (unsigned long long)p.lines);
+      log_.line(buf);
+    }
+  }
+
+  void fill_meaningless(block_store& store) {
+    for (int f = 0; f < store.blocks(); f++)
+      pool_.push_back([this, &store, f] {
+        const auto& key = store.key(f);
+        const section_t& s = store.section(f);
+        const auto shape = block_shape(s, key.block);
+        std::vector<superinfo_t> values;
+        values.reserve(size_t(store.nodes(f)));
+        for (int a = 0; a < shape[0]; a++)
+          for (int b = 0; b < shape[1]; b++)
+            for (int c = 0; c < shape[2]; c++)
+              for (int d = 0; d < shape[3]; d++)
+                values.push_back(meaningless_value(
+                    section_board(s, {8 * key.block[0] + a, 8 * key.block[1] + b,
+                                      8 * key.block[2] + c, 8 * key.block[3] + d})));
+        store.set(f, values);
+      });
+    pool_.wait_idle();
+    if (pool_.failed()) throw error(pool_.failure());
+  }
+
+  void report_load(int n, const partition_t& part) {
+    const load_t load = rank_load(part, rank_);
+    const auto values = load.values();
+    std::array<int64_t, 2 * load_t::fields> local, global{};
+    for (int i = 0; i < load_t::fields; i++)
+      local[i] = -values[i], local[load_t::fields + i] = values[i];
+    PENTAGO_MPI(MPI_Reduce(local.data(), global.data(), int(local.size()), MPI_INT64_T, MPI_MAX, 0,
+                           MPI_COMM_WORLD));
+    if (rank_ != 0) return;
+    load_range_t range(load);
+    for (int i = 0; i < load_t::fields; i++)
+      range.min[i] = -global[i], range.max[i] = global[load_t::fields + i];
+    std::string text = format_load_balance(range);
+    std::string line = "slice " + std::to_string(n) + " load balance (min max ratio):";
+    size_t p = 0;
+    while (p < text.size()) {
+      const size_t e = text.find('\n', p);
+      line += "  " + text.substr(p, e == std::string::npos ? std::string::npos : e - p) + ";";
+      if (e == std::string::npos) break;
+      p = e + 1;
+    }
+    log_.line(line);
+  }
+
+  void report_slice(int n, size_t sections, const block_store& store, const flow_stats& stats,
+                    double compute_seconds, double io_seconds, uint64_t file_bytes, double elapsed,
+                    uint64_t done_nodes, uint64_t total_nodes) {
+    const auto times = pool_.take_times();
+    std::array<double, size_t(activity::count)> sum{};
+    PENTAGO_MPI(MPI_Reduce(times.data(), sum.data(), int(times.size()), MPI_DOUBLE, MPI_SUM, 0,
+                           MPI_COMM_WORLD));
+    std::vector<double> per_rank(o_.per_rank_times && rank_ == 0 ? times.size() * ranks_ : 0);
+    if (o_.per_rank_times)
+      PENTAGO_MPI(MPI_Gather(times.data(), int(times.size()), MPI_DOUBLE, per_rank.data(),
+                             int(times.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    uint64_t local[5] = {store.compressed_bytes(), store.uncompressed_bytes(), stats.input_bytes,
+                         stats.outputs_sent, resident_high_water()};
+    uint64_t total[5] = {}, high = 0;
+    PENTAGO_MPI(MPI_Reduce(local, total, 4, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
+    PENTAGO_MPI(MPI_Reduce(&local[4], &high, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
+    if (rank_ != 0) return;
+    uint64_t nodes = 0;
+    for (const auto& s : store.sections()) nodes += s.size();
+    const double cores = double(ranks_) * o_.threads;
+    double busy = 0, all = 0;
+    for (size_t a = 0; a < times.size(); a++) {
+      all += sum[a];
+      if (activity(a) != activity::idle) busy += sum[a];
+    }
+    const double rate = double(done_nodes) / std::max(elapsed, 1e-9);
+    char buf[600];
+    std::snprintf(
+        buf, sizeof buf,
+        "slice %d: %zu sections, %llu nodes in %s (compute %s, io %s), %.4g nodes/s/core, "
+        "compression %.3f, memory high water %s/rank, elapsed %s, eta %s",
+        n, sections, (unsigned long long)nodes,
+        format_seconds(compute_seconds + io_seconds).c_str(),
+        format_seconds(compute_seconds).c_str(), format_seconds(io_seconds).c_str(),
+        double(nodes) / std::max(compute_seconds, 1e-9) / cores,
+        double(total[0]) / std::max<double>(double(total[1]), 1),
+        format_bytes(double(high)).c_str(), format_seconds(elapsed).c_str(),
+        format_seconds(double(total_nodes - done_nodes) / std::max(rate, 1e-9)).c_str());
+    log_.line(buf);
+    std::string acts = "  worker time:";
+    for (size_t a = 0; a < times.size(); a++) {
+      std::snprintf(buf, sizeof buf, " %s %.2fs", activity_name(activity(a)), sum[a]);
+      acts += buf;
+    }
+    std::snprintf(buf, sizeof buf, ", idle %.1f%%, traffic %s in, %llu output blocks sent",
+                  100 * (all - busy) / std::max(all, 1e-9), format_bytes(double(total[2])).c_str(),
+                  (unsigned long long)total[3]);
+    log_.line(acts + buf);
+    if (file_bytes)
+      log_.line("  wrote slice-" + std::to_string(n) +
+                ".pentago: " + format_bytes(double(file_bytes)));
+    for (int r = 0; r < int(per_rank.size() / times.size()); r++) {
+      std::string line = "  rank " + std::to_string(r) + ":";
+      for (size_t a = 0; a < times.size(); a++) {
+        std::snprintf(buf, sizeof buf, " %s %.2fs", activity_name(activity(a)),
+                      per_rank[r * times.size() + a]);
+        line += buf;
+      }
+      log_.line(line);
+    }
+  }
+
+  void finish(clock_type::time_point start) {
+    if (trace_) trace_->write(o_.trace, MPI_COMM_WORLD);
+    uint64_t high = resident_high_water(), max_high = 0;
+    PENTAGO_MPI(MPI_Reduce(&high, &max_high, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
+    log_.line("done: " + format_seconds(seconds_since(start)) + " total, memory high water " +
+              format_bytes(double(max_high)) + " per rank (max)");
+  }
+
+  const endgame_options o_;
+  int argc_;
+  char** argv_;
+  const int rank_, ranks_;
+  worker_pool pool_;
+  endgame_comms comms_;
+  std::unique_ptr<compacting_store> heap_;
+  std::unique_ptr<trace_recorder> trace_;
+  run_log log_;
+};
+
+}  // namespace
+
+int run_endgame(int argc, char** argv) {
+  thread_mode mode = thread_mode::funneled;
+  for (int i = 1; i + 1 < argc; i++)
+    if (!std::strcmp(argv[i], "--thread-mode") && !std::strcmp(argv[i + 1], "multiple"))
+      mode = thread_mode::multiple;
+  const int required = mode == thread_mode::multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_FUNNELED;
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, required, &provided);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const int rank = mpi_rank();
+  if (provided < required)
+    abort_job("MPI provides thread level " + std::to_string(provided) + " but " +
+              std::to_string(required) + " is required");
+  auto usage_exit = [&](const std::string& message) {
+    if (rank == 0) std::fprintf(stderr, "pentago-endgame: %s\n", message.c_str());
+    MPI_Finalize();
+    return 2;
+  };
+  endgame_options o;
+  try {
+    o = parse_endgame_options(argc, argv);
+  } catch (const usage_error& e) {
+    return usage_exit(e.what());
+  }
+  if (o.help) {
+    if (rank == 0) std::fputs(endgame_usage().c_str(), stdout);
+    MPI_Finalize();
+    return 0;
+  }
+  // Rank 0 creates the directory; everyone learns whether that worked.
+  std::string message;
+  if (rank == 0) {
+    try {
+      create_run_directory(o.dir);
+    } catch (const error& e) {
+      message = e.what();
+    }
+  }
+  int length = int(message.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  message.resize(length);
+  MPI_Bcast(message.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (length) return usage_exit(message);
+  std::signal(SIGUSR1, request_checkpoint);
+  std::signal(SIGTERM, request_checkpoint);
+  int code = 0;
+  try {
+    endgame_run run(o, argc, argv);
+    code = run.run();
+  } catch (const usage_error& e) {
+    // Detected identically on every rank (plan, restart file): a clean collective exit.
+    return usage_exit(e.what());
+  } catch (const std::exception& e) {
+    abort_job(e.what());
+  }
+  MPI_Finalize();
+  return code;
+}
+
+}  // namespace pentago

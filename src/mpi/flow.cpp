@@ -1,0 +1,432 @@
+// The communication flow of one slice on one rank (see flow.h).
+#include "pentago/mpi/flow.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <list>
+#include <mutex>
+#include <thread>
+
+#include "pentago/base/error.h"
+#include "pentago/data/compress.h"
+#include "pentago/end/line_compute.h"
+
+namespace pentago {
+namespace {
+
+constexpr int posted_receives = 8;      // wildcard receives kept posted per kind
+constexpr int max_block_nodes = 4096;   // 8^4
+constexpr int first_response_tag = 64;  // response tags are recycled from a pool
+constexpr int header_nodes = 1;         // output messages start with one node-sized header
+
+int32_t pack_block(const block_t& b) { return b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24; }
+block_t unpack_block(int32_t p) {
+  return {uint8_t(p), uint8_t(p >> 8), uint8_t(p >> 16), uint8_t(p >> 24)};
+}
+
+// A line being gathered or computed on this rank.
+struct line_state {
+  line_t line;
+  line_dependency dep;
+  int section_index = 0;
+  std::vector<std::vector<superinfo_t>> inputs;
+  std::vector<const superinfo_t*> input_pointers;
+  std::vector<std::vector<uint8_t>> received;            // compressed responses
+  std::vector<std::array<int32_t, 4>> request_payloads;  // kept alive until sent
+  std::atomic<int> missing_inputs{0};
+  std::atomic<int> unfinished_outputs{0};
+  uint64_t memory = 0;
+};
+
+class flow {
+ public:
+  flow(int slice, const partition_t& partition, block_store& store,
+       const partition_t* prev_partition, const block_store* prev, const endgame_comms& comms,
+       worker_pool& pool, const flow_limits& limits, trace_recorder* trace)
+      : slice_(slice),
+        rank_(mpi_rank()),
+        partition_(partition),
+        store_(store),
+        prev_partition_(prev_partition),
+        prev_(prev),
+        comms_(comms),
+        pool_(pool),
+        limits_(limits),
+        trace_(trace),
+        lines_(partition.rank_lines(rank_)) {
+    for (const auto& l : lines_) total_outputs_ += uint64_t(l.length());
+    int tag_ub = 32767, flag = 0;
+    int* value = nullptr;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &flag);
+    if (flag && value) tag_ub = *value;
+    const int tags = std::min(tag_ub - first_response_tag, 1 << 16);
+    PENTAGO_CHECK(tags >= 64, "MPI_TAG_UB too small");
+    for (int t = 0; t < tags; t++) free_tags_.push_back(first_response_tag + t);
+  }
+
+  flow_stats run() {
+    if (prev_)
+      for (int i = 0; i < posted_receives; i++) post_request_receive();
+    for (int i = 0; i < posted_receives; i++) post_output_receive();
+    bool barrier_started = false, barrier_done = false;
+    MPI_Request barrier = MPI_REQUEST_NULL;
+    int idle_rounds = 0;
+    while (!barrier_done) {
+      bool progress = drain_immediates();
+      progress |= test_requests();
+      progress |= schedule_lines();
+      if (pool_.failed()) throw error(pool_.failure());
+      if (!barrier_started && outputs_done_ == total_outputs_ && active_.empty() &&
+          store_.missing_contributions() == 0) {
+        PENTAGO_MPI(MPI_Ibarrier(comms_.barrier, &barrier));
+        barrier_started = true;
+        progress = true;
+      }
+      if (barrier_started) {
+        int done = 0;
+        PENTAGO_MPI(MPI_Test(&barrier, &done, MPI_STATUS_IGNORE));
+        barrier_done = done;
+      }
+      if (progress) {
+        idle_rounds = 0;
+      } else if (++idle_rounds > 16) {
+        // Nothing to do: sleep briefly so the communication thread does not steal a core
+        // from the workers on oversubscribed nodes.
+        std::this_thread::sleep_for(std::chrono::microseconds(idle_rounds > 256 ? 500 : 50));
+      }
+    }
+    // Every rank has sent and received everything: cancel the wildcard receives.
+    for (size_t i = 0; i < requests_.size(); i++)
+      if (handlers_[i].cancel) MPI_Cancel(&requests_[i]);
+    for (size_t i = 0; i < requests_.size(); i++) MPI_Wait(&requests_[i], MPI_STATUS_IGNORE);
+    pool_.wait_idle();
+    if (pool_.failed()) throw error(pool_.failure());
+    return stats_;
+  }
+
+ private:
+  struct handler {
+    std::function<void(const MPI_Status&)> done;
+    bool cancel = false;  // a wildcard receive, cancelled at the end
+  };
+
+  // ---- Request list ---------------------------------------------------------------------
+  void add_request(MPI_Request r, std::function<void(const MPI_Status&)> done,
+                   bool cancel = false) {
+    new_requests_.push_back(r);
+    new_handlers_.push_back({std::move(done), cancel});
+  }
+
+  bool test_requests() {
+    requests_.insert(requests_.end(), new_requests_.begin(), new_requests_.end());
+    handlers_.insert(handlers_.end(), new_handlers_.begin(), new_handlers_.end());
+    new_requests_.clear();
+    new_handlers_.clear();
+    if (requests_.empty()) return false;
+    int count = 0;
+    indices_.resize(requests_.size());
+    statuses_.resize(requests_.size());
+    PENTAGO_MPI(MPI_Testsome(int(requests_.size()), requests_.data(), &count, indices_.data(),
+                             statuses_.data()));
+    if (count == MPI_UNDEFINED || count == 0) return false;
+    for (int i = 0; i < count; i++) {
+      auto h = std::move(handlers_[indices_[i]]);
+      if (h.done) h.done(statuses_[i]);
+    }
+    // Drop completed requests (MPI_Testsome set them to MPI_REQUEST_NULL).
+    size_t j = 0;
+    for (size_t i = 0; i < requests_.size(); i++)
+      if (requests_[i] != MPI_REQUEST_NULL) {
+        requests_[j] = requests_[i];
+        handlers_[j] = std::move(handlers_[i]);
+        j++;
+      }
+    requests_.resize(j);
+    handlers_.resize(j);
+    return true;
+  }
+
+  // ---- Immediates: work that worker threads hand to the communication thread -------------
+  void immediate(std::function<void()> f) {
+    std::lock_guard<std::mutex> lock(immediates_mutex_);
+    immediates_.push_back(std::move(f));
+  }
+
+  bool drain_immediates() {
+    std::vector<std::function<void()>> todo;
+    {
+      std::lock_guard<std::mutex> lock(immediates_mutex_);
+      todo.swap(immediates_);
+    }
+    for (auto& f : todo) f();
+    return !todo.empty();
+  }
+
+  // ---- Serving requests for our blocks of the previous slice ------------------------------
+  void post_request_receive() {
+    auto payload = std::make_shared<std::array<int32_t, 4>>();
+    MPI_Request r;
+    PENTAGO_MPI(MPI_Irecv(payload->data(), 4, MPI_INT, MPI_ANY_SOURCE, slice_, comms_.request, &r));
+    add_request(
+        r,
+        [this, payload](const MPI_Status& status) {
+          serve_request(*payload, status.MPI_SOURCE);
+          post_request_receive();
+        },
+        true);
+  }
+
+  void serve_request(const std::array<int32_t, 4>& payload, int source) {
+    trace_scope t(trace_, "response send");
+    const int flat = prev_->flat_id(payload[0], unpack_block(payload[1]));
+    if (flat < 0)
+      throw error("rank " + std::to_string(source) + " requested a block this rank does not own");
+    const auto bytes = prev_->compressed(flat);
+    MPI_Request r;
+    PENTAGO_MPI(MPI_Isend(bytes.data(), int(bytes.size()), MPI_BYTE, source, payload[2],
+                          comms_.response, &r));
+    add_request(r, nullptr);
+    stats_.requests_served++;
+  }
+
+  // ---- Receiving output contributions for our blocks --------------------------------------
+  void post_output_receive() {
+    auto buffer = std::make_shared<std::vector<superinfo_t>>(header_nodes + max_block_nodes);
+    MPI_Request r;
+    PENTAGO_MPI(MPI_Irecv(buffer->data(), int(buffer->size() * sizeof(superinfo_t)), MPI_BYTE,
+                          MPI_ANY_SOURCE, slice_, comms_.output, &r));
+    add_request(
+        r,
+        [this, buffer](const MPI_Status& status) {
+          int bytes = 0;
+          MPI_Get_count(&status, MPI_BYTE, &bytes);
+          stats_.outputs_received++;
+          pool_.push_front([this, buffer, bytes] { accumulate_message(*buffer, bytes); });
+          post_output_receive();
+        },
+        true);
+  }
+
+  void accumulate_message(std::vector<superinfo_t>& buffer, int bytes) {
+    int32_t header[4];
+    std::memcpy(header, static_cast<const void*>(buffer.data()), sizeof header);
+    const int flat = store_.flat_id(header[0], unpack_block(header[1]));
+    const int nodes = bytes / int(sizeof(superinfo_t)) - header_nodes;
+    if (flat < 0 || nodes != store_.nodes(flat) || header[3] != nodes)
+      throw error("received an output block this rank does not own or of the wrong size");
+    accumulate(flat, header[2], std::span<superinfo_t>(buffer.data() + header_nodes, nodes));
+  }
+
+  void accumulate(int flat, int dimension, std::span<superinfo_t> values) {
+    activity_timer timer(pool_, activity::accumulate);
+    trace_scope t(trace_, "accumulate");
+    store_.accumulate(flat, dimension, values);
+  }
+
+  // ---- Lines: allocate, gather inputs, compute, send outputs ------------------------------
+  uint64_t line_memory(const line_dependency& dep) const {
+    uint64_t bytes = 0;
+    if (prev_)
+      for (int b = 0; b < dep.input.length(); b++) {
+        const int nodes = block_nodes(dep.input.section, dep.input.block(b));
+        bytes += sizeof(superinfo_t) * nodes + fast_compress_bound(nodes);
+      }
+    return bytes;
+  }
+
+  bool schedule_lines() {
+    bool any = false;
+    while (next_line_ < lines_.size() && int(active_.size()) < limits_.line_limit &&
+           gathering_ < limits_.gather_limit) {
+      const line_t& line = lines_[next_line_];
+      auto state = std::make_unique<line_state>();
+      state->line = line;
+      state->dep = line_dependency_of(line);
+      state->memory = line_memory(state->dep);
+      if (state->memory > limits_.line_memory)
+        throw error("one block line needs " + std::to_string(state->memory) + " bytes but only " +
+                    std::to_string(limits_.line_memory) + " are left for lines: raise --memory");
+      if (line_memory_used_ + state->memory > limits_.line_memory) break;
+      line_memory_used_ += state->memory;
+      stats_.peak_line_memory = std::max(stats_.peak_line_memory, line_memory_used_);
+      next_line_++;
+      stats_.lines++;
+      state->section_index = partition_.lines().section_index(line.section);
+      line_state* s = state.get();
+      active_.push_back(std::move(state));
+      gather(s);
+      any = true;
+    }
+    return any;
+  }
+
+  void gather(line_state* s) {
+    s->unfinished_outputs = s->line.length();
+    if (!prev_) {  // slice 35: no inputs
+      start_compute(s);
+      return;
+    }
+    gathering_++;
+    const int length = s->dep.input.length();
+    const int child_index = prev_partition_->lines().section_index(s->dep.child);
+    PENTAGO_CHECK(child_index >= 0, "child section missing from the previous slice");
+    s->inputs.resize(length);
+    s->input_pointers.resize(length);
+    s->received.resize(length);
+    s->request_payloads.resize(length);
+    s->missing_inputs = length;
+    for (int b = 0; b < length; b++) {
+      const block_t block = s->dep.input.block(b);
+      s->inputs[b].resize(block_nodes(s->dep.child, block));
+      s->input_pointers[b] = s->inputs[b].data();
+      const block_owner_t owner = prev_partition_->find_block(s->dep.child, block);
+      if (owner.rank == rank_) {
+        const int flat = prev_->flat_id(child_index, block);
+        PENTAGO_CHECK(flat >= 0, "own input block missing");
+        pool_.push_back([this, s, b, flat] {
+          decompress(prev_->compressed(flat), s->inputs[b]);
+          input_arrived(s);
+        });
+        continue;
+      }
+      PENTAGO_CHECK(!free_tags_.empty(), "out of response tags");
+      const int tag = free_tags_.back();
+      free_tags_.pop_back();
+      s->received[b].resize(fast_compress_bound(s->inputs[b].size()));
+      MPI_Request r;
+      PENTAGO_MPI(MPI_Irecv(s->received[b].data(), int(s->received[b].size()), MPI_BYTE, owner.rank,
+                            tag, comms_.response, &r));
+      add_request(r, [this, s, b, tag](const MPI_Status& status) {
+        free_tags_.push_back(tag);
+        int bytes = 0;
+        MPI_Get_count(&status, MPI_BYTE, &bytes);
+        stats_.input_bytes += uint64_t(bytes);
+        pool_.push_back([this, s, b, bytes] {
+          decompress(std::span<const uint8_t>(s->received[b].data(), bytes), s->inputs[b]);
+          std::vector<uint8_t>().swap(s->received[b]);
+          input_arrived(s);
+        });
+      });
+      s->request_payloads[b] = {child_index, pack_block(block), tag, 0};
+      PENTAGO_MPI(MPI_Isend(s->request_payloads[b].data(), 4, MPI_INT, owner.rank, slice_,
+                            comms_.request, &r));
+      add_request(r, nullptr);
+      stats_.requests_sent++;
+    }
+  }
+
+  void decompress(std::span<const uint8_t> bytes, std::vector<superinfo_t>& out) {
+    activity_timer timer(pool_, activity::decompress);
+    trace_scope t(trace_, "decompress");
+    fast_uncompress(bytes, out);
+  }
+
+  // Worker thread: one more input is ready.
+  void input_arrived(line_state* s) {
+    if (--s->missing_inputs == 0) {
+      immediate([this] { gathering_--; });
+      start_compute(s);
+    }
+  }
+
+  void start_compute(line_state* s) {
+    for (int k = 0; k < s->line.length(); k++)
+      pool_.push_back([this, s, k] { compute_block(s, k); });
+  }
+
+  // Worker thread: compute output block k of a line and deliver it.
+  void compute_block(line_state* s, int k) {
+    const block_t block = s->line.block(k);
+    const int nodes = block_nodes(s->line.section, block);
+    auto buffer = std::make_shared<std::vector<superinfo_t>>(header_nodes + nodes);
+    {
+      activity_timer timer(pool_, activity::compute);
+      trace_scope t(trace_, "compute");
+      compute_line_block(s->dep, s->input_pointers, k, buffer->data() + header_nodes);
+    }
+    const block_owner_t owner = partition_.find_block(s->line.section, block);
+    if (owner.rank == rank_) {
+      const int flat = store_.flat_id(s->section_index, block);
+      PENTAGO_CHECK(flat >= 0, "own output block missing");
+      accumulate(flat, s->line.dimension,
+                 std::span<superinfo_t>(buffer->data() + header_nodes, nodes));
+      output_finished(s);
+      return;
+    }
+    const int32_t header[4] = {s->section_index, pack_block(block), s->line.dimension, nodes};
+    std::memcpy(static_cast<void*>(buffer->data()), header, sizeof header);
+    const int bytes = int(buffer->size() * sizeof(superinfo_t));
+    if (limits_.mode == thread_mode::multiple) {
+      trace_scope t(trace_, "output send");
+      PENTAGO_MPI(MPI_Send(buffer->data(), bytes, MPI_BYTE, owner.rank, slice_, comms_.output));
+      output_finished(s);
+      return;
+    }
+    immediate([this, s, buffer, bytes, owner] {
+      MPI_Request r;
+      PENTAGO_MPI(
+          MPI_Isend(buffer->data(), bytes, MPI_BYTE, owner.rank, slice_, comms_.output, &r));
+      add_request(r, [this, s, buffer](const MPI_Status&) { output_finished(s); });
+    });
+  }
+
+  // Any thread: one output block of a line has been delivered.
+  void output_finished(line_state* s) {
+    const int left = --s->unfinished_outputs;
+    if (left) {
+      immediate([this] { outputs_done_++; });
+      return;
+    }
+    immediate([this, s] {
+      outputs_done_++;
+      stats_.outputs_sent += uint64_t(s->line.length());
+      line_memory_used_ -= s->memory;
+      for (auto it = active_.begin(); it != active_.end(); ++it)
+        if (it->get() == s) {
+          active_.erase(it);
+          break;
+        }
+    });
+  }
+
+  const int slice_, rank_;
+  const partition_t& partition_;
+  block_store& store_;
+  const partition_t* prev_partition_;
+  const block_store* prev_;
+  const endgame_comms& comms_;
+  worker_pool& pool_;
+  const flow_limits limits_;
+  trace_recorder* trace_;
+
+  std::vector<line_t> lines_;
+  size_t next_line_ = 0;
+  std::list<std::unique_ptr<line_state>> active_;
+  int gathering_ = 0;
+  uint64_t line_memory_used_ = 0;
+  uint64_t total_outputs_ = 0, outputs_done_ = 0;
+  std::vector<int> free_tags_;
+
+  std::vector<MPI_Request> requests_, new_requests_;
+  std::vector<handler> handlers_, new_handlers_;
+  std::vector<int> indices_;
+  std::vector<MPI_Status> statuses_;
+
+  std::mutex immediates_mutex_;
+  std::vector<std::function<void()>> immediates_;
+  flow_stats stats_;
+};
+
+}  // namespace
+
+flow_stats compute_slice_flow(int slice, const partition_t& partition, block_store& store,
+                              const partition_t* prev_partition, const block_store* prev,
+                              const endgame_comms& comms, worker_pool& pool,
+                              const flow_limits& limits, trace_recorder* trace) {
+  flow f(slice, partition, store, prev_partition, prev, comms, pool, limits, trace);
+  return f.run();
+}
+
+}  // namespace pentago
