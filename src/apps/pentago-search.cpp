@@ -1,0 +1,246 @@
+// pentago-search: solves one position by forward search and prints its value and the value
+// of every legal move (cell + rotation) as a table, with nodes searched and time.
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "pentago/base/board.h"
+#include "pentago/base/error.h"
+#include "pentago/search/lockless_table.h"
+#include "pentago/search/super_search.h"
+
+using namespace pentago;
+
+namespace {
+
+const char* usage_text =
+    "usage: pentago-search [--threads N] [--table-bits B] BOARD\n"
+    "\n"
+    "Solves a pentago position by forward search and prints its value for the player to move\n"
+    "and the value of every legal move (a stone on an empty cell, then a quadrant turn).\n"
+    "\n"
+    "BOARD is the decimal packed board, a file holding the 6x6 picture (rows a..f from the top,\n"
+    "columns 1..6; '_' empty, '0' black, '1' white, as printed by this program), or '-' to\n"
+    "read the picture or number from standard input. The player to move follows from the\n"
+    "stone counts: black when they are equal, else white.\n"
+    "\n"
+    "options:\n"
+    "  --threads N      search threads (default 1)\n"
+    "  --table-bits B   transposition table of 2^B buckets, 256 bytes each (default 18)\n"
+    "  -h, --help       show this help\n"
+    "\n"
+    "Positions with 26 or more stones take seconds; every empty cell costs roughly a factor\n"
+    "of ten.\n";
+
+int parse_int(const std::string& option, const std::string& text, int lo, int hi) {
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < lo || value > hi)
+    throw usage_error(option + " expects an integer from " + std::to_string(lo) + " to " +
+                      std::to_string(hi) + ", got '" + text + "'");
+  return value;
+}
+
+std::string read_all(std::istream& in) {
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+board_t read_board(const std::string& arg) {
+  if (arg == "-") return parse_board(read_all(std::cin));
+  const bool digits = !arg.empty() && std::all_of(arg.begin(), arg.end(),
+                                                  [](char c) { return c >= '0' && c <= '9'; });
+  if (digits || arg.find('\n') != std::string::npos) return parse_board(arg);
+  std::ifstream file(arg);
+  if (!file) throw usage_error("cannot read board file '" + arg + "' (and it is not a number)");
+  return parse_board(read_all(file));
+}
+
+// "c4": row letter as in the picture (a = top), then column 1..6.
+std::string cell_name(int bit) {
+  const int q = bit / 16, i = bit % 16;
+  const int x = 3 * (q / 2) + i / 3, y = 3 * (q % 2) + i % 3;
+  return std::string(1, char('a' + 5 - y)) + char('1' + x);
+}
+
+const char* quadrant_names[4] = {"lower-left", "upper-left", "lower-right", "upper-right"};
+const char* player_names[2] = {"black", "white"};
+
+struct move_row {
+  int bit;
+  int quadrant;  // -1: the placement wins, no rotation
+  int dir;
+  game_value value;
+};
+
+std::string with_commas(uint64_t n) {
+  const std::string digits = std::to_string(n);
+  std::string s;
+  for (size_t i = 0; i < digits.size(); i++) {
+    if (i && (digits.size() - i) % 3 == 0) s += ',';
+    s += digits[i];
+  }
+  return s;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+int run(int argc, char** argv) {
+  super_search_options options;
+  options.table_bits = 18;
+  std::vector<std::string> positional;
+  for (int i = 1; i < argc; i++) {
+    std::string arg = argv[i], value;
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(usage_text, stdout);
+      return 0;
+    }
+    const size_t eq = arg.find('=');
+    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+    }
+    if (arg == "--threads" || arg == "--table-bits") {
+      if (value.empty() && eq == std::string::npos) {
+        if (++i == argc) throw usage_error(arg + " needs a value");
+        value = argv[i];
+      }
+      if (arg == "--threads")
+        options.threads = parse_int(arg, value, 1, 1024);
+      else
+        options.table_bits = parse_int(arg, value, 8, 40);
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      throw usage_error("unknown option '" + arg + "' (see --help)");
+    } else {
+      positional.push_back(arg);
+    }
+  }
+  if (positional.size() != 1)
+    throw usage_error(positional.empty()
+                          ? "missing BOARD (see --help)"
+                          : "expected one BOARD, got " + std::to_string(positional.size()));
+  const board_t board = read_board(positional[0]);
+
+  // Refuse tables that do not fit in memory instead of being killed while zeroing them.
+  const double table_bytes = std::ldexp(2.0 * 128, options.table_bits);
+  const double memory = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  if (memory > 0 && table_bytes > memory / 2)
+    throw usage_error("a table of 2^" + std::to_string(options.table_bits) + " buckets needs " +
+                      std::to_string(uint64_t(table_bytes / (1 << 20))) +
+                      " MiB, more than half of " + std::to_string(uint64_t(memory / (1 << 20))) +
+                      " MiB of memory");
+
+  const int stones = count_stones(board), turn = board_turn(board);
+  const char* mover = player_names[turn];
+  std::printf("board %llu: %d stones, %s to move\n\n", (unsigned long long)board, stones, mover);
+  std::printf("%s\n\n", str_board(board).c_str());
+
+  super_searcher engine(options);
+  const auto start = std::chrono::steady_clock::now();
+  const superinfo_t root = engine.solve(board);
+  const double root_seconds = seconds_since(start);
+  const search_stats root_stats = engine.stats();
+  const game_value value = rotation_value(root);
+  const char* outcome = value == game_value::win    ? "wins"
+                        : value == game_value::loss ? "loses"
+                                                    : "ties";
+  std::printf("value: %s (the player to move) %s with perfect play\n", mover, outcome);
+  std::printf("root search: %.3f s, %s positions expanded, table hits %.1f%% of %s probes\n",
+              root_seconds, with_commas(root_stats.nodes).c_str(), 100 * root_stats.hit_rate(),
+              with_commas(root_stats.table_probes).c_str());
+
+  const int over = terminal_value(board);
+  if (over != 2) {
+    const side_t me = unpack(board, turn), op = unpack(board, 1 - turn);
+    std::printf("\nno moves: the game is over (%s)\n",
+                won(me) && won(op) ? "both players have five in a row"
+                : won(me)          ? "the player to move has five in a row"
+                : won(op)          ? "the opponent has five in a row"
+                                   : "the board is full");
+    return 0;
+  }
+
+  // Every move: a placement that makes five wins at once; otherwise the rotated child's value
+  // is bit r of the child's super, from the opponent's view.
+  std::vector<move_row> moves;
+  const side_t me = unpack(board, turn);
+  for (side_t rest = empty_cells(board); rest; rest &= rest - 1) {
+    const int bit = __builtin_ctzll(rest);
+    if (won(me | side_t(1) << bit)) {
+      moves.push_back({bit, -1, 0, game_value::win});
+      continue;
+    }
+    const superinfo_t child = engine.solve(place_stone(board, turn, bit / 16, bit % 16));
+    for (int q = 0; q < 4; q++)
+      for (int dir : {1, -1}) {
+        const int r = (dir > 0 ? 1 : 3) << 2 * q;
+        moves.push_back({bit, q, dir, game_value(-int(rotation_value(child, r)))});
+      }
+  }
+  const double total_seconds = seconds_since(start);
+  const search_stats total = engine.stats();
+  game_value best = game_value::loss;
+  int tally[3] = {0, 0, 0};
+  for (const auto& m : moves) {
+    best = std::max(best, m.value);
+    tally[int(m.value) + 1]++;
+  }
+  PENTAGO_CHECK(best == value, "the best move disagrees with the position's value");
+  // Best first, then in reading order of the picture (rows a..f, columns 1..6).
+  const auto reading_order = [](const move_row& m) {
+    const int q = m.bit / 16, i = m.bit % 16;
+    const int x = 3 * (q / 2) + i / 3, y = 3 * (q % 2) + i % 3;
+    return std::tuple(-int(m.value), 5 - y, x, m.quadrant, -m.dir);
+  };
+  std::sort(moves.begin(), moves.end(), [&](const move_row& a, const move_row& b) {
+    return reading_order(a) < reading_order(b);
+  });
+
+  std::printf("\n%zu moves for %s: %d win, %d tie, %d lose\n\n", moves.size(), mover, tally[2],
+              tally[1], tally[0]);
+  std::printf("  cell  rotation               value for %s\n", mover);
+  std::printf("  ----  ---------------------  ---------------\n");
+  for (const auto& m : moves) {
+    std::string rotation =
+        m.quadrant < 0 ? "none (five in a row)"
+                       : std::string(quadrant_names[m.quadrant]) + (m.dir > 0 ? " ccw" : " cw");
+    std::printf("  %-4s  %-21s  %s\n", cell_name(m.bit).c_str(), rotation.c_str(),
+                value_name(m.value));
+  }
+  std::printf(
+      "\nsearch: %.3f s in all, %s positions expanded, %s table probes (%.1f%% hits), "
+      "%d thread%s, table 2^%d buckets (%s MiB)\n",
+      total_seconds, with_commas(total.nodes).c_str(), with_commas(total.table_probes).c_str(),
+      100 * total.hit_rate(), options.threads, options.threads == 1 ? "" : "s", options.table_bits,
+      with_commas(uint64_t(table_bytes / (1 << 20))).c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const usage_error& e) {
+    std::fprintf(stderr, "pentago-search: %s\n", e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "pentago-search: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pentago-search: %s\n", e.what());
+    return 1;
+  }
+}
