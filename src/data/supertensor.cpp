@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <exception>
 #include <thread>
 
 #include "pentago/base/error.h"
@@ -232,9 +233,17 @@ void write_slice_file(const std::string& path, std::span<const section_t> sectio
   const size_t batch_limit = 4 * size_t(threads);
   auto flush = [&] {
     std::atomic<size_t> next{0};
+    std::mutex failure_mutex;
+    std::exception_ptr failure;
     auto work = [&] {
-      for (size_t j; (j = next++) < batch.size();)
-        compress_disk_block(batch[j].nodes, batch[j].compressed, preset);
+      try {
+        for (size_t j; (j = next++) < batch.size();)
+          compress_disk_block(batch[j].nodes, batch[j].compressed, preset);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        next = batch.size();
+      }
     };
     if (threads == 1 || batch.size() == 1) {
       work();
@@ -242,6 +251,7 @@ void write_slice_file(const std::string& path, std::span<const section_t> sectio
       std::vector<std::jthread> pool;
       for (int t = 0; t < threads; t++) pool.emplace_back(work);
     }
+    if (failure) std::rethrow_exception(failure);
     for (auto& job : batch) {
       out.write_at(offset, job.compressed);
       const uint64_t raw = 64 * job.nodes.size();

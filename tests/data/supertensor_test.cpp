@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <random>
+#include <thread>
 
 #include "pentago/base/error.h"
 #include "pentago/data/compress.h"
@@ -272,6 +274,23 @@ TEST(supertensor, random_round_trip) {
     }
   }
   EXPECT_EQ(read_everything(reader), nodes);
+
+  // Concurrent readers share lazily loaded indexes.
+  const supertensor_reader shared_reader(path);
+  std::atomic<int> mismatches{0};
+  {
+    std::vector<std::jthread> threads;
+    for (int t = 0; t < 4; t++)
+      threads.emplace_back([&, t] {
+        for (int s = int(sections.size()) - 1 - t; s >= 0; s -= 2) {
+          const block_t block = block_from_index(sections[s], 0);
+          const auto data = shared_reader.read_block(s, block);
+          for (int i = 0; i < int(data.size()); i++)
+            if (!(data[i] == synthetic(s, block, i))) mismatches++;
+        }
+      });
+  }
+  EXPECT_EQ(mismatches, 0);
 
   // Sidecar round trip.
   const std::string index_path = path + ".index";
