@@ -1,0 +1,49 @@
+// Verification of a run directory (parallel reference §5, paper §VII): slice files read block
+// by block (xz checksums), counts recomputed from them, sparse samples against the slice files
+// and forward search, the negamax relation between two saved slices, and unexpected files.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pentago {
+
+struct check_options {
+  // Samples are checked by forward search where the search is short: slices with at least
+  // this many stones (depth 36 - n <= 36 - search_min), or in meaningless mode slices at most
+  // 36 - search_min below the meaningless slice.
+  int search_min = 30;
+  int64_t search_max = -1;     // most samples searched per slice (a random subset); -1: all
+  int integrity = -1;          // slice N: check slice-N against slice-(N+1); -1: off
+  double fraction = 1;         // fraction of slice N's boards that --integrity checks
+  uint64_t seed = 8183131;     // chooses the boards of --fraction and --search-max
+  int samples = -1;            // expected samples per section; -1: from the log, else 256
+  int threads = 0;             // 0: all hardware threads
+  uint64_t cache_bytes = uint64_t(1) << 30;  // decoded block cache of --integrity
+  int max_reports = 10;        // failures of one kind listed per slice before a summary line
+};
+
+struct check_result {
+  std::vector<std::string> failures;  // one line each, "DIR: slice N: reason"
+  std::vector<std::string> notes;     // one line each: worth knowing, not errors
+  uint64_t slice_files = 0, blocks = 0, nodes = 0;
+  uint64_t count_rows = 0, samples = 0, samples_searched = 0, integrity_boards = 0;
+  bool passed() const { return failures.empty(); }
+};
+
+// Verifies one run directory. `print` receives one progress or summary line at a time (it may
+// be empty); failures and notes are also returned. Never throws for bad data, only for bad
+// options (usage_error).
+check_result check_run_directory(const std::string& dir, const check_options& options,
+                                 const std::function<void(const std::string&)>& print = {});
+
+// Parses the command line of pentago-check (options and directories); throws usage_error.
+struct check_command {
+  check_options options;
+  std::vector<std::string> dirs;
+};
+check_command parse_check_command(int argc, char** argv);
+std::string check_usage();
+
+}  // namespace pentago

@@ -1,0 +1,337 @@
+// Tests of the run-directory check: good directories pass (a meaningless run and a small real
+// root solved in process, with slice files written from forward search, and the published
+// slices 0-2), --integrity holds on them, and corrupted directories fail with a reason.
+#include "pentago/end/check.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "pentago/base/error.h"
+#include "pentago/data/npy.h"
+#include "pentago/data/supertensor.h"
+#include "pentago/end/local_driver.h"
+#include "pentago/end/lookup.h"
+#include "pentago/end/meaningless.h"
+#include "pentago/layout/line_mapping.h"
+#include "pentago/search/super_search.h"
+
+using namespace pentago;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string fresh_dir(const std::string& name) {
+  const fs::path dir = fs::path(PENTAGO_BINARY_DIR) / "test-runs" / ("check-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir.parent_path());
+  return dir.string();
+}
+
+std::string copy_dir(const std::string& from, const std::string& name) {
+  const std::string to = fresh_dir(name);
+  fs::copy(from, to, fs::copy_options::recursive);
+  return to;
+}
+
+// Writes DIR/slice-N.pentago with the disk-format value of every board of the sections.
+void write_slice(const std::string& dir, int n, const std::vector<section_t>& sections,
+                 const std::function<superinfo_t(board_t)>& value) {
+  write_slice_file(
+      dir + "/slice-" + std::to_string(n) + ".pentago", sections,
+      [&](int, const section_t& s, const block_t& b, std::span<superinfo_t> nodes) {
+        const auto shape = block_shape(s, b);
+        size_t k = 0;
+        for (int i0 = 0; i0 < shape[0]; i0++)
+          for (int i1 = 0; i1 < shape[1]; i1++)
+            for (int i2 = 0; i2 < shape[2]; i2++)
+              for (int i3 = 0; i3 < shape[3]; i3++)
+                nodes[k++] = value(section_board(
+                    s, {8 * b[0] + i0, 8 * b[1] + i1, 8 * b[2] + i2, 8 * b[3] + i3}));
+      },
+      default_xz_preset, 2);
+}
+
+void solve(const std::string& root, const std::string& dir, int meaningless) {
+  local_options o;
+  o.root = section_t::parse(root);
+  o.threads = 2;
+  o.dir = dir;
+  o.meaningless = meaningless;
+  o.echo = false;
+  o.memory = uint64_t(4) << 30;
+  run_local(o);
+}
+
+// A meaningless run from the empty board: slice 4 is meaningless, slices 2-4 saved.
+std::string meaningless_run() {
+  static const std::string dir = [] {
+    const std::string d = fresh_dir("meaningless-4");
+    solve("00000000", d, 4);
+    std::ofstream(d + "/meaningless-4");  // the marker (harmless if the solver wrote it)
+    const auto slices = descendant_sections(section_t(), 4);
+    write_slice(d, 4, slices[4], [](board_t b) { return to_black_white(meaningless_value(b), 0); });
+    super_search_options o;
+    o.leaf_stones = 4;
+    o.leaf = cached_leaf(meaningless_value);
+    super_searcher searcher(o);
+    for (int n : {3, 2})
+      write_slice(d, n, slices[n], [&](board_t b) { return searcher.black_white(b); });
+    return d;
+  }();
+  return dir;
+}
+
+// A small real root (31 stones) solved to the end, slices 32-35 saved from exact search.
+const char real_root[] = "80090680";
+std::string real_run() {
+  static const std::string dir = [] {
+    const std::string d = fresh_dir("real");
+    solve(real_root, d, 0);
+    const auto slices = descendant_sections(section_t::parse(real_root), 35);
+    super_searcher searcher;
+    for (int n = 32; n <= 35; n++)
+      write_slice(d, n, slices[n], [&](board_t b) { return searcher.black_white(b); });
+    return d;
+  }();
+  return dir;
+}
+
+// The published slices 0-2 with their counts and index sidecars.
+std::string published_run() {
+  static const std::string dir = [] {
+    const std::string d = fresh_dir("published");
+    fs::create_directories(d);
+    for (int n = 0; n <= 2; n++)
+      for (const std::string& name :
+           {"slice-" + std::to_string(n) + ".pentago", "slice-" + std::to_string(n) + ".pentago.index",
+            "counts-" + std::to_string(n) + ".npy"})
+        fs::copy_file(fs::path(PENTAGO_SHARED_DATA) / name, fs::path(d) / name);
+    return d;
+  }();
+  return dir;
+}
+
+check_result check(const std::string& dir, check_options o = {}) {
+  o.threads = 2;
+  return check_run_directory(dir, o);
+}
+
+std::string all_failures(const check_result& r) {
+  std::string text;
+  for (const auto& f : r.failures) text += f + "\n";
+  return text;
+}
+
+bool mentions(const check_result& r, const std::string& word) {
+  return all_failures(r).find(word) != std::string::npos;
+}
+
+uint64_t slice_nodes(const std::string& root, int n, int top = 35) {
+  const auto slices = descendant_sections(section_t::parse(root), top);
+  uint64_t nodes = 0;
+  for (const auto& s : slices[n]) nodes += s.size();
+  return nodes;
+}
+
+void flip_bit(const std::string& path, uint64_t offset) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(std::streamoff(offset));
+  char c;
+  f.get(c);
+  c ^= 0x10;
+  f.seekp(std::streamoff(offset));
+  f.put(c);
+}
+
+}  // namespace
+
+TEST(check, meaningless_run_passes) {
+  const auto r = check(meaningless_run());
+  EXPECT_TRUE(r.passed()) << all_failures(r);
+  EXPECT_EQ(r.slice_files, 3u);
+  // Slices 0-4 of the empty board: counts rows, samples (256 per section) all searched.
+  uint64_t sections = 0;
+  for (int n = 0; n <= 4; n++) sections += slice_sections(n).size();
+  EXPECT_EQ(r.count_rows, sections);
+  EXPECT_EQ(r.samples, 256 * sections);
+  EXPECT_EQ(r.samples_searched, 256 * (sections - slice_sections(4).size()));
+  EXPECT_EQ(r.nodes, slice_nodes("00000000", 2, 4) + slice_nodes("00000000", 3, 4) +
+                         slice_nodes("00000000", 4, 4));
+}
+
+TEST(check, meaningless_integrity) {
+  for (int n : {2, 3}) {
+    check_options o;
+    o.integrity = n;
+    const auto r = check(meaningless_run(), o);
+    EXPECT_TRUE(r.passed()) << all_failures(r);
+    EXPECT_EQ(r.integrity_boards, slice_nodes("00000000", n, 4)) << n;
+  }
+  // A fraction of the boards.
+  check_options o;
+  o.integrity = 3;
+  o.fraction = 0.25;
+  const auto r = check(meaningless_run(), o);
+  EXPECT_TRUE(r.passed()) << all_failures(r);
+  EXPECT_GT(r.integrity_boards, 0u);
+  EXPECT_LT(r.integrity_boards, slice_nodes("00000000", 3, 4) / 2);
+}
+
+TEST(check, integrity_against_the_meaningless_marker) {
+  // Without slice-4.pentago, slice 3's children come from the meaningless values.
+  const auto dir = copy_dir(meaningless_run(), "no-slice-4");
+  fs::remove(dir + "/slice-4.pentago");
+  check_options o;
+  o.integrity = 3;
+  const auto r = check(dir, o);
+  EXPECT_TRUE(r.passed()) << all_failures(r);
+  EXPECT_EQ(r.integrity_boards, slice_nodes("00000000", 3, 4));
+}
+
+TEST(check, real_root_passes_with_integrity) {
+  for (int n : {32, 34, 35}) {
+    check_options o;
+    o.integrity = n;
+    const auto r = check(real_run(), o);
+    EXPECT_TRUE(r.passed()) << all_failures(r);
+    EXPECT_EQ(r.slice_files, 4u);
+    EXPECT_EQ(r.integrity_boards, slice_nodes(real_root, n)) << n;
+    EXPECT_GT(r.samples_searched, 256u);
+  }
+}
+
+TEST(check, published_slices_pass_with_integrity) {
+  for (int n : {0, 1}) {
+    check_options o;
+    o.integrity = n;
+    const auto r = check(published_run(), o);
+    EXPECT_TRUE(r.passed()) << all_failures(r);
+    EXPECT_EQ(r.slice_files, 3u);
+    EXPECT_EQ(r.count_rows, 1u + 1u + 3u);
+    EXPECT_EQ(r.integrity_boards, slice_nodes("00000000", n));
+  }
+}
+
+TEST(check, flipped_bit_in_a_block_fails) {
+  const auto dir = copy_dir(meaningless_run(), "flipped");
+  const std::string path = dir + "/slice-3.pentago";
+  uint64_t offset;
+  {
+    const supertensor_reader reader(path);
+    const auto blob = reader.block_blob(0, block_t{0, 0, 0, 0});
+    offset = blob.offset + blob.compressed_size / 2;
+  }
+  flip_bit(path, offset);
+  const auto r = check(dir);
+  EXPECT_FALSE(r.passed());
+  EXPECT_TRUE(mentions(r, "slice-3.pentago")) << all_failures(r);
+}
+
+TEST(check, truncated_slice_file_fails) {
+  const auto dir = copy_dir(meaningless_run(), "truncated");
+  const std::string path = dir + "/slice-4.pentago";
+  fs::resize_file(path, fs::file_size(path) * 2 / 3);
+  const auto r = check(dir);
+  EXPECT_FALSE(r.passed());
+  EXPECT_TRUE(mentions(r, "slice-4.pentago")) << all_failures(r);
+}
+
+TEST(check, wrong_count_fails) {
+  const auto dir = copy_dir(meaningless_run(), "wrong-count");
+  const std::string path = dir + "/counts-3.npy";
+  auto counts = read_npy(path);
+  counts.data[4 * 2 + 1] += 1;  // black wins of the third section
+  fs::remove(path);
+  write_npy(path, counts.rows, counts.cols, counts.data);
+  const auto r = check(dir);
+  EXPECT_FALSE(r.passed());
+  EXPECT_TRUE(mentions(r, "counts row 2")) << all_failures(r);
+}
+
+TEST(check, wrong_sample_fails) {
+  const auto dir = copy_dir(real_run(), "wrong-sample");
+  const std::string path = dir + "/sparse-34.npy";
+  auto sparse = read_npy(path);
+  sparse.data[9 * 5 + 1] ^= 1;  // a black-wins bit of row 5
+  sparse.data[9 * 5 + 5] &= ~uint64_t(1);  // keep the pair consistent
+  fs::remove(path);
+  write_npy(path, sparse.rows, sparse.cols, sparse.data);
+  const auto r = check(dir);
+  EXPECT_FALSE(r.passed());
+  EXPECT_TRUE(mentions(r, "sparse row 5")) << all_failures(r);
+  EXPECT_TRUE(mentions(r, "forward search")) << all_failures(r);
+  EXPECT_TRUE(mentions(r, "slice file")) << all_failures(r);
+}
+
+TEST(check, wrong_stored_value_fails_integrity) {
+  // Slice 3 rewritten with one node changed: its counts no longer agree, and --integrity 3
+  // finds the board whose value is not the best over its children.
+  const auto dir = copy_dir(meaningless_run(), "wrong-value");
+  const auto sections = descendant_sections(section_t(), 4)[3];
+  const board_t victim = section_board(sections[1], {0, 0, 0, 0});
+  slice_database db;
+  db.add_file(meaningless_run() + "/slice-3.pentago");
+  fs::remove(dir + "/slice-3.pentago");
+  write_slice(dir, 3, sections, [&](board_t b) {
+    superinfo_t v = db.black_white(b);
+    if (b == victim) std::swap(v.win, v.notlose);
+    return v;
+  });
+  check_options o;
+  o.integrity = 3;
+  const auto r = check(dir, o);
+  EXPECT_FALSE(r.passed());
+  EXPECT_TRUE(mentions(r, "integrity 3: board " + std::to_string(victim))) << all_failures(r);
+  EXPECT_TRUE(mentions(r, "counts row 1")) << all_failures(r);
+}
+
+TEST(check, strange_files_and_sample_counts) {
+  const auto dir = copy_dir(published_run(), "strange");
+  std::ofstream(dir + "/junk.txt") << "?";
+  auto r = check(dir);
+  EXPECT_FALSE(r.passed());
+  EXPECT_TRUE(mentions(r, "unexpected file junk.txt")) << all_failures(r);
+
+  // Job output and logs are fine; a stated sample count must match.
+  fs::remove(dir + "/junk.txt");
+  std::ofstream(dir + "/slurm-1234.out") << "job output";
+  EXPECT_TRUE(check(dir).passed());
+  check_options o;
+  o.samples = 100;
+  r = check(meaningless_run(), o);
+  EXPECT_FALSE(r.passed());
+  EXPECT_TRUE(mentions(r, "256 samples per section, expected 100")) << all_failures(r);
+}
+
+TEST(check, sections_must_be_parents_and_children) {
+  // Drop the last section of slice 35 (with its samples): the children of slice 34 are then
+  // more than slice 35's sections.
+  const auto dir = copy_dir(real_run(), "structure");
+  for (const char* name : {"sparse-35.npy", "slice-35.pentago"}) fs::remove(dir + "/" + name);
+  auto counts = read_npy(dir + "/counts-35.npy");
+  ASSERT_GT(counts.rows, 1u);
+  counts.data.resize(4 * (counts.rows - 1));
+  fs::remove(dir + "/counts-35.npy");
+  write_npy(dir + "/counts-35.npy", counts.rows - 1, 4, counts.data);
+  const auto r = check(dir);
+  EXPECT_FALSE(r.passed());
+  EXPECT_TRUE(mentions(r, "slice 35: its sections are not the children of slice 34"))
+      << all_failures(r);
+  EXPECT_EQ(r.failures.size(), 1u) << all_failures(r);
+}
+
+TEST(check, missing_directory_and_options) {
+  const auto r = check(fresh_dir("missing"));
+  EXPECT_FALSE(r.passed());
+  check_options o;
+  o.fraction = 0;
+  EXPECT_THROW(check_run_directory(published_run(), o), usage_error);
+  const char* argv[] = {"pentago-check", "--fraction", "0.5", "dir"};
+  EXPECT_THROW(parse_check_command(4, const_cast<char**>(argv)), usage_error);
+  const char* argv2[] = {"pentago-check", "--integrity", "3", "--fraction", "0.5", "a", "b"};
+  const auto c = parse_check_command(7, const_cast<char**>(argv2));
+  EXPECT_EQ(c.options.integrity, 3);
+  EXPECT_EQ(c.dirs.size(), 2u);
+}
