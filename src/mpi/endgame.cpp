@@ -88,24 +88,43 @@ class endgame_run {
 
   int run() {
     const auto start = clock_type::now();
-    if (rank_ == 0 || o_.log_all)
-      log_.open(o_.dir + (rank_ == 0 ? "/log" : "/log-" + std::to_string(rank_)));
-    log_.set_echo(rank_ == 0);
     const int root_slice = o_.root.sum();
     const int top = o_.meaningless ? o_.meaningless : 35;
     const int bottom = o_.stop_after >= 0 ? o_.stop_after : root_slice;
     const auto slices = descendant_sections(o_.root, top);
 
+    // A restart file fixes the first slice; check it before anything is planned or logged.
+    std::vector<section_t> restart;
+    int restart_slice = -1;
+    if (!o_.restart.empty()) {
+      restart = restart_sections(o_.restart, MPI_COMM_WORLD);
+      restart_slice = restart.empty() ? -1 : restart[0].sum();
+      if (restart_slice < 0 || restart_slice > top || restart_slice <= bottom)
+        throw usage_error("restart file " + o_.restart + " holds slice " +
+                          std::to_string(restart_slice) + ", outside the slices " +
+                          std::to_string(bottom + 1) + ".." + std::to_string(top) + " of this run");
+      if (restart != slices[restart_slice])
+        throw usage_error("restart file " + o_.restart + " does not hold the descendants of " +
+                          o_.root.str() + " at slice " + std::to_string(restart_slice) + " (" +
+                          std::to_string(restart.size()) + " sections, expected " +
+                          std::to_string(slices[restart_slice].size()) + ")");
+    }
+
     // Memory plan, identical on every rank.
-    const auto plan = plan_slices(slices, top, bottom, o_.meaningless > 0);
+    const int plan_top = restart_slice >= 0 ? restart_slice : top;
+    const auto plan =
+        plan_slices(slices, plan_top, bottom, o_.meaningless > 0 && restart_slice < 0);
     const uint64_t whole_peak = plan_peak_bytes(plan, 0);
     const uint64_t rank_peak = uint64_t(1.25 * double(whole_peak) / ranks_) + (64 << 20);
     const uint64_t memory = o_.memory ? o_.memory : default_memory();
-    header(memory, rank_peak, plan);
     if (rank_peak > memory)
       throw usage_error("memory plan needs about " + format_bytes(double(rank_peak)) +
                         " per rank but --memory is " + format_bytes(double(memory)) +
                         ": use more ranks or more memory");
+    if (rank_ == 0 || o_.log_all)
+      log_.open(o_.dir + (rank_ == 0 ? "/log" : "/log-" + std::to_string(rank_)));
+    log_.set_echo(rank_ == 0);
+    header(memory, rank_peak, plan);
     const uint64_t line_memory = std::max<uint64_t>(64 << 20, (memory - rank_peak) / 4);
     const uint64_t partial_budget =
         memory > rank_peak + line_memory ? (memory - rank_peak - line_memory) / 2 : 0;
@@ -118,18 +137,8 @@ class endgame_run {
     std::unique_ptr<partition_t> prev_part;
     std::unique_ptr<block_store> prev;
     int first = 35;
-    if (!o_.restart.empty()) {
-      const auto sections = restart_sections(o_.restart, MPI_COMM_WORLD);
-      const int n = sections.empty() ? -1 : sections[0].sum();
-      if (n < 0 || n > top || n <= bottom)
-        throw usage_error("restart file " + o_.restart + " holds slice " + std::to_string(n) +
-                          ", outside the slices " + std::to_string(bottom + 1) + ".." +
-                          std::to_string(top) + " of this run");
-      if (sections != slices[n])
-        throw usage_error("restart file " + o_.restart + " does not hold the descendants of " +
-                          o_.root.str() + " at slice " + std::to_string(n) + " (" +
-                          std::to_string(sections.size()) + " sections, expected " +
-                          std::to_string(slices[n].size()) + ")");
+    if (restart_slice >= 0) {
+      const int n = restart_slice;
       const auto t = clock_type::now();
       prev_part = std::make_unique<partition_t>(slices[n], ranks_, o_.randomize);
       prev = std::make_unique<block_store>(slices[n], keys_of(*prev_part, rank_), 0, *heap_);

@@ -1,0 +1,261 @@
+// End-to-end tests of pentago-endgame under mpiexec (oversubscribed): published counts and
+// identical outputs across rank counts, thread counts, partition keys and thread modes;
+// meaningless mode; restart and checkpoints; failure and usage handling.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include "pentago/data/npy.h"
+#include "pentago/data/supertensor.h"
+#include "pentago/end/local_driver.h"
+#include "pentago/search/super_search.h"
+
+using namespace pentago;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string bin = std::string(PENTAGO_BINARY_DIR) + "/bin/";
+const std::string data = PENTAGO_SHARED_DATA;
+
+std::string fresh_dir(const std::string& name) {
+  const fs::path dir = fs::path(PENTAGO_BINARY_DIR) / "test-runs" / ("mpi-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir.parent_path());
+  return dir.string();
+}
+
+struct result_t {
+  int code;
+  std::string output;
+};
+
+// Runs a shell command with a time limit, capturing stdout and stderr.
+result_t shell(const std::string& command, int timeout_seconds = 900) {
+  const std::string out =
+      fs::temp_directory_path() / ("pentago-mpi-test-" + std::to_string(::getpid()) + ".out");
+  const std::string full =
+      "timeout " + std::to_string(timeout_seconds) + " " + command + " > " + out + " 2>&1";
+  const int status = std::system(full.c_str());
+  std::ifstream in(out);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  fs::remove(out);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, text};
+}
+
+std::string endgame(int ranks, const std::string& args) {
+  return "mpiexec -n " + std::to_string(ranks) + " " + bin + "pentago-endgame " + args;
+}
+
+std::vector<uint8_t> bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good()) << path;
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), {});
+}
+
+void expect_same_files(const std::string& a, const std::string& b, int lo, int hi,
+                       bool sparse = true) {
+  for (int n = lo; n <= hi; n++)
+    for (const char* kind : {"counts", "sparse"}) {
+      if (!sparse && kind[0] == 's') continue;
+      const std::string name = std::string("/") + kind + "-" + std::to_string(n) + ".npy";
+      EXPECT_EQ(bytes(a + name), bytes(b + name)) << a << name << " vs " << b;
+    }
+}
+
+void expect_published_counts(const std::string& dir, int lo, int hi) {
+  for (int n = lo; n <= hi; n++) {
+    const auto ours = read_npy(dir + "/counts-" + std::to_string(n) + ".npy");
+    const auto published = read_npy(data + "/counts-" + std::to_string(n) + ".npy");
+    std::map<uint64_t, size_t> row_of;
+    for (size_t r = 0; r < published.rows; r++) row_of[published(r, 0)] = r;
+    ASSERT_GT(ours.rows, 0u);
+    for (size_t r = 0; r < ours.rows; r++) {
+      ASSERT_TRUE(row_of.count(ours(r, 0))) << "slice " << n;
+      for (int c = 1; c < 4; c++) EXPECT_EQ(ours(r, c), published(row_of[ours(r, 0)], c));
+    }
+  }
+}
+
+// Every block of every section of two slice files holds the same values.
+void expect_same_slice_values(const std::string& a, const std::string& b) {
+  supertensor_reader ra(a), rb(b);
+  ASSERT_EQ(ra.sections(), rb.sections());
+  for (int s = 0; s < int(ra.sections().size()); s++)
+    for (uint64_t i = 0; i < section_block_count(ra.sections()[s]); i++) {
+      const block_t block = block_from_index(ra.sections()[s], i);
+      ASSERT_EQ(ra.read_block(s, block), rb.read_block(s, block)) << a << " vs " << b;
+    }
+}
+
+std::string local_reference(const std::string& root, int meaningless = 0) {
+  static std::map<std::string, std::string> made;
+  const std::string key = root + "-" + std::to_string(meaningless);
+  if (made.count(key)) return made[key];
+  local_options o;
+  o.root = section_t::parse(root);
+  o.threads = 2;
+  o.dir = fresh_dir("local-" + key);
+  o.meaningless = meaningless;
+  o.echo = false;
+  run_local(o);
+  return made[key] = o.dir;
+}
+
+struct config_t {
+  int ranks, threads;
+  uint64_t key;
+  const char* mode;
+};
+
+class endgame_44444554 : public ::testing::TestWithParam<config_t> {};
+
+}  // namespace
+
+TEST_P(endgame_44444554, matches_published_and_in_process) {
+  const config_t c = GetParam();
+  const std::string dir =
+      fresh_dir("44444554-r" + std::to_string(c.ranks) + "-t" + std::to_string(c.threads) + "-k" +
+                std::to_string(c.key) + "-" + c.mode);
+  const auto r = shell(endgame(c.ranks, "--threads " + std::to_string(c.threads) + " --randomize " +
+                                            std::to_string(c.key) + " --thread-mode " + c.mode +
+                                            " --dir " + dir + " 44444554"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  expect_published_counts(dir, 34, 35);
+  expect_same_files(dir, local_reference("44444554"), 34, 35);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    configs, endgame_44444554,
+    ::testing::Values(config_t{1, 2, 17, "funneled"}, config_t{2, 3, 0, "funneled"},
+                      config_t{3, 4, 12345, "funneled"}, config_t{4, 2, 17, "funneled"},
+                      config_t{2, 3, 17, "multiple"}, config_t{3, 2, 0, "multiple"}),
+    [](const auto& info) {
+      const config_t& c = info.param;
+      return "r" + std::to_string(c.ranks) + "_t" + std::to_string(c.threads) + "_k" +
+             std::to_string(c.key) + "_" + c.mode;
+    });
+
+TEST(endgame, root_44444454_then_restart_on_other_ranks_and_key) {
+  const std::string dir = fresh_dir("44444454");
+  auto r = shell(endgame(2, "--threads 3 --save 35 --dir " + dir + " 44444454"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  expect_published_counts(dir, 33, 35);
+  // Samples agree with forward search.
+  super_searcher searcher;
+  const auto sparse = read_npy(dir + "/sparse-33.npy");
+  ASSERT_EQ(sparse.rows, 256u);
+  for (size_t i = 0; i < sparse.rows; i++) {
+    const superinfo_t v = searcher.black_white(sparse(i, 0));
+    for (int w = 0; w < 4; w++) {
+      ASSERT_EQ(sparse(i, 1 + w), v.win.w[w]);
+      ASSERT_EQ(sparse(i, 5 + w), v.notlose.w[w]);
+    }
+  }
+  // Restart from slice 34 on 3 ranks with another key: identical results.
+  const std::string again = fresh_dir("44444454-restarted");
+  r = shell(endgame(3, "--threads 2 --randomize 12345 --save 35 --restart " + dir +
+                           "/slice-34.pentago --dir " + again + " 44444454"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  expect_same_files(dir, again, 33, 33);
+  expect_same_slice_values(dir + "/slice-33.pentago", again + "/slice-33.pentago");
+}
+
+TEST(endgame, restart_from_published_slice_2) {
+  const std::string dir = fresh_dir("published-restart");
+  const auto r = shell(
+      endgame(2, "--threads 2 --restart " + data + "/slice-2.pentago --dir " + dir + " 00000000"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  expect_published_counts(dir, 0, 1);
+  expect_same_files(dir, dir, 0, 1);
+  for (int n : {0, 1})
+    expect_same_slice_values(dir + "/slice-" + std::to_string(n) + ".pentago",
+                             data + "/slice-" + std::to_string(n) + ".pentago");
+}
+
+TEST(endgame, meaningless_on_2_and_3_ranks) {
+  for (int k : {4, 5})
+    for (int ranks : {2, 3}) {
+      const std::string dir =
+          fresh_dir("meaningless-" + std::to_string(k) + "-" + std::to_string(ranks));
+      const auto r = shell(endgame(
+          ranks, "--threads 2 --meaningless " + std::to_string(k) + " --dir " + dir + " 00000000"));
+      ASSERT_EQ(r.code, 0) << r.output;
+      EXPECT_TRUE(fs::exists(dir + "/meaningless-" + std::to_string(k)));
+      expect_same_files(dir, local_reference("00000000", k), 0, k - 1);
+    }
+}
+
+TEST(endgame, checkpoint_on_signal_then_restart) {
+  const std::string dir = fresh_dir("checkpoint"), resumed = fresh_dir("checkpoint-resume");
+  const std::string args = "--threads 2 --save -1 --meaningless 6 --dir " + dir + " 00000000";
+  // Start the job, signal it once it has started, and let it checkpoint.
+  std::thread signaller([&] {
+    for (int i = 0; i < 600 && !fs::exists(dir + "/log"); i++)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::system(("pkill -USR1 -f 'pentago-endgame .*" + dir + "'").c_str());
+  });
+  const auto r = shell(endgame(2, args));
+  signaller.join();
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::ifstream log(dir + "/log");
+  const std::string text((std::istreambuf_iterator<char>(log)), {});
+  const auto at = text.find("checkpoint: slice ");
+  ASSERT_NE(at, std::string::npos) << text;
+  const int n = std::stoi(text.substr(at + 18));
+  ASSERT_GE(n, 1);
+  ASSERT_TRUE(fs::exists(dir + "/slice-" + std::to_string(n) + ".pentago"));
+  EXPECT_NE(text.find("resume with: mpirun"), std::string::npos);
+  const auto again = shell(endgame(3,
+                                   "--threads 2 --randomize 5 --save -1 --meaningless 6 "
+                                   "--restart " +
+                                       dir + "/slice-" + std::to_string(n) + ".pentago --dir " +
+                                       resumed + " 00000000"));
+  ASSERT_EQ(again.code, 0) << again.output;
+  expect_same_files(resumed, local_reference("00000000", 6), 0, n - 1);
+}
+
+TEST(endgame, failing_rank_aborts_job_with_message) {
+  const std::string dir = fresh_dir("fail");
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = shell(endgame(2, "--threads 2 --test-fail 1:35 --dir " + dir + " 44444554"), 120);
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.code, 124) << "the job hung";
+  EXPECT_NE(r.output.find("rank 1: injected failure"), std::string::npos) << r.output;
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 110);
+}
+
+TEST(endgame, usage_errors_exit_2_with_one_line) {
+  const std::string dir = fresh_dir("usage");
+  for (const std::string& args : std::vector<std::string>{
+           "--threads 1 --dir " + dir + " 44444554", "--dir " + dir + " 4444455x",
+           "--bogus --dir " + dir + " 44444554", "44444554", "--dir " + dir + " --save 99 44444554",
+           "--dir " + dir + " --restart /nonexistent.pentago 44444554"}) {
+    const auto r = shell(endgame(2, args), 60);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << args << "\n" << r.output;
+  }
+  fs::create_directories(dir + "-exists");
+  const auto r = shell(endgame(2, "--dir " + dir + "-exists 44444554"), 60);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("already exists"), std::string::npos);
+}
+
+TEST(endgame, trace_file_is_written) {
+  const std::string dir = fresh_dir("trace");
+  const auto r = shell(endgame(
+      2, "--threads 2 --meaningless 4 --trace " + dir + ".json --dir " + dir + " 00000000"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto text = bytes(dir + ".json");
+  const std::string s(text.begin(), text.end());
+  EXPECT_EQ(s.rfind("{\"traceEvents\":[", 0), 0u);
+  EXPECT_NE(s.find("\"name\":\"compute\""), std::string::npos);
+  EXPECT_NE(s.find("\"pid\":1"), std::string::npos);
+}
