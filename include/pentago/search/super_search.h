@@ -31,16 +31,16 @@ struct search_stats {
 // equivariant_leaf to get one. It may be called from several threads at once.
 using leaf_function = std::function<superinfo_t(board_t)>;
 
-// f(b) = transform_super(s^-1, g(superstandardize(b, &s))): equivariant if g is invariant
-// under the stabilizer of every standardized board (for example g of any function of the
-// standardized board that is itself a super value of that board).
+// f(b) = transform_super(s^-1, g(S)) with S = superstandardize(b, &s). f is equivariant when
+// g(S) is invariant under the symmetries that fix S (automatic when only the identity fixes
+// S, and true of S's real value).
 leaf_function equivariant_leaf(std::function<superinfo_t(board_t)> of_standard_board);
 
 struct super_search_options {
   int threads = 1;      // 1 = serial; N > 1 adds N-1 worker threads
   int table_bits = 16;  // 2^bits buckets x 2 entries x 128 bytes (16: 16 MiB)
-  // Boards with exactly this many stones (other than the root) are valued by `leaf` instead
-  // of searched. -1: no leaves, exact search to the end of the game.
+  // Boards with exactly this many stones (the root included) are valued by `leaf` instead of
+  // searched; a root with more stones is searched exactly. -1: no leaves, exact search.
   int leaf_stones = -1;
   leaf_function leaf;
   int table_min_empties = 3;  // positions with fewer empty cells skip the table
