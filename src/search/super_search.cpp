@@ -209,10 +209,9 @@ struct super_searcher::impl {
           sp.done.store(true, std::memory_order_relaxed);
         }
         merge(task.stats);
-        sp.pending.fetch_sub(1, std::memory_order_release);
+        if (sp.pending.fetch_sub(1, std::memory_order_acq_rel) == 1) pool->wake_all();
       });
-    while (sp.pending.load(std::memory_order_acquire) > 0)
-      if (!pool->run_one()) std::this_thread::yield();
+    pool->help_until([&] { return sp.pending.load(std::memory_order_acquire) == 0; });
 
     if (sp.failure) std::rethrow_exception(sp.failure);
     win |= sp.win;

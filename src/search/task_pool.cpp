@@ -1,6 +1,8 @@
 // Thread pool with help-while-waiting, used to split the super search across threads.
 #include "task_pool.h"
 
+#include <chrono>
+
 namespace pentago::detail {
 
 task_pool::task_pool(int workers) {
@@ -34,6 +36,21 @@ bool task_pool::run_one() {
   }
   task();
   return true;
+}
+
+void task_pool::help_until(const std::function<bool()>& done) {
+  while (!done()) {
+    if (run_one()) continue;
+    std::unique_lock<std::mutex> lock(mutex_);
+    // The timeout only bounds the cost of a wake-up raced away by a task submitted elsewhere.
+    ready_.wait_for(lock, std::chrono::milliseconds(1),
+                    [&] { return stopping_ || !queue_.empty() || done(); });
+  }
+}
+
+void task_pool::wake_all() {
+  { std::lock_guard<std::mutex> lock(mutex_); }
+  ready_.notify_all();
 }
 
 void task_pool::work() {

@@ -21,6 +21,10 @@ class task_pool {
   void submit(std::function<void()> task);
   // Runs one queued task on the calling thread; false if the queue was empty.
   bool run_one();
+  // Runs queued tasks on the calling thread until done() holds, sleeping while the queue is
+  // empty. Whoever makes done() true must call wake_all afterwards.
+  void help_until(const std::function<bool()>& done);
+  void wake_all();
 
  private:
   void work();
