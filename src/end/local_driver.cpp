@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "pentago/base/error.h"
+#include "pentago/data/supertensor.h"
 #include "pentago/end/block_store.h"
 #include "pentago/end/compacting_store.h"
 #include "pentago/end/line_compute.h"
@@ -70,6 +71,8 @@ std::string local_usage() {
          "  --samples K        sparse samples per section (default 256)\n"
          "  --memory M         memory limit, e.g. 4G (default: half of physical memory)\n"
          "  --meaningless K    give slice K pseudorandom values and solve below it (test mode)\n"
+         "  --save N           write slice-N.pentago for computed slices N <= save\n"
+         "  --level P          xz preset of slice files, 0..9 (default 6, as published)\n"
          "  --quiet            write progress only to DIR/log\n"
          "  --help             this text\n";
 }
@@ -95,6 +98,10 @@ local_options parse_local_options(int argc, char** argv) {
       o.memory = parse_memory_option(arg, value());
     else if (arg == "--meaningless")
       o.meaningless = int(parse_int_option(arg, value(), 1, 35));
+    else if (arg == "--save")
+      o.save = int(parse_int_option(arg, value(), -1, 35));
+    else if (arg == "--level")
+      o.level = int(parse_int_option(arg, value(), 0, 9));
     else if (arg == "--quiet")
       o.echo = false;
     else if (arg.size() > 1 && arg[0] == '-')
@@ -192,6 +199,18 @@ void run_local(const local_options& o) {
     const auto counts = store.counts();
     write_counts(o.dir, n, slices[n], counts);
     write_sparse(o.dir, n, store.samples());
+    if (n <= o.save) {
+      const auto ts = clock_type::now();
+      const std::string path = o.dir + "/slice-" + std::to_string(n) + ".pentago";
+      write_slice_file(
+          path, slices[n],
+          [&](int section, const section_t& s, const block_t& block, std::span<superinfo_t> out) {
+            store.read(store.flat_id(section, block), out);
+            for (auto& v : out) v = store_to_disk(v, s.turn());
+          },
+          o.level, o.threads);
+      log.line("wrote " + path + " in " + format_seconds(seconds_since(ts)));
+    }
     done_nodes += nodes;
     const double elapsed = seconds_since(start);
     const double rate = done_nodes / std::max(elapsed, 1e-9);

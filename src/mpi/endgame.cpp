@@ -193,7 +193,8 @@ class endgame_run {
       uint64_t file_bytes = 0;
       const std::string slice_path = o_.dir + "/slice-" + std::to_string(n) + ".pentago";
       if (save)
-        file_bytes = write_slice_parallel(slice_path, n, *prev_part, *prev, pool_, MPI_COMM_WORLD);
+        file_bytes =
+            write_slice_parallel(slice_path, n, *prev_part, *prev, pool_, MPI_COMM_WORLD, o_.level);
       const double io_seconds = seconds_since(io_start);
       done_nodes += plan_nodes(plan, n);
       report_slice(n, slices[n].size(), *prev, stats, compute_seconds, io_seconds, file_bytes,

@@ -14,6 +14,7 @@ std::string endgame_usage() {
          "2)\n"
          "  --dir DIR            new output directory (required; never overwritten)\n"
          "  --save N             write slice-N.pentago for slices <= N (default 18; -1 none)\n"
+         "  --level P            xz preset of slice files, 0..9 (default 6, as published)\n"
          "  --memory SIZE        memory per rank, e.g. 7G (default: half this node's share)\n"
          "  --gather-limit N     lines gathering inputs at once (default 4, 1..64)\n"
          "  --line-limit N       lines allocated at once (default 8, >= 2)\n"
@@ -48,7 +49,12 @@ endgame_options parse_endgame_options(int argc, char** argv) {
       o.dir = value();
     else if (arg == "--save")
       o.save = int(parse_int_option(arg, value(), -1, 35));
-    else if (arg == "--memory")
+    else if (arg == "--level") {
+      // xz preset 0..9; the 2013 spelling 20..29 means the same presets.
+      const int level = int(parse_int_option(arg, value(), 0, 29));
+      if (level > 9 && level < 20) throw usage_error("--level: expected an xz preset 0..9");
+      o.level = level >= 20 ? level - 20 : level;
+    } else if (arg == "--memory")
       o.memory = parse_memory_option(arg, value());
     else if (arg == "--gather-limit")
       o.gather_limit = int(parse_int_option(arg, value(), 1, 64));

@@ -85,7 +85,8 @@ void write_all(MPI_File file, uint64_t offset, std::span<const uint8_t> bytes) {
 }  // namespace
 
 uint64_t write_slice_parallel(const std::string& path, int slice, const partition_t& partition,
-                              const block_store& store, worker_pool& pool, MPI_Comm comm) {
+                              const block_store& store, worker_pool& pool, MPI_Comm comm,
+                              int level) {
   (void)slice;
   (void)partition;
   const int rank = mpi_rank(comm), ranks = mpi_size(comm);
@@ -102,7 +103,7 @@ uint64_t write_slice_parallel(const std::string& path, int slice, const partitio
       store.read(f, values);
       const int turn = store.section(f).turn();
       for (auto& v : values) v = store_to_disk(v, turn);
-      compress_disk_block(values, compressed[f]);
+      compress_disk_block(values, compressed[f], level);
     });
   pool.wait_idle();
   if (pool.failed()) throw error(pool.failure());
@@ -178,7 +179,7 @@ uint64_t write_slice_parallel(const std::string& path, int slice, const partitio
   std::vector<uint8_t> index_chunk;
   std::vector<uint64_t> header_blobs(3 * sections.size(), 0);
   std::vector<std::vector<uint8_t>> indexes(blobs.size());
-  for (size_t i = 0; i < blobs.size(); i++) indexes[i] = compress_block_index(blobs[i]);
+  for (size_t i = 0; i < blobs.size(); i++) indexes[i] = compress_block_index(blobs[i], level);
   uint64_t index_size = 1, index_before = 0;
   for (const auto& x : indexes) index_size += x.size();
   PENTAGO_MPI(MPI_Exscan(&index_size, &index_before, 1, MPI_UINT64_T, MPI_SUM, comm));

@@ -1,8 +1,11 @@
 // End-to-end tests of pentago-endgame under mpiexec (oversubscribed): published counts and
 // identical outputs across rank counts, thread counts, partition keys and thread modes;
 // meaningless mode; restart and checkpoints; failure and usage handling.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -94,18 +97,30 @@ void expect_same_slice_values(const std::string& a, const std::string& b) {
     }
 }
 
+// An in-process run to compare with, shared by the test processes ctest runs in parallel:
+// made once under a file lock and marked complete.
 std::string local_reference(const std::string& root, int meaningless = 0) {
-  static std::map<std::string, std::string> made;
   const std::string key = root + "-" + std::to_string(meaningless);
-  if (made.count(key)) return made[key];
-  local_options o;
-  o.root = section_t::parse(root);
-  o.threads = 2;
-  o.dir = fresh_dir("local-" + key);
-  o.meaningless = meaningless;
-  o.echo = false;
-  run_local(o);
-  return made[key] = o.dir;
+  const fs::path dir = fs::path(PENTAGO_BINARY_DIR) / "test-runs" / ("reference-" + key);
+  fs::create_directories(dir.parent_path());
+  const std::string lock_path = dir.string() + ".lock";
+  const int fd = ::open(lock_path.c_str(), O_CREAT | O_RDWR, 0666);
+  EXPECT_GE(fd, 0);
+  ::flock(fd, LOCK_EX);
+  if (!fs::exists(dir / "complete")) {
+    fs::remove_all(dir);
+    local_options o;
+    o.root = section_t::parse(root);
+    o.threads = 2;
+    o.dir = dir.string();
+    o.meaningless = meaningless;
+    o.echo = false;
+    run_local(o);
+    std::ofstream(dir / "complete");
+  }
+  ::flock(fd, LOCK_UN);
+  ::close(fd);
+  return dir.string();
 }
 
 struct config_t {
@@ -143,8 +158,10 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(endgame, root_44444454_then_restart_on_other_ranks_and_key) {
+  // An uninterrupted run that also writes restart files for slices 35 and 34 (fast xz).
   const std::string dir = fresh_dir("44444454");
-  auto r = shell(endgame(2, "--threads 3 --save 35 --dir " + dir + " 44444454"));
+  auto r = shell(endgame(
+      2, "--threads 3 --save -1 --checkpoint-every 1 --level 0 --dir " + dir + " 44444454"));
   ASSERT_EQ(r.code, 0) << r.output;
   expect_published_counts(dir, 33, 35);
   // Samples agree with forward search.
@@ -158,13 +175,15 @@ TEST(endgame, root_44444454_then_restart_on_other_ranks_and_key) {
       ASSERT_EQ(sparse(i, 5 + w), v.notlose.w[w]);
     }
   }
-  // Restart from slice 34 on 3 ranks with another key: identical results.
+  ASSERT_TRUE(fs::exists(dir + "/slice-35.pentago"));
+  ASSERT_FALSE(fs::exists(dir + "/slice-33.pentago"));
+  // Restart from slice 34 on 3 ranks with another key: byte-identical counts and samples.
   const std::string again = fresh_dir("44444454-restarted");
-  r = shell(endgame(3, "--threads 2 --randomize 12345 --save 35 --restart " + dir +
+  r = shell(endgame(3, "--threads 2 --randomize 12345 --save -1 --restart " + dir +
                            "/slice-34.pentago --dir " + again + " 44444454"));
   ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_FALSE(fs::exists(again + "/counts-34.npy"));
   expect_same_files(dir, again, 33, 33);
-  expect_same_slice_values(dir + "/slice-33.pentago", again + "/slice-33.pentago");
 }
 
 TEST(endgame, restart_from_published_slice_2) {

@@ -17,6 +17,8 @@ struct local_options {
   int samples = 256;    // sparse samples per section
   uint64_t memory = 0;  // bytes; 0 means half of physical memory
   int meaningless = 0;  // if > 0, slice K gets pseudorandom values and computing starts below
+  int save = -1;        // write slice-N.pentago for computed slices N <= save
+  int level = 6;        // xz preset of slice files
   bool echo = true;     // print progress to stdout as well as DIR/log
 };
 

@@ -16,6 +16,7 @@ struct endgame_options {
   int threads = 6;          // per rank: 1 communication thread + threads-1 workers
   std::string dir;          // new directory; never overwritten
   int save = 18;            // write slice-N.pentago for N <= save (-1: none)
+  int level = 6;            // xz preset for slice files (the published files used 6)
   uint64_t memory = 0;      // bytes per rank; 0 = physical memory / ranks on this node / 2
   int gather_limit = 4;     // lines with outstanding input requests
   int line_limit = 8;       // lines allocated at once

@@ -21,7 +21,8 @@ void write_counts_and_samples(const std::string& dir, int slice, const block_sto
 // Writes slice-N.pentago collectively. Blocks are compressed on the worker pool. Returns the
 // file size.
 uint64_t write_slice_parallel(const std::string& path, int slice, const partition_t& partition,
-                              const block_store& store, worker_pool& pool, MPI_Comm comm);
+                              const block_store& store, worker_pool& pool, MPI_Comm comm,
+                              int level);
 
 // The slice and sections of a restart file (read by rank 0, broadcast). Throws on a corrupt
 // or unreadable file.
