@@ -1,0 +1,116 @@
+// Block store tests: contributions merged in random orders (from several threads, with and
+// without the uncompressed partial budget) give the same blocks, counts and samples.
+#include "pentago/end/block_store.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <thread>
+
+#include "pentago/base/error.h"
+
+using namespace pentago;
+
+namespace {
+
+struct contribution {
+  int flat, dimension;
+  std::vector<superinfo_t> values;
+};
+
+superinfo_t random_pair(std::mt19937_64& rng) {
+  superinfo_t v;
+  for (int i = 0; i < 4; i++) {
+    // Sparse bits, so OR of several contributions is not all ones.
+    v.win.w[i] = rng() & rng() & rng();
+    v.notlose.w[i] = v.win.w[i] | (rng() & rng());
+  }
+  return v;
+}
+
+}  // namespace
+
+TEST(block_store, random_merge_orders_give_the_same_blocks) {
+  const auto sections = slice_sections(5);
+  std::vector<block_key_t> keys;
+  for (int s = 0; s < int(sections.size()); s++)
+    for (uint64_t i = 0; i < section_block_count(sections[s]); i++)
+      keys.push_back({s, block_from_index(sections[s], i)});
+  std::mt19937_64 rng(99);
+  // One random contribution per (block, open dimension), and the expected OR.
+  std::vector<contribution> contributions;
+  std::vector<std::vector<superinfo_t>> expected(keys.size());
+  for (int f = 0; f < int(keys.size()); f++) {
+    const section_t& s = sections[keys[f].section];
+    const int nodes = block_nodes(s, keys[f].block);
+    expected[f].resize(nodes);
+    for (int d = 0; d < 4; d++) {
+      if (s.quadrant_full(d)) continue;
+      contribution c{f, d, std::vector<superinfo_t>(nodes)};
+      for (int i = 0; i < nodes; i++) {
+        c.values[i] = random_pair(rng);
+        expected[f][i].win |= c.values[i].win;
+        expected[f][i].notlose |= c.values[i].notlose;
+      }
+      contributions.push_back(std::move(c));
+    }
+  }
+  std::vector<section_counts_t> first_counts;
+  std::vector<sample_t> first_samples;
+  for (int trial = 0; trial < 4; trial++) {
+    compacting_store heap(64 << 20);
+    const uint64_t budget = trial % 2 ? uint64_t(1) << 30 : 0;
+    block_store store(sections, keys, 64, heap, budget);
+    auto order = contributions;
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 3; t++)
+      threads.emplace_back([&, t] {
+        for (size_t i = t; i < order.size(); i += 3)
+          store.accumulate(order[i].flat, order[i].dimension, order[i].values);
+      });
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(store.missing_contributions(), 0u);
+    // A second contribution along a dimension is an error, not a silent merge.
+    std::vector<superinfo_t> extra(store.nodes(0));
+    int open = 0;
+    while (sections[keys[0].section].quadrant_full(open)) open++;
+    EXPECT_THROW(store.accumulate(0, open, extra), error);
+    store.freeze();
+    for (int f = 0; f < store.blocks(); f++) {
+      std::vector<superinfo_t> got(store.nodes(f));
+      store.read(f, got);
+      ASSERT_EQ(got, expected[f]) << "block " << f << " trial " << trial;
+    }
+    const auto counts = store.counts();
+    const auto samples = store.samples();
+    EXPECT_EQ(samples.size(), 64 * sections.size());
+    if (trial == 0) {
+      first_counts = counts;
+      first_samples = samples;
+      // Counts equal count_block over the expected blocks.
+      std::vector<section_counts_t> direct(sections.size(), section_counts_t{0, 0, 0});
+      for (int f = 0; f < int(keys.size()); f++) {
+        const auto c = count_block(sections[keys[f].section], keys[f].block, expected[f]);
+        for (int i = 0; i < 3; i++) direct[keys[f].section][i] += c[i];
+      }
+      EXPECT_EQ(counts, direct);
+    } else {
+      EXPECT_EQ(counts, first_counts);
+      ASSERT_EQ(samples.size(), first_samples.size());
+      for (size_t i = 0; i < samples.size(); i++) {
+        EXPECT_EQ(samples[i].board, first_samples[i].board);
+        EXPECT_EQ(samples[i].value, first_samples[i].value);
+      }
+    }
+  }
+}
+
+TEST(block_store, incomplete_slice_cannot_freeze) {
+  const auto sections = slice_sections(2);
+  std::vector<block_key_t> keys{{0, block_from_index(sections[0], 0)}};
+  compacting_store heap(1 << 20);
+  block_store store(sections, keys, 0, heap);
+  EXPECT_THROW(store.freeze(), error);
+}
