@@ -1,0 +1,165 @@
+// Tests of run prediction: exact per-rank loads on small runs add up to the slice, sampled
+// ranks and sampled lines stay close to the exact answer, tiny memory and oversized outputs
+// fail with a reason, bad options are usage errors, and the full game at 16384 ranks is quick.
+#include "pentago/end/predict.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "pentago/base/error.h"
+#include "pentago/end/partition.h"
+
+using namespace pentago;
+
+namespace {
+
+predict_options small(const std::string& root, int ranks, uint64_t memory) {
+  predict_options o;
+  o.root = section_t::parse(root);
+  o.ranks = ranks;
+  o.threads = 3;
+  o.memory = memory;
+  o.jobs = 2;
+  return o;
+}
+
+predict_options parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "pentago-predict");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  return parse_predict_options(int(argv.size()), argv.data());
+}
+
+}  // namespace
+
+TEST(predict, small_root_fits_and_loads_add_up) {
+  auto o = small("44444554", 2, uint64_t(4) << 30);
+  o.save = 34;
+  const prediction p = predict(o);
+  EXPECT_TRUE(p.fits) << p.reason;
+  ASSERT_EQ(p.slices.size(), 2u);
+  EXPECT_EQ(p.slices[0].slice, 35);
+  EXPECT_EQ(p.slices[1].slice, 34);
+  for (const auto& s : p.slices) {
+    // Two ranks examined exactly: min + max is the whole slice.
+    EXPECT_EQ(s.ranks_examined, 2);
+    EXPECT_FALSE(s.lines_sampled);
+    EXPECT_EQ(uint64_t(s.rank_lines.min + s.rank_lines.max), s.lines);
+    EXPECT_EQ(uint64_t(s.rank_blocks.min + s.rank_blocks.max), s.blocks);
+    EXPECT_EQ(uint64_t(s.rank_block_nodes.min + s.rank_block_nodes.max), s.nodes);
+    EXPECT_LE(s.rank_lines.max - s.rank_lines.min, 1);
+    EXPECT_GE(s.line_parallelism, 2);
+    EXPECT_LE(std::max(s.compute_peak, s.save_peak), o.memory);
+    EXPECT_GT(s.seconds, 0);
+  }
+  EXPECT_EQ(p.slices[0].output_bytes, 0u);  // slice 35 is not saved
+  EXPECT_EQ(p.slices[1].output_bytes, 64 * p.slices[1].nodes);
+  EXPECT_GT(p.peak, p.slices[1].store);
+  EXPECT_GT(p.engine_plan, 0u);
+  const std::string text = format_prediction(o, p);
+  EXPECT_NE(text.find("fits in"), std::string::npos) << text;
+}
+
+TEST(predict, tiny_memory_does_not_fit) {
+  const prediction p = predict(small("44444554", 2, uint64_t(1) << 20));
+  EXPECT_FALSE(p.fits);
+  EXPECT_NE(p.reason.find("--memory"), std::string::npos) << p.reason;
+  EXPECT_EQ(p.reason.find('\n'), std::string::npos);
+}
+
+TEST(predict, sampled_ranks_bracket_the_exact_loads) {
+  auto exact = small("00000000", 300, uint64_t(8) << 30);
+  exact.slices_lo = exact.slices_hi = 12;
+  exact.rank_samples = 0;
+  auto sampled = exact;
+  sampled.rank_samples = 16;
+  const auto e = predict(exact).slices.at(0), s = predict(sampled).slices.at(0);
+  EXPECT_EQ(e.ranks_examined, 300);
+  EXPECT_EQ(s.ranks_examined, 16);
+  EXPECT_GE(s.rank_blocks.min, e.rank_blocks.min);
+  EXPECT_LE(s.rank_blocks.max, e.rank_blocks.max);
+  EXPECT_GE(s.rank_blocks.projected_max, s.rank_blocks.max);
+  EXPECT_NEAR(s.rank_blocks.mean, e.rank_blocks.mean, 0.1 * e.rank_blocks.mean);
+  // The projected memory is close to the exact max over all ranks.
+  EXPECT_NEAR(double(s.compute_peak), double(e.compute_peak), 0.1 * double(e.compute_peak));
+}
+
+TEST(predict, sampled_lines_estimate_a_rank) {
+  auto exact = small("00000000", 1, uint64_t(64) << 30);
+  exact.slices_lo = exact.slices_hi = 12;
+  exact.rank_lines = uint64_t(1) << 30;  // every line of the rank
+  auto sampled = exact;
+  sampled.rank_lines = 4096;
+  const auto e = predict(exact).slices.at(0), s = predict(sampled).slices.at(0);
+  EXPECT_FALSE(e.lines_sampled);
+  EXPECT_TRUE(s.lines_sampled);
+  EXPECT_EQ(uint64_t(e.rank_blocks.max), e.blocks);  // one rank owns every block
+  EXPECT_NEAR(s.rank_blocks.max, e.rank_blocks.max, 0.05 * e.rank_blocks.max);
+  EXPECT_NEAR(s.rank_block_nodes.max, e.rank_block_nodes.max, 0.05 * e.rank_block_nodes.max);
+}
+
+TEST(predict, oversized_outputs_and_tags_fail) {
+  // One rank cannot write its share of slice 18 (MPI counts are ints).
+  auto o = small("00000000", 1, uint64_t(1) << 50);
+  o.save = 18;
+  o.slices_lo = o.slices_hi = 18;
+  auto p = predict(o);
+  EXPECT_FALSE(p.fits);
+  EXPECT_NE(p.reason.find("2 GiB"), std::string::npos) << p.reason;
+
+  // Local block ids of 2 ranks at slice 20 need more than 21 tag bits.
+  o = small("00000000", 2, uint64_t(1) << 50);
+  o.slices_lo = o.slices_hi = 20;
+  o.tag_ub = (1 << 21) - 1;
+  p = predict(o);
+  EXPECT_FALSE(p.fits);
+  EXPECT_GT(p.tag_bits, 21);
+  EXPECT_NE(p.reason.find("tag"), std::string::npos) << p.reason;
+}
+
+TEST(predict, full_game_at_scale_is_quick) {
+  auto o = parse({"--ranks", "16384", "--memory", "7G", "--save", "18", "--randomize", "17",
+                  "00000000"});
+  EXPECT_EQ(o.threads, 6);
+  const auto start = std::chrono::steady_clock::now();
+  const prediction p = predict(o);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 120);
+  ASSERT_EQ(p.slices.size(), 36u);
+  EXPECT_EQ(p.slices.front().slice, 35);
+  EXPECT_EQ(p.slices.back().slice, 0);
+  uint64_t nodes = 0;
+  for (const auto& s : p.slices) {
+    nodes += s.nodes;
+    EXPECT_EQ(s.ranks_examined, 64);
+    EXPECT_EQ(s.output_bytes, s.slice <= 18 ? 64 * s.nodes : 0);
+  }
+  EXPECT_GT(nodes, 0u);
+  EXPECT_LT(p.tag_bits, 32);
+  EXPECT_GT(p.seconds, 0);
+  EXPECT_NE(p.peak_slice, -1);
+  std::printf("%s", format_prediction(o, p).c_str());
+}
+
+TEST(predict, bad_options_are_usage_errors) {
+  EXPECT_THROW(parse({"--memory", "1G", "00000000"}), usage_error);         // no --ranks
+  EXPECT_THROW(parse({"--ranks", "4", "00000000"}), usage_error);           // no --memory
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G"}), usage_error);     // no root
+  EXPECT_THROW(parse({"--ranks", "0", "--memory", "1G", "00000000"}), usage_error);
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--threads", "1", "00000000"}), usage_error);
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--slices", "9-3", "00000000"}), usage_error);
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "lots", "00000000"}), usage_error);
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--bogus", "00000000"}), usage_error);
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "12345678"}), usage_error);
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--restart", "40", "00000000"}), usage_error);
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--meaningless", "5", "--stop-after", "5",
+                      "00000000"}),
+               usage_error);
+  const auto o = parse({"--ranks", "2", "--memory", "1G", "--meaningless", "5", "00000000"});
+  EXPECT_EQ(o.meaningless, 5);
+  const auto p = predict(o);
+  EXPECT_TRUE(p.fits) << p.reason;
+  EXPECT_EQ(p.slices.front().slice, 4);
+}
