@@ -53,8 +53,9 @@ void write_slice(const std::string& dir, int n, const std::vector<section_t>& se
       default_xz_preset, 2);
 }
 
-void solve(const std::string& root, const std::string& dir, int meaningless) {
+void solve(const std::string& root, const std::string& dir, int meaningless, int save = -1) {
   local_options o;
+  o.save = save;
   o.root = section_t::parse(root);
   o.threads = 2;
   o.dir = dir;
@@ -212,6 +213,30 @@ TEST(check, published_slices_pass_with_integrity) {
     EXPECT_EQ(r.count_rows, 1u + 1u + 3u);
     EXPECT_EQ(r.integrity_boards, slice_nodes("00000000", n));
   }
+}
+
+TEST(check, slices_saved_by_the_solver_pass) {
+  const std::string real = fresh_dir("solver-real");
+  solve(real_root, real, 0, 35);
+  for (int n : {31, 34}) {
+    check_options o;
+    o.integrity = n;
+    const auto r = check(real, o);
+    EXPECT_TRUE(r.passed()) << all_failures(r);
+    EXPECT_EQ(r.slice_files, 5u);
+    EXPECT_EQ(r.integrity_boards, slice_nodes(real_root, n));
+  }
+  // A meaningless run with slices 0-4 saved (the meaningless slice 4 too); the marker tells the
+  // check that slice 4 holds meaningless values.
+  const std::string meaningless = fresh_dir("solver-meaningless");
+  solve("00000000", meaningless, 4, 4);
+  std::ofstream(meaningless + "/meaningless-4");
+  check_options o;
+  o.integrity = 3;
+  const auto r = check(meaningless, o);
+  EXPECT_TRUE(r.passed()) << all_failures(r);
+  EXPECT_EQ(r.slice_files, 5u);
+  EXPECT_EQ(r.integrity_boards, slice_nodes("00000000", 3, 4));
 }
 
 TEST(check, flipped_bit_in_a_block_fails) {

@@ -104,6 +104,7 @@ TEST(predict, oversized_outputs_and_tags_fail) {
   auto o = small("00000000", 1, uint64_t(1) << 50);
   o.save = 18;
   o.slices_lo = o.slices_hi = 18;
+  o.rank_lines = 4096;
   auto p = predict(o);
   EXPECT_FALSE(p.fits);
   EXPECT_NE(p.reason.find("2 GiB"), std::string::npos) << p.reason;
@@ -111,6 +112,7 @@ TEST(predict, oversized_outputs_and_tags_fail) {
   // Local block ids of 2 ranks at slice 20 need more than 21 tag bits.
   o = small("00000000", 2, uint64_t(1) << 50);
   o.slices_lo = o.slices_hi = 20;
+  o.rank_lines = 4096;
   o.tag_ub = (1 << 21) - 1;
   p = predict(o);
   EXPECT_FALSE(p.fits);
