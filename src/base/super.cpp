@@ -13,21 +13,52 @@ namespace detail {
 extern const super_kernels portable_kernels;
 extern const super_kernels sse_kernels;
 extern const super_kernels avx2_kernels;
+extern const internal_kernels portable_internal_kernels;
+extern const internal_kernels sse_internal_kernels;
+extern const internal_kernels avx2_internal_kernels;
 
 namespace {
 
-super_tables_t make_tables() {
+// The tables are built at compile time, so that they never depend on the order in which
+// static objects of other files (board.cpp's rotation and win line tables) are initialized.
+// The two helpers repeat board.cpp's definitions (core §1.5, §1.6); the kernel tests compare
+// super_wins with won() on rotated boards.
+constexpr int rotate_ccw(int mask) {
+  constexpr int ccw_dest[9] = {6, 3, 0, 7, 4, 1, 8, 5, 2};
+  int r = 0;
+  for (int i = 0; i < 9; i++)
+    if (mask >> i & 1) r |= 1 << ccw_dest[i];
+  return r;
+}
+
+constexpr side_t win_line(int line) {
+  // 12 horizontal (x = 0..1, y = 0..5), 12 vertical, 4 diagonal, 4 anti-diagonal.
+  int x, y, dx, dy;
+  if (line < 12)
+    x = line / 6, y = line % 6, dx = 1, dy = 0;
+  else if (line < 24)
+    x = (line - 12) / 2, y = (line - 12) % 2, dx = 0, dy = 1;
+  else if (line < 28)
+    x = (line - 24) / 2, y = (line - 24) % 2, dx = 1, dy = 1;
+  else
+    x = (line - 28) / 2, y = 4 + (line - 28) % 2, dx = 1, dy = -1;
+  side_t s = 0;
+  for (int k = 0; k < 5; k++) s |= cell_bit(x + k * dx, y + k * dy);
+  return s;
+}
+
+constexpr super_tables_t make_tables() {
   super_tables_t t{};
   for (int q = 0; q < 4; q++)
     for (int mask = 0; mask < 512; mask++) {
       int rotated[4] = {mask, 0, 0, 0};
-      for (int r = 1; r < 4; r++) rotated[r] = rotate_ccw_table[rotated[r - 1]];
+      for (int r = 1; r < 4; r++) rotated[r] = rotate_ccw(rotated[r - 1]);
       for (int line = 0; line < 32; line++) {
-        const int cells = int(win_lines[line] >> 16 * q & 0x1ff);
+        const int cells = int(win_line(line) >> 16 * q & 0x1ff);
         uint64_t set = 0;
         for (int r = 0; r < 4; r++)
           if ((rotated[r] & cells) == cells) set |= uint64_t(1) << r;
-        t.win_nibbles[q][mask][line >> 4] |= set << 4 * (line & 15);
+        t.win_nibbles[q][mask].h[line >> 4] |= set << 4 * (line & 15);
       }
     }
   for (int a = 0; a < 16; a++) {
@@ -39,37 +70,27 @@ super_tables_t make_tables() {
     t.axis2[a] = g64;
     for (int w = 0; w < 4; w++) t.axis3[a].w[w] = a >> w & 1 ? ~uint64_t(0) : 0;
   }
-  // Delta swaps: elements p with bit x set and bit y clear trade places with p + distance.
-  auto swap_mask = [](int set_bit, int clear_bit) {
-    super_t m;
-    for (int p = 0; p < 256; p++)
-      if ((p >> set_bit & 1) && !(p >> clear_bit & 1)) m.set(p);
-    return m;
-  };
-  for (int g = 0; g < 8; g++) {
-    int n = 0;
-    const auto perm = quadrant_permutation(g);
-    int cur[4] = {0, 1, 2, 3};
-    for (int p = 0; p < 4; p++) {
-      int q = p;
-      while (cur[q] != perm[p]) q++;
-      if (q == p) continue;
-      for (int b = 0; b < 2; b++) {
-        const int x = 2 * p + b, y = 2 * q + b;
-        t.ops[g][n++] = {swap_mask(x, y), (1 << y) - (1 << x)};
-      }
-      std::swap(cur[p], cur[q]);
-    }
-    if (g & 4)
-      for (int a = 0; a < 4; a++) t.ops[g][n++] = {swap_mask(2 * a, 2 * a + 1), 2 << 2 * a};
-    t.op_count[g] = n;
+  for (int k = 0; k < 4; k++) {
+    t.rotate_low[k] = uint64_t((1 << (4 - k)) - 1) * 0x1111111111111111ULL;
+    for (int i = 0; i < 8; i++) t.rotate_words[k][i] = uint32_t((i + 2 * k) & 7);
   }
   return t;
 }
 
 }  // namespace
 
-const super_tables_t super_tables = make_tables();
+constexpr super_tables_t super_tables = make_tables();
+
+const internal_kernels& internal_kernels_for(simd_level level) {
+  switch (level) {
+    case simd_level::sse:
+      return sse_internal_kernels;
+    case simd_level::avx2:
+      return avx2_internal_kernels;
+    default:
+      return portable_internal_kernels;
+  }
+}
 
 }  // namespace detail
 
