@@ -15,6 +15,7 @@
 #include "pentago/end/compacting_store.h"
 #include "pentago/end/line_compute.h"
 #include "pentago/end/meaningless.h"
+#include "pentago/end/parallel_for.h"
 #include "pentago/end/run_options.h"
 #include "pentago/end/slice_output.h"
 #include "pentago/layout/line_mapping.h"
@@ -34,29 +35,6 @@ std::vector<block_key_t> all_blocks(std::span<const section_t> sections) {
     for (uint64_t i = 0; i < section_block_count(sections[s]); i++)
       keys.push_back({s, block_from_index(sections[s], i)});
   return keys;
-}
-
-// Runs fn(i) for i in [0, count) on `threads` threads; rethrows the first exception.
-template <class F>
-void parallel_for(int threads, uint64_t count, F&& fn) {
-  std::atomic<uint64_t> next{0};
-  std::atomic<bool> failed{false};
-  std::exception_ptr first;
-  std::mutex mutex;
-  auto work = [&] {
-    try {
-      for (uint64_t i; !failed && (i = next++) < count;) fn(i);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!first) first = std::current_exception();
-      failed = true;
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; t++) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-  if (first) std::rethrow_exception(first);
 }
 
 }  // namespace
