@@ -1,7 +1,8 @@
 // Forward search benchmarks: time and positions per second to solve 10 fixed positions with
-// 26-30 stones, serially and on 2 threads (with the speedup), table hit rate, and the cost of
-// superstandardization.
+// 26-30 stones, serially and on 2 threads (with the speedup and the CPU time of all threads),
+// table hit rate, and the cost of superstandardization.
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <random>
@@ -46,6 +47,14 @@ super_search_options with_threads(int threads) {
   return options;
 }
 
+// CPU seconds used so far by all threads of the process.
+double process_cpu_seconds() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         1e-6 * double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+}
+
 // Seconds to solve all positions once with a cleared table.
 double solve_all(super_searcher& engine) {
   engine.clear_table();
@@ -69,13 +78,15 @@ double serial_seconds() {
 void BM_solve_positions(benchmark::State& state) {
   const int threads = int(state.range(0));
   super_searcher engine(with_threads(threads));
-  double seconds = 0;
+  double seconds = 0, cpu_seconds = 0;
   for (auto _ : state) {
     state.PauseTiming();
     engine.clear_table();
     state.ResumeTiming();
     const auto start = std::chrono::steady_clock::now();
+    const double cpu_start = process_cpu_seconds();
     for (const board_t b : positions()) benchmark::DoNotOptimize(engine.solve(b));
+    cpu_seconds += process_cpu_seconds() - cpu_start;
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
   const search_stats stats = engine.stats();
@@ -84,6 +95,9 @@ void BM_solve_positions(benchmark::State& state) {
   state.counters["positions_per_s"] = benchmark::Counter(double(stats.nodes) / seconds);
   state.counters["hit_rate"] = benchmark::Counter(stats.hit_rate());
   state.counters["speedup"] = benchmark::Counter(serial_seconds() / (seconds / iterations));
+  // CPU time of all threads (robust to a busy machine, unlike the speedup): its growth over
+  // the serial run is the parallel overhead (extra positions, splitting, waiting).
+  state.counters["all_threads_cpu_ms"] = benchmark::Counter(1e3 * cpu_seconds / iterations);
 }
 BENCHMARK(BM_solve_positions)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
