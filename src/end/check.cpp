@@ -799,7 +799,7 @@ check_result check_run_directory(const std::string& dir, const check_options& op
     }
   }
 
-  if (options.integrity >= 0) c.check_integrity(options.integrity);
+  for (const int n : options.integrity) c.check_integrity(n);
   report.finish();
   return result;
 }
@@ -816,7 +816,8 @@ std::string check_usage() {
          "                   in meaningless mode, slices within 36-N of the meaningless slice\n"
          "  --search-max K   search at most K random samples per slice (default: all)\n"
          "  --integrity N    check that every board of slice-N.pentago has the best value over\n"
-         "                   its children in slice-(N+1).pentago (N = 35: over the rules)\n"
+         "                   its children in slice-(N+1).pentago (N = 35: by the rules); may be\n"
+         "                   repeated\n"
          "  --fraction F     check only a random fraction F of slice N's boards (default 1)\n"
          "  --seed S         seed of the random choices (default 8183131)\n"
          "  --samples K      expected samples per section (default: the log's, else 256)\n"
@@ -840,7 +841,7 @@ check_command parse_check_command(int argc, char** argv) {
     } else if (arg == "--search-max") {
       o.search_max = parse_int_option(arg, value(), 0, INT64_MAX);
     } else if (arg == "--integrity") {
-      o.integrity = int(parse_int_option(arg, value(), 0, 35));
+      o.integrity.push_back(int(parse_int_option(arg, value(), 0, 35)));
     } else if (arg == "--fraction") {
       const std::string v = value();
       char* end = nullptr;
@@ -864,7 +865,7 @@ check_command parse_check_command(int argc, char** argv) {
     }
   }
   if (c.dirs.empty()) throw usage_error("missing DIR");
-  if (c.options.fraction < 1 && c.options.integrity < 0)
+  if (c.options.fraction < 1 && c.options.integrity.empty())
     throw usage_error("--fraction needs --integrity");
   return c;
 }

@@ -165,14 +165,14 @@ TEST(check, meaningless_run_passes) {
 TEST(check, meaningless_integrity) {
   for (int n : {2, 3}) {
     check_options o;
-    o.integrity = n;
+    o.integrity = {n};
     const auto r = check(meaningless_run(), o);
     EXPECT_TRUE(r.passed()) << all_failures(r);
     EXPECT_EQ(r.integrity_boards, slice_nodes("00000000", n, 4)) << n;
   }
   // A fraction of the boards.
   check_options o;
-  o.integrity = 3;
+  o.integrity = {3};
   o.fraction = 0.25;
   const auto r = check(meaningless_run(), o);
   EXPECT_TRUE(r.passed()) << all_failures(r);
@@ -185,7 +185,7 @@ TEST(check, integrity_against_the_meaningless_marker) {
   const auto dir = copy_dir(meaningless_run(), "no-slice-4");
   fs::remove(dir + "/slice-4.pentago");
   check_options o;
-  o.integrity = 3;
+  o.integrity = {3};
   const auto r = check(dir, o);
   EXPECT_TRUE(r.passed()) << all_failures(r);
   EXPECT_EQ(r.integrity_boards, slice_nodes("00000000", 3, 4));
@@ -194,7 +194,7 @@ TEST(check, integrity_against_the_meaningless_marker) {
 TEST(check, real_root_passes_with_integrity) {
   for (int n : {32, 34, 35}) {
     check_options o;
-    o.integrity = n;
+    o.integrity = {n};
     const auto r = check(real_run(), o);
     EXPECT_TRUE(r.passed()) << all_failures(r);
     EXPECT_EQ(r.slice_files, 4u);
@@ -206,13 +206,18 @@ TEST(check, real_root_passes_with_integrity) {
 TEST(check, published_slices_pass_with_integrity) {
   for (int n : {0, 1}) {
     check_options o;
-    o.integrity = n;
+    o.integrity = {n};
     const auto r = check(published_run(), o);
     EXPECT_TRUE(r.passed()) << all_failures(r);
     EXPECT_EQ(r.slice_files, 3u);
     EXPECT_EQ(r.count_rows, 1u + 1u + 3u);
     EXPECT_EQ(r.integrity_boards, slice_nodes("00000000", n));
   }
+  check_options o;
+  o.integrity = {0, 1};  // repeated --integrity
+  const auto r = check(published_run(), o);
+  EXPECT_TRUE(r.passed()) << all_failures(r);
+  EXPECT_EQ(r.integrity_boards, slice_nodes("00000000", 0) + slice_nodes("00000000", 1));
 }
 
 TEST(check, slices_saved_by_the_solver_pass) {
@@ -220,7 +225,7 @@ TEST(check, slices_saved_by_the_solver_pass) {
   solve(real_root, real, 0, 35);
   for (int n : {31, 34}) {
     check_options o;
-    o.integrity = n;
+    o.integrity = {n};
     const auto r = check(real, o);
     EXPECT_TRUE(r.passed()) << all_failures(r);
     EXPECT_EQ(r.slice_files, 5u);
@@ -232,7 +237,7 @@ TEST(check, slices_saved_by_the_solver_pass) {
   solve("00000000", meaningless, 4, 4);
   std::ofstream(meaningless + "/meaningless-4");
   check_options o;
-  o.integrity = 3;
+  o.integrity = {3};
   const auto r = check(meaningless, o);
   EXPECT_TRUE(r.passed()) << all_failures(r);
   EXPECT_EQ(r.slice_files, 5u);
@@ -305,7 +310,7 @@ TEST(check, wrong_stored_value_fails_integrity) {
     return v;
   });
   check_options o;
-  o.integrity = 3;
+  o.integrity = {3};
   const auto r = check(dir, o);
   EXPECT_FALSE(r.passed());
   EXPECT_TRUE(mentions(r, "integrity 3: board " + std::to_string(victim))) << all_failures(r);
@@ -357,6 +362,6 @@ TEST(check, missing_directory_and_options) {
   EXPECT_THROW(parse_check_command(4, const_cast<char**>(argv)), usage_error);
   const char* argv2[] = {"pentago-check", "--integrity", "3", "--fraction", "0.5", "a", "b"};
   const auto c = parse_check_command(7, const_cast<char**>(argv2));
-  EXPECT_EQ(c.options.integrity, 3);
+  EXPECT_EQ(c.options.integrity, std::vector<int>{3});
   EXPECT_EQ(c.dirs.size(), 2u);
 }

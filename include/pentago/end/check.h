@@ -15,8 +15,8 @@ struct check_options {
   // 36 - search_min below the meaningless slice.
   int search_min = 30;
   int64_t search_max = -1;     // most samples searched per slice (a random subset); -1: all
-  int integrity = -1;          // slice N: check slice-N against slice-(N+1); -1: off
-  double fraction = 1;         // fraction of slice N's boards that --integrity checks
+  std::vector<int> integrity;  // slices N: check slice-N against slice-(N+1)
+  double fraction = 1;         // fraction of each slice N's boards that --integrity checks
   uint64_t seed = 8183131;     // chooses the boards of --fraction and --search-max
   int samples = -1;            // expected samples per section; -1: from the log, else 256
   int threads = 0;             // 0: all hardware threads
