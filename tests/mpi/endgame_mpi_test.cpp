@@ -219,7 +219,8 @@ TEST(endgame, checkpoint_on_signal_then_restart) {
     for (int i = 0; i < 600 && !fs::exists(dir + "/log"); i++)
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    std::system(("pkill -USR1 -f 'pentago-endgame .*" + dir + "'").c_str());
+    // Only the solver processes (not mpiexec, timeout or the shell) get the signal.
+    std::system(("pkill -USR1 -f '^" + bin + "pentago-endgame .*" + dir + "'").c_str());
   });
   const auto r = shell(endgame(2, args));
   signaller.join();
