@@ -20,33 +20,7 @@ extern const internal_kernels avx2_internal_kernels;
 namespace {
 
 // The tables are built at compile time, so that they never depend on the order in which
-// static objects of other files (board.cpp's rotation and win line tables) are initialized.
-// The two helpers repeat board.cpp's definitions (core §1.5, §1.6); the kernel tests compare
-// super_wins with won() on rotated boards.
-constexpr int rotate_ccw(int mask) {
-  constexpr int ccw_dest[9] = {6, 3, 0, 7, 4, 1, 8, 5, 2};
-  int r = 0;
-  for (int i = 0; i < 9; i++)
-    if (mask >> i & 1) r |= 1 << ccw_dest[i];
-  return r;
-}
-
-constexpr side_t win_line(int line) {
-  // 12 horizontal (x = 0..1, y = 0..5), 12 vertical, 4 diagonal, 4 anti-diagonal.
-  int x, y, dx, dy;
-  if (line < 12)
-    x = line / 6, y = line % 6, dx = 1, dy = 0;
-  else if (line < 24)
-    x = (line - 12) / 2, y = (line - 12) % 2, dx = 0, dy = 1;
-  else if (line < 28)
-    x = (line - 24) / 2, y = (line - 24) % 2, dx = 1, dy = 1;
-  else
-    x = (line - 28) / 2, y = 4 + (line - 28) % 2, dx = 1, dy = -1;
-  side_t s = 0;
-  for (int k = 0; k < 5; k++) s |= cell_bit(x + k * dx, y + k * dy);
-  return s;
-}
-
+// static objects of other files (board.cpp's tables) are initialized.
 constexpr super_tables_t make_tables() {
   super_tables_t t{};
   for (int q = 0; q < 4; q++)

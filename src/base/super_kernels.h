@@ -12,6 +12,7 @@
 // Bit g0 + 4g1 + 16g2 + 64g3 holds rotation (g0, g1, g2, g3): axis 0 runs inside nibbles, axis
 // 1 over the nibbles of a 16-bit group, axis 2 over the groups of a word, axis 3 over words.
 #pragma once
+#include <array>
 #include <utility>
 
 #include "super_tables.h"
@@ -220,24 +221,205 @@ void transform_kernel(symmetry_t s, const super_t& in, super_t& out) {
 }
 
 // ---------------------------------------------------------------------------------------
+// super_wins over a whole block. Every win line touches two or three quadrants, so a node's
+// wins are the OR of per-group contributions that depend on only two or three of its four
+// indices: the groups within quadrants 0-2 are one word pattern per (i0, i1, i2), the pairs
+// (a, 3) are tabled per (i_a, i3), and the three lines through quadrant 3 and two others are
+// a word pattern per (i0, i1, i2) masked by an axis-3 expansion per i3.
+
+constexpr int line_quadrants(int line) {
+  int m = 0;
+  for (int q = 0; q < 4; q++)
+    if (win_line(line) >> 16 * q & 0x1ff) m |= 1 << q;
+  return m;
+}
+
+struct line_group {
+  int count = 0;
+  int lines[32] = {};
+};
+
+constexpr line_group make_line_group(int quadrants) {
+  line_group g;
+  for (int line = 0; line < 32; line++)
+    if (line_quadrants(line) == quadrants) g.lines[g.count++] = line;
+  return g;
+}
+
+constexpr bool lines_grouped() {
+  for (int line = 0; line < 32; line++) {
+    const int m = line_quadrants(line);
+    if (__builtin_popcount(m) < 2 || __builtin_popcount(m) > 3) return false;
+  }
+  return true;
+}
+static_assert(lines_grouped(), "every win line must touch two or three quadrants");
+
+// Quadrant sets: pairs within 0-2, pairs with 3, the triple 0-2, triples with 3.
+constexpr int low_pairs[3] = {0b0011, 0b0101, 0b0110};
+constexpr int high_pairs[3] = {0b1001, 0b1010, 0b1100};
+constexpr line_group low_pair_groups[3] = {make_line_group(0b0011), make_line_group(0b0101),
+                                           make_line_group(0b0110)};
+constexpr line_group high_pair_groups[3] = {make_line_group(0b1001), make_line_group(0b1010),
+                                            make_line_group(0b1100)};
+constexpr line_group low_triple = make_line_group(0b0111);
+constexpr line_group high_triples = [] {
+  line_group g;
+  for (int m : {0b1011, 0b1101, 0b1110}) {
+    const line_group h = make_line_group(m);
+    for (int k = 0; k < h.count; k++) g.lines[g.count++] = h.lines[k];
+  }
+  return g;
+}();
+constexpr auto high_triple_quadrants = [] {
+  std::array<int, high_triples.count> m{};
+  for (int k = 0; k < high_triples.count; k++) m[k] = line_quadrants(high_triples.lines[k]);
+  return m;
+}();
+
+PENTAGO_INLINE uint64_t line_nibble(const nibbles_t& n, int line) {
+  return n.h[line >> 4] >> 4 * (line & 15) & 15;
+}
+
+// Expansion of a quadrant-q nibble (q < 3) into a word.
+PENTAGO_INLINE uint64_t expand_word(int q, uint64_t nibble) {
+  const auto& t = super_tables;
+  return q == 0 ? t.axis0[nibble] : q == 1 ? t.axis1[nibble] : t.axis2[nibble];
+}
+
+// The contributions of one side (per-axis nibbles n[q][i]) to the wins of a block's nodes.
+template <class V>
+struct block_wins {
+  uint64_t low[3][8][8];  // low_pairs[p] = {a, b}: [i_a][i_b]
+  V high[3][8][8];        // high_pairs[p] = {a, 3}: [i_a][i3]
+  const super_t* axis3[high_triples.count][8];  // per line through 3, per i3
+
+  PENTAGO_INLINE void build(const nibbles_t* const n[4], const int shape[4]) {
+    for (int p = 0; p < 3; p++) {
+      const int a = __builtin_ctz(low_pairs[p]), b = 31 - __builtin_clz(low_pairs[p]);
+      const line_group& group = low_pair_groups[p];
+      for (int ia = 0; ia < shape[a]; ia++)
+        for (int ib = 0; ib < shape[b]; ib++) {
+          uint64_t w = 0;
+          for (int k = 0; k < group.count; k++) {
+            const int line = group.lines[k];
+            w |= expand_word(a, line_nibble(n[a][ia], line)) &
+                 expand_word(b, line_nibble(n[b][ib], line));
+          }
+          low[p][ia][ib] = w;
+        }
+    }
+    for (int p = 0; p < 3; p++) {
+      const int a = __builtin_ctz(high_pairs[p]);
+      const line_group& group = high_pair_groups[p];
+      for (int ia = 0; ia < shape[a]; ia++)
+        for (int i3 = 0; i3 < shape[3]; i3++) {
+          V v = V::zero();
+          for (int k = 0; k < group.count; k++) {
+            const int line = group.lines[k];
+            const uint64_t w = expand_word(a, line_nibble(n[a][ia], line));
+            if (w) v = v | (V::splat(w) & V::load(super_tables.axis3[line_nibble(n[3][i3], line)]));
+          }
+          high[p][ia][i3] = v;
+        }
+    }
+    for (int k = 0; k < high_triples.count; k++)
+      for (int i3 = 0; i3 < shape[3]; i3++)
+        axis3[k][i3] = &super_tables.axis3[line_nibble(n[3][i3], high_triples.lines[k])];
+  }
+
+  // The part of nodes (i0, i1, i2, *) that does not depend on i3, as a word, and the words of
+  // the lines through quadrant 3 and two others.
+  PENTAGO_INLINE uint64_t low_word(const nibbles_t* const n[4], int i0, int i1, int i2,
+                                   uint64_t (&through3)[high_triples.count]) const {
+    const int i[3] = {i0, i1, i2};
+    uint64_t w = low[0][i0][i1] | low[1][i0][i2] | low[2][i1][i2];
+    for (int k = 0; k < low_triple.count; k++) {
+      const int line = low_triple.lines[k];
+      w |= expand_word(0, line_nibble(n[0][i0], line)) &
+           expand_word(1, line_nibble(n[1][i1], line)) &
+           expand_word(2, line_nibble(n[2][i2], line));
+    }
+    for (int k = 0; k < high_triples.count; k++) {
+      const int line = high_triples.lines[k];
+      uint64_t m = ~uint64_t(0);
+      for (int q = 0; q < 3; q++)
+        if (high_triple_quadrants[k] >> q & 1) m &= expand_word(q, line_nibble(n[q][i[q]], line));
+      through3[k] = m;
+    }
+    return w;
+  }
+};
+
+// Per-(i0, i1, i2) state of one side: the low word and the lines through quadrant 3.
+template <class V>
+struct row_wins {
+  V low;
+  V through3[high_triples.count];
+
+  PENTAGO_INLINE void set(const block_wins<V>& b, const nibbles_t* const n[4], int i0, int i1,
+                          int i2) {
+    uint64_t t[high_triples.count];
+    low = V::splat(b.low_word(n, i0, i1, i2, t));
+    for (int k = 0; k < high_triples.count; k++) through3[k] = V::splat(t[k]);
+  }
+  PENTAGO_INLINE V node(const block_wins<V>& b, int i0, int i1, int i2, int i3) const {
+    V v = low | b.high[0][i0][i3] | b.high[1][i1][i3] | b.high[2][i2][i3];
+    for (int k = 0; k < high_triples.count; k++)
+      v = v | (through3[k] & V::load(*b.axis3[k][i3]));
+    return v;
+  }
+};
+
+// ---------------------------------------------------------------------------------------
 // The node kernel: the recurrence of core reference §3.6 over one output block.
 
+// Wins tables of the three sides a node needs: the mover's, the opponent's, and the mover's
+// with the union of placements on quadrant d.
+template <class V>
+struct node_sides {
+  const nibbles_t* n[3][4];
+  block_wins<V> wins[3];
+};
+
 template <class V, int g>
-void line_block_kernel_global(const line_block_job& job) {
+void line_block_kernel_global(const line_block_job& job, node_sides<V>& sides) {
   const int d = job.d, axis = job.child_axis;
   superinfo_t* out = job.output;
+  row_wins<V> rows[3];
+  // The children of a row of nodes (i0, i1, i2, *) lie all over the input line: fetch them
+  // into the cache one row ahead.
+  auto prefetch_row = [&](int i0, int i1, int i2) {
+    if (job.last || i0 >= job.shape[0]) return;
+    int j[4] = {i0, i1, i2, 0};
+    for (j[3] = 0; j[3] < job.shape[3]; j[3]++) {
+      int offset[2];
+      for (int k = 0; k < 2; k++)
+        offset[k] = job.node_offset[k][0][j[0]] + job.node_offset[k][1][j[1]] +
+                    job.node_offset[k][2][j[2]] + job.node_offset[k][3][j[3]];
+      for (int c = 0; c < job.child_count[j[d]]; c++) {
+        const auto& child = job.children[j[d]][c];
+        __builtin_prefetch(child.base + offset[child.kind]);
+      }
+    }
+  };
+  prefetch_row(0, 0, 0);
   int i[4];
   for (i[0] = 0; i[0] < job.shape[0]; i[0]++)
     for (i[1] = 0; i[1] < job.shape[1]; i[1]++)
-      for (i[2] = 0; i[2] < job.shape[2]; i[2]++)
+      for (i[2] = 0; i[2] < job.shape[2]; i[2]++) {
+        {
+          int j0 = i[0], j1 = i[1], j2 = i[2] + 1;
+          if (j2 == job.shape[2]) j2 = 0, j1++;
+          if (j1 == job.shape[1]) j1 = 0, j0++;
+          prefetch_row(j0, j1, j2);
+        }
+        for (int side = 0; side < 3; side++)
+          rows[side].set(sides.wins[side], sides.n[side], i[0], i[1], i[2]);
         for (i[3] = 0; i[3] < job.shape[3]; i[3]++, out++) {
-          const nibbles_t* mine[4] = {&job.mine[0][i[0]], &job.mine[1][i[1]], &job.mine[2][i[2]],
-                                      &job.mine[3][i[3]]};
-          const V w0 = wins_value<V>(*mine[0], *mine[1], *mine[2], *mine[3]);
-          const V w1 = wins_value<V>(job.theirs[0][i[0]], job.theirs[1][i[1]],
-                                     job.theirs[2][i[2]], job.theirs[3][i[3]]);
-          mine[d] = &job.placed[i[d]];
-          const V placed = wins_value<V>(*mine[0], *mine[1], *mine[2], *mine[3]);
+          const V w0 = rows[0].node(sides.wins[0], i[0], i[1], i[2], i[3]);
+          const V w1 = rows[1].node(sides.wins[1], i[0], i[1], i[2], i[3]);
+          const V placed = rows[2].node(sides.wins[2], i[0], i[1], i[2], i[3]);
           V rwin, rnotlose;
           if (job.last) {
             rwin = rmax_value(andnot(w1, placed));
@@ -266,19 +448,27 @@ void line_block_kernel_global(const line_block_job& job) {
           (andnot(imm, placed | rwin) | andnot(w1, w0)).store(out->win);
           (andnot(imm, rnotlose) | w0).store(out->notlose);
         }
+      }
 }
 
 template <class V>
 void line_block_kernel(const line_block_job& job) {
-  switch (job.global & 7) {
-    case 0: return line_block_kernel_global<V, 0>(job);
-    case 1: return line_block_kernel_global<V, 1>(job);
-    case 2: return line_block_kernel_global<V, 2>(job);
-    case 3: return line_block_kernel_global<V, 3>(job);
-    case 4: return line_block_kernel_global<V, 4>(job);
-    case 5: return line_block_kernel_global<V, 5>(job);
-    case 6: return line_block_kernel_global<V, 6>(job);
-    default: return line_block_kernel_global<V, 7>(job);
+  node_sides<V> sides;
+  for (int q = 0; q < 4; q++) {
+    sides.n[0][q] = job.mine[q];
+    sides.n[1][q] = job.theirs[q];
+    sides.n[2][q] = q == job.d ? job.placed : job.mine[q];
+  }
+  for (int side = 0; side < 3; side++) sides.wins[side].build(sides.n[side], job.shape);
+  switch (job.last ? 0 : job.global & 7) {
+    case 0: return line_block_kernel_global<V, 0>(job, sides);
+    case 1: return line_block_kernel_global<V, 1>(job, sides);
+    case 2: return line_block_kernel_global<V, 2>(job, sides);
+    case 3: return line_block_kernel_global<V, 3>(job, sides);
+    case 4: return line_block_kernel_global<V, 4>(job, sides);
+    case 5: return line_block_kernel_global<V, 5>(job, sides);
+    case 6: return line_block_kernel_global<V, 6>(job, sides);
+    default: return line_block_kernel_global<V, 7>(job, sides);
   }
 }
 

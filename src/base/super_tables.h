@@ -8,6 +8,32 @@
 
 namespace pentago::detail {
 
+// Compile-time copies of board.cpp's quadrant rotation and win lines (core §1.5, §1.6); the
+// kernel tests compare super_wins with won() on rotated boards.
+constexpr int rotate_ccw(int mask) {
+  constexpr int ccw_dest[9] = {6, 3, 0, 7, 4, 1, 8, 5, 2};
+  int r = 0;
+  for (int i = 0; i < 9; i++)
+    if (mask >> i & 1) r |= 1 << ccw_dest[i];
+  return r;
+}
+
+constexpr side_t win_line(int line) {
+  // 12 horizontal (x = 0..1, y = 0..5), 12 vertical, 4 diagonal, 4 anti-diagonal.
+  int x, y, dx, dy;
+  if (line < 12)
+    x = line / 6, y = line % 6, dx = 1, dy = 0;
+  else if (line < 24)
+    x = (line - 12) / 2, y = (line - 12) % 2, dx = 0, dy = 1;
+  else if (line < 28)
+    x = (line - 24) / 2, y = (line - 24) % 2, dx = 1, dy = 1;
+  else
+    x = (line - 28) / 2, y = 4 + (line - 28) % 2, dx = 1, dy = -1;
+  side_t s = 0;
+  for (int k = 0; k < 5; k++) s |= cell_bit(x + k * dx, y + k * dy);
+  return s;
+}
+
 // Two words of win nibbles: nibble j of word h describes win line 16h + j.
 struct nibbles_t {
   uint64_t h[2];

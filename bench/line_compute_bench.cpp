@@ -1,0 +1,95 @@
+// Google Benchmark of compute_line_block (the backward engine's node kernel) on real block
+// lines with random child values, per SIMD level: ns per output node and nodes per second.
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "pentago/base/super.h"
+#include "pentago/end/line_compute.h"
+#include "pentago/layout/blocks.h"
+#include "pentago/layout/line_mapping.h"
+
+namespace pentago {
+namespace {
+
+// Some lines of one section (every non-full dimension, lines spread over the section) with
+// pseudorandom input blocks.
+struct line_case {
+  struct one_line {
+    line_dependency dep;
+    std::vector<std::vector<superinfo_t>> blocks;
+    std::vector<const superinfo_t*> inputs;
+  };
+  std::vector<one_line> lines;
+  uint64_t nodes = 0;
+};
+
+const line_case& get_case(const std::string& section_name) {
+  static std::map<std::string, std::unique_ptr<line_case>> cache;
+  auto& slot = cache[section_name];
+  if (slot) return *slot;
+  slot = std::make_unique<line_case>();
+  const section_t s = section_t::parse(section_name).standardize();
+  const slice_lines lines(std::vector<section_t>{s});
+  std::mt19937_64 rng(7);
+  const uint64_t total = lines.total_lines(), count = std::min<uint64_t>(total, 6);
+  for (uint64_t n = 0; n < count; n++) {
+    line_case::one_line l{line_dependency_of(lines.line(n * total / count)), {}, {}};
+    if (s.sum() < 35)
+      for (int b = 0; b < l.dep.input.length(); b++) {
+        std::vector<superinfo_t> block(block_nodes(l.dep.child, l.dep.input.block(b)));
+        for (auto& v : block) {
+          for (auto& w : v.win.w) w = rng() & rng();  // win implies notlose
+          for (int i = 0; i < 4; i++) v.notlose.w[i] = v.win.w[i] | rng();
+        }
+        l.blocks.push_back(std::move(block));
+      }
+    for (auto& block : l.blocks) l.inputs.push_back(block.data());
+    slot->nodes += l.dep.output.nodes();
+    slot->lines.push_back(std::move(l));
+  }
+  return *slot;
+}
+
+void bm_line(benchmark::State& state, const char* section, simd_level level) {
+  if (!simd_supported(level)) {
+    state.SkipWithError("SIMD level not supported by this CPU");
+    return;
+  }
+  const simd_level saved = current_simd_level();
+  set_simd_level(level);
+  const line_case& c = get_case(section);
+  std::vector<superinfo_t> output(4096);
+  for (auto _ : state)
+    for (const auto& l : c.lines)
+      for (int k = 0; k < l.dep.output.length(); k++) {
+        compute_line_block(l.dep, l.inputs, k, output.data());
+        benchmark::DoNotOptimize(output.data());
+      }
+  set_simd_level(saved);
+  const double nodes = double(c.nodes) * double(state.iterations());
+  state.counters["nodes_per_s"] = benchmark::Counter(nodes, benchmark::Counter::kIsRate);
+  state.counters["time_per_node"] =
+      benchmark::Counter(nodes, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+// Slice 35 (no children, 1 empty cell), slice 34 (the root of the 44444554 run, a reflecting
+// child), and deeper sections with more empty cells per quadrant.
+#define PENTAGO_LINE_CASES(name, section)                                          \
+  BENCHMARK_CAPTURE(bm_line, name##_portable, section, simd_level::portable);      \
+  BENCHMARK_CAPTURE(bm_line, name##_sse, section, simd_level::sse);                \
+  BENCHMARK_CAPTURE(bm_line, name##_avx2, section, simd_level::avx2)
+
+PENTAGO_LINE_CASES(s35_54444554, "54444554");
+PENTAGO_LINE_CASES(s34_44444554, "44444554");
+PENTAGO_LINE_CASES(s30_44444433, "44444433");
+PENTAGO_LINE_CASES(s26_33334433, "33334433");
+
+}  // namespace
+}  // namespace pentago
+
+BENCHMARK_MAIN();
