@@ -5,10 +5,11 @@
 // data words as `Words` Hyatt-Mann pairs (check_i = tag ^ data_i, data_i). All pairs of one
 // entry carry the same tag, so a probe accepts the entry only if every pair decodes to the
 // probed tag: a reader that sees a mix of two writes to different keys finds at least one
-// pair whose check word and data word come from different writes and rejects the entry. Mixes
-// of two writes of the same key are only possible between writes of identical data (search
-// values are exact, so a key has one value), and are therefore harmless. A super value (512
-// bits) uses Words = 8: 16 words, 128 bytes, two cache lines per entry.
+// pair whose check word and data word come from different writes and rejects the entry. The
+// tag includes the cost byte, so only two writes of the same key with the same cost can mix
+// unnoticed; the super search stores exact values, one per key, so such a mix is the value
+// itself. (A user storing different multi-word data under one key would have to accept
+// mixes.) A super value (512 bits) uses Words = 8: 16 words, 128 bytes, two cache lines.
 //
 // Tag. The key is first mixed by a bijective 64-bit function h = mix_key(key). The low `bits`
 // bits of h pick the bucket; the tag is (h >> bits) << 8 | cost, with cost in 1..255. Because
