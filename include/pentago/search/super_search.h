@@ -49,7 +49,9 @@ struct super_search_options {
 };
 
 // A search engine: owns the transposition table and thread pool, reused across searches.
-// One search at a time per engine (solve is not reentrant across threads).
+// One search at a time per engine (solve is not reentrant across threads). Results are
+// [[nodiscard]]: GCC 12 may pass a misaligned return slot for a discarded superinfo_t
+// (alignas 64), which the AVX2 kernels' aligned stores then fault on.
 class super_searcher {
  public:
   // Throws usage_error for bad options (thread count, table bits, leaf without function).
@@ -59,11 +61,11 @@ class super_searcher {
   super_searcher& operator=(const super_searcher&) = delete;
 
   // (win, notlose) for the player to move of board, bit g for g.board (core §3.2).
-  superinfo_t solve(board_t board);
+  [[nodiscard]] superinfo_t solve(board_t board);
   // Value of the board itself (rotation bit 0) for the player to move.
-  game_value value(board_t board);
+  [[nodiscard]] game_value value(board_t board);
   // File convention (black wins, white wins) of every rotation of board.
-  superinfo_t black_white(board_t board);
+  [[nodiscard]] superinfo_t black_white(board_t board);
 
   search_stats stats() const;  // totals since construction or reset_stats
   void reset_stats();
@@ -80,11 +82,11 @@ inline game_value rotation_value(const superinfo_t& v, int g = 0) {
   return game_value(int(v.win(g)) + int(v.notlose(g)) - 1);
 }
 // Computation convention (mover's view, mover = turn) to file convention (core §3.2).
-superinfo_t to_black_white(const superinfo_t& mover_value, int turn);
+[[nodiscard]] superinfo_t to_black_white(const superinfo_t& mover_value, int turn);
 
 // One-shot exact searches on a per-thread engine (table kept between calls).
-superinfo_t super_solve(board_t board);
-game_value super_value(board_t board);         // bit 0: the board itself
-superinfo_t super_black_white(board_t board);  // (black wins, white wins)
+[[nodiscard]] superinfo_t super_solve(board_t board);
+[[nodiscard]] game_value super_value(board_t board);         // bit 0: the board itself
+[[nodiscard]] superinfo_t super_black_white(board_t board);  // (black wins, white wins)
 
 }  // namespace pentago
