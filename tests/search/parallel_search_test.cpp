@@ -105,7 +105,8 @@ TEST(parallel_search, leaf_errors_propagate) {
   options.leaf_stones = 30;
   options.leaf = [](board_t) -> superinfo_t { throw std::runtime_error("leaf failed"); };
   super_searcher engine(options);
-  EXPECT_THROW(engine.solve(positions[0]), std::runtime_error);
+  superinfo_t v;
+  EXPECT_THROW(v = engine.solve(positions[0]), std::runtime_error);
   // The engine is still usable afterwards.
   options.leaf = [](board_t b) { return super_solve(b); };
   super_searcher fine(options);
