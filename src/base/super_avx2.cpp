@@ -10,8 +10,8 @@ struct vec_avx2 {
   __m256i v;
   static constexpr bool has_nibble_map = true;
 
-  static vec_avx2 load(const super_t& s) { return {_mm256_load_si256((const __m256i*)s.w)}; }
-  void store(super_t& s) const { _mm256_store_si256((__m256i*)s.w, v); }
+  static vec_avx2 load(const super_t& s) { return {_mm256_loadu_si256((const __m256i*)s.w)}; }
+  void store(super_t& s) const { _mm256_storeu_si256((__m256i*)s.w, v); }
   static vec_avx2 zero() { return {_mm256_setzero_si256()}; }
   static vec_avx2 ones() { return {_mm256_set1_epi64x(-1)}; }
   static vec_avx2 splat(uint64_t x) { return {_mm256_set1_epi64x((long long)x)}; }

@@ -17,11 +17,11 @@ struct vec_sse {
   static constexpr bool has_nibble_map = true;
 
   static vec_sse load(const super_t& s) {
-    return {_mm_load_si128((const __m128i*)s.w), _mm_load_si128((const __m128i*)(s.w + 2))};
+    return {_mm_loadu_si128((const __m128i*)s.w), _mm_loadu_si128((const __m128i*)(s.w + 2))};
   }
   void store(super_t& s) const {
-    _mm_store_si128((__m128i*)s.w, lo);
-    _mm_store_si128((__m128i*)(s.w + 2), hi);
+    _mm_storeu_si128((__m128i*)s.w, lo);
+    _mm_storeu_si128((__m128i*)(s.w + 2), hi);
   }
   static vec_sse zero() { return {_mm_setzero_si128(), _mm_setzero_si128()}; }
   static vec_sse ones() { return splat(~uint64_t(0)); }

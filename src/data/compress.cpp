@@ -102,13 +102,13 @@ inline __m128i unshuffle16_sse(__m128i x) {
 void interleave_sse(const superinfo_t* in, superinfo_t* out, size_t n) {
   for (size_t i = 0; i < n; i++) {
     const __m128i* p = reinterpret_cast<const __m128i*>(&in[i]);
-    const __m128i a0 = _mm_load_si128(p), a1 = _mm_load_si128(p + 1);
-    const __m128i b0 = _mm_load_si128(p + 2), b1 = _mm_load_si128(p + 3);
+    const __m128i a0 = _mm_loadu_si128(p), a1 = _mm_loadu_si128(p + 1);
+    const __m128i b0 = _mm_loadu_si128(p + 2), b1 = _mm_loadu_si128(p + 3);
     __m128i* q = reinterpret_cast<__m128i*>(&out[i]);
-    _mm_store_si128(q, shuffle16_sse(_mm_unpacklo_epi8(a0, b0)));
-    _mm_store_si128(q + 1, shuffle16_sse(_mm_unpackhi_epi8(a0, b0)));
-    _mm_store_si128(q + 2, shuffle16_sse(_mm_unpacklo_epi8(a1, b1)));
-    _mm_store_si128(q + 3, shuffle16_sse(_mm_unpackhi_epi8(a1, b1)));
+    _mm_storeu_si128(q, shuffle16_sse(_mm_unpacklo_epi8(a0, b0)));
+    _mm_storeu_si128(q + 1, shuffle16_sse(_mm_unpackhi_epi8(a0, b0)));
+    _mm_storeu_si128(q + 2, shuffle16_sse(_mm_unpacklo_epi8(a1, b1)));
+    _mm_storeu_si128(q + 3, shuffle16_sse(_mm_unpackhi_epi8(a1, b1)));
   }
 }
 
@@ -116,15 +116,15 @@ void uninterleave_sse(const superinfo_t* in, superinfo_t* out, size_t n) {
   const __m128i low = _mm_set1_epi16(0x00ff);
   for (size_t i = 0; i < n; i++) {
     const __m128i* p = reinterpret_cast<const __m128i*>(&in[i]);
-    const __m128i x0 = unshuffle16_sse(_mm_load_si128(p));
-    const __m128i x1 = unshuffle16_sse(_mm_load_si128(p + 1));
-    const __m128i x2 = unshuffle16_sse(_mm_load_si128(p + 2));
-    const __m128i x3 = unshuffle16_sse(_mm_load_si128(p + 3));
+    const __m128i x0 = unshuffle16_sse(_mm_loadu_si128(p));
+    const __m128i x1 = unshuffle16_sse(_mm_loadu_si128(p + 1));
+    const __m128i x2 = unshuffle16_sse(_mm_loadu_si128(p + 2));
+    const __m128i x3 = unshuffle16_sse(_mm_loadu_si128(p + 3));
     __m128i* q = reinterpret_cast<__m128i*>(&out[i]);
-    _mm_store_si128(q, _mm_packus_epi16(_mm_and_si128(x0, low), _mm_and_si128(x1, low)));
-    _mm_store_si128(q + 1, _mm_packus_epi16(_mm_and_si128(x2, low), _mm_and_si128(x3, low)));
-    _mm_store_si128(q + 2, _mm_packus_epi16(_mm_srli_epi16(x0, 8), _mm_srli_epi16(x1, 8)));
-    _mm_store_si128(q + 3, _mm_packus_epi16(_mm_srli_epi16(x2, 8), _mm_srli_epi16(x3, 8)));
+    _mm_storeu_si128(q, _mm_packus_epi16(_mm_and_si128(x0, low), _mm_and_si128(x1, low)));
+    _mm_storeu_si128(q + 1, _mm_packus_epi16(_mm_and_si128(x2, low), _mm_and_si128(x3, low)));
+    _mm_storeu_si128(q + 2, _mm_packus_epi16(_mm_srli_epi16(x0, 8), _mm_srli_epi16(x1, 8)));
+    _mm_storeu_si128(q + 3, _mm_packus_epi16(_mm_srli_epi16(x2, 8), _mm_srli_epi16(x3, 8)));
   }
 }
 
@@ -154,13 +154,13 @@ __attribute__((target("avx2"))) void interleave_avx2(const superinfo_t* in, supe
                                                      size_t n) {
   for (size_t i = 0; i < n; i++) {
     const __m256i* p = reinterpret_cast<const __m256i*>(&in[i]);
-    const __m256i a = _mm256_load_si256(p), b = _mm256_load_si256(p + 1);
+    const __m256i a = _mm256_loadu_si256(p), b = _mm256_loadu_si256(p + 1);
     // Lane 0 of lo/hi: words 0-1 / 2-3 of the result; lane 1: words 4-5 / 6-7.
     const __m256i lo = shuffle16_avx2(_mm256_unpacklo_epi8(a, b));
     const __m256i hi = shuffle16_avx2(_mm256_unpackhi_epi8(a, b));
     __m256i* q = reinterpret_cast<__m256i*>(&out[i]);
-    _mm256_store_si256(q, _mm256_permute2x128_si256(lo, hi, 0x20));
-    _mm256_store_si256(q + 1, _mm256_permute2x128_si256(lo, hi, 0x31));
+    _mm256_storeu_si256(q, _mm256_permute2x128_si256(lo, hi, 0x20));
+    _mm256_storeu_si256(q + 1, _mm256_permute2x128_si256(lo, hi, 0x31));
   }
 }
 
@@ -169,14 +169,14 @@ __attribute__((target("avx2"))) void uninterleave_avx2(const superinfo_t* in, su
   const __m256i low = _mm256_set1_epi16(0x00ff);
   for (size_t i = 0; i < n; i++) {
     const __m256i* p = reinterpret_cast<const __m256i*>(&in[i]);
-    const __m256i x0 = unshuffle16_avx2(_mm256_load_si256(p));
-    const __m256i x1 = unshuffle16_avx2(_mm256_load_si256(p + 1));
+    const __m256i x0 = unshuffle16_avx2(_mm256_loadu_si256(p));
+    const __m256i x1 = unshuffle16_avx2(_mm256_loadu_si256(p + 1));
     const __m256i lo = _mm256_permute2x128_si256(x0, x1, 0x20);
     const __m256i hi = _mm256_permute2x128_si256(x0, x1, 0x31);
     __m256i* q = reinterpret_cast<__m256i*>(&out[i]);
-    _mm256_store_si256(q,
+    _mm256_storeu_si256(q,
                        _mm256_packus_epi16(_mm256_and_si256(lo, low), _mm256_and_si256(hi, low)));
-    _mm256_store_si256(q + 1,
+    _mm256_storeu_si256(q + 1,
                        _mm256_packus_epi16(_mm256_srli_epi16(lo, 8), _mm256_srli_epi16(hi, 8)));
   }
 }
