@@ -1,0 +1,105 @@
+# Shared helpers of the pentago job scripts (sourced by jobs/slurm/*.sbatch and jobs/pbs/*.pbs).
+#
+# They find the build, launch pentago-endgame under srun (Slurm) or mpiexec (PBS, or no
+# scheduler), forward the scheduler's pre-deadline signal to every rank as SIGUSR1, wait for
+# the solver, and read its log: a checkpointed run logs
+#   checkpoint: slice N saved as DIR/slice-N.pentago
+#   resume with: mpirun -n R pentago-endgame ... --restart DIR/slice-N.pentago
+# and exits 0; the job scripts turn that into the matching sbatch / qsub command.
+#
+# Variables read (all optional): PENTAGO_REPO (repository root), PENTAGO_BIN (folder of the
+# executables, default $PENTAGO_REPO/build/bin), LAUNCH (srun | mpiexec), MPIEXEC_FLAGS
+# (extra mpiexec flags replacing the guessed placement flags).
+
+# The repository root: $PENTAGO_REPO, else the folder the job was submitted from, else the
+# folder above jobs/ of the script being run.
+pentago_repo() {
+  local guess=${PENTAGO_REPO:-${SLURM_SUBMIT_DIR:-${PBS_O_WORKDIR:-$(cd "$(dirname "$0")/../.." && pwd)}}}
+  if [ ! -f "$guess/jobs/lib/endgame-job.sh" ]; then
+    echo "pentago job: $guess is not the pentago repository; submit from its root or set PENTAGO_REPO" >&2
+    return 1
+  fi
+  echo "$guess"
+}
+
+# Checks that an executable exists in $PENTAGO_BIN.
+pentago_need() {
+  if [ ! -x "$PENTAGO_BIN/$1" ]; then
+    echo "pentago job: $PENTAGO_BIN/$1 not found; build first (cmake -S . -B build && cmake --build build) or set PENTAGO_BIN" >&2
+    return 1
+  fi
+}
+
+# The slice number of a slice file path (slice-17.pentago -> 17).
+pentago_slice_of() {
+  basename "$1" | sed -n 's/^slice-\([0-9]*\)\.pentago$/\1/p'
+}
+
+# The checkpoint file a finished run logged, if any.
+pentago_checkpoint_of() {
+  [ -f "$1/log" ] && sed -n 's/^checkpoint: slice [0-9]* saved as //p' "$1/log" | tail -n 1
+}
+
+# Placement flags for mpiexec: Open MPI wants --map-by, MPICH/Hydra and Cray PALS want -ppn
+# (ranks per node) with the thread count as depth.
+pentago_mpiexec_flags() {
+  local per_node=$1 threads=$2
+  if [ -n "${MPIEXEC_FLAGS+set}" ]; then
+    echo "$MPIEXEC_FLAGS"
+  elif mpiexec --version 2>&1 | grep -q "Open MPI"; then
+    echo "--map-by ppr:$per_node:node:pe=$threads --bind-to core"
+  elif [ -n "${PBS_NODEFILE:-}" ]; then
+    echo "-ppn $per_node"
+  else
+    echo ""
+  fi
+}
+
+# Runs "$@" (a launcher command line) in the background and waits for it. SIGUSR1 or SIGTERM
+# sent to this shell (Slurm's --signal=B:USR1@T, a PBS timer, or a person) is forwarded to the
+# launcher as SIGUSR1, which srun and mpiexec pass on to every rank, and then re-sent every
+# PENTAGO_RESEND seconds (default 60) until the launcher exits: MPICH's mpiexec drops a signal
+# that arrives before it has started the ranks, and pentago-endgame's handler only sets a
+# flag, so repeats are harmless. (The solver reads that flag once per slice, after writing
+# counts and samples and before writing the slice file; a signal arriving later is honored
+# at the end of the next slice.) Returns the launcher's exit status.
+pentago_run_forwarding() {
+  "$@" &
+  local pid=$! resender=
+  pentago_forward() {
+    echo "$(date '+%F %T') pentago job: signal received, asking every rank to checkpoint"
+    kill -USR1 "$pid" 2>/dev/null
+    if [ -z "$resender" ]; then
+      ( while sleep "${PENTAGO_RESEND:-60}" && kill -0 "$pid" 2>/dev/null; do
+          kill -USR1 "$pid" 2>/dev/null
+        done ) &
+      resender=$!
+    fi
+  }
+  trap pentago_forward USR1 TERM
+  local status
+  while :; do
+    wait "$pid"
+    status=$?
+    # wait returns early (status > 128) when a trapped signal arrives; keep waiting.
+    kill -0 "$pid" 2>/dev/null || break
+  done
+  trap - USR1 TERM
+  [ -n "$resender" ] && kill "$resender" 2>/dev/null
+  return "$status"
+}
+
+# Sends SIGUSR1 to this shell `margin` seconds before `walltime` seconds have passed since
+# `start` (epoch seconds): the PBS stand-in for Slurm's --signal. Prints the timer's pid.
+pentago_signal_timer() {
+  local walltime=$1 margin=$2 start=$3 shell=$$
+  local delay=$(( start + walltime - margin - $(date +%s) ))
+  [ "$delay" -lt 0 ] && delay=0
+  ( sleep "$delay" && kill -USR1 "$shell" ) >/dev/null 2>&1 &
+  echo $!
+}
+
+# "HH:MM:SS", "MM:SS" or seconds -> seconds.
+pentago_seconds() {
+  echo "$1" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }'
+}
