@@ -387,33 +387,35 @@ void line_block_kernel_global(const line_block_job& job, node_sides<V>& sides) {
   const int d = job.d, axis = job.child_axis;
   superinfo_t* out = job.output;
   row_wins<V> rows[3];
-  // The children of a row of nodes (i0, i1, i2, *) lie all over the input line: fetch them
-  // into the cache one row ahead.
-  auto prefetch_row = [&](int i0, int i1, int i2) {
-    if (job.last || i0 >= job.shape[0]) return;
-    int j[4] = {i0, i1, i2, 0};
-    for (j[3] = 0; j[3] < job.shape[3]; j[3]++) {
-      int offset[2];
-      for (int k = 0; k < 2; k++)
-        offset[k] = job.node_offset[k][0][j[0]] + job.node_offset[k][1][j[1]] +
-                    job.node_offset[k][2][j[2]] + job.node_offset[k][3][j[3]];
-      for (int c = 0; c < job.child_count[j[d]]; c++) {
-        const auto& child = job.children[j[d]][c];
-        __builtin_prefetch(child.base + offset[child.kind]);
+  // A node's children lie all over the input line, so their loads miss the caches. They are
+  // gathered per plane (i0, i1 fixed) in a loop of independent loads that the processor
+  // overlaps: per node the AND of the children's (notlose, win) shifted along the child axis,
+  // whose complements are the node's (win, notlose) from children before rmax.
+  V plane_notlose[8][8], plane_win[8][8];
+  auto gather_plane = [&](int i0, int i1) {
+    int j[4] = {i0, i1, 0, 0};
+    for (j[2] = 0; j[2] < job.shape[2]; j[2]++)
+      for (j[3] = 0; j[3] < job.shape[3]; j[3]++) {
+        int offset[2];
+        for (int k = 0; k < 2; k++)
+          offset[k] = job.node_offset[k][0][j[0]] + job.node_offset[k][1][j[1]] +
+                      job.node_offset[k][2][j[2]] + job.node_offset[k][3][j[3]];
+        V a = V::ones(), b = V::ones();
+        for (int c = 0; c < job.child_count[j[d]]; c++) {
+          const auto& child = job.children[j[d]][c];
+          const superinfo_t& value = child.base[offset[child.kind]];
+          a = a & shift_axis(V::load(value.notlose), axis, child.shift);
+          b = b & shift_axis(V::load(value.win), axis, child.shift);
+        }
+        plane_notlose[j[2]][j[3]] = a;
+        plane_win[j[2]][j[3]] = b;
       }
-    }
   };
-  prefetch_row(0, 0, 0);
   int i[4];
   for (i[0] = 0; i[0] < job.shape[0]; i[0]++)
-    for (i[1] = 0; i[1] < job.shape[1]; i[1]++)
+    for (i[1] = 0; i[1] < job.shape[1]; i[1]++) {
+      if (!job.last) gather_plane(i[0], i[1]);
       for (i[2] = 0; i[2] < job.shape[2]; i[2]++) {
-        {
-          int j0 = i[0], j1 = i[1], j2 = i[2] + 1;
-          if (j2 == job.shape[2]) j2 = 0, j1++;
-          if (j1 == job.shape[1]) j1 = 0, j0++;
-          prefetch_row(j0, j1, j2);
-        }
         for (int side = 0; side < 3; side++)
           rows[side].set(sides.wins[side], sides.n[side], i[0], i[1], i[2]);
         for (i[3] = 0; i[3] < job.shape[3]; i[3]++, out++) {
@@ -425,22 +427,10 @@ void line_block_kernel_global(const line_block_job& job, node_sides<V>& sides) {
             rwin = rmax_value(andnot(w1, placed));
             rnotlose = rmax_value(placed | andnot(w1, V::ones()));
           } else {
-            int offset[2], shift = 0;
-            for (int k = 0; k < 2; k++)
-              offset[k] = job.node_offset[k][0][i[0]] + job.node_offset[k][1][i[1]] +
-                          job.node_offset[k][2][i[2]] + job.node_offset[k][3][i[3]];
+            int shift = 0;
             for (int q = 0; q < 4; q++) shift |= job.node_shift[q][i[q]];
-            // The children's (notlose, win), shifted along the child axis, ANDed: the node's
-            // (win, notlose) before negation are the complements of the ORs.
-            V a = V::ones(), b = V::ones();
-            for (int c = 0; c < job.child_count[i[d]]; c++) {
-              const auto& child = job.children[i[d]][c];
-              const superinfo_t& value = child.base[offset[child.kind]];
-              a = a & shift_axis(V::load(value.notlose), axis, child.shift);
-              b = b & shift_axis(V::load(value.win), axis, child.shift);
-            }
-            rwin = rmax_value(andnot(a, V::ones()));
-            rnotlose = rmax_value(andnot(b, V::ones()));
+            rwin = rmax_value(andnot(plane_notlose[i[2]][i[3]], V::ones()));
+            rnotlose = rmax_value(andnot(plane_win[i[2]][i[3]], V::ones()));
             if (shift) rwin = shift_all(rwin, shift), rnotlose = shift_all(rnotlose, shift);
             if constexpr (g != 0) rwin = global_part<g>(rwin), rnotlose = global_part<g>(rnotlose);
           }
@@ -449,6 +439,7 @@ void line_block_kernel_global(const line_block_job& job, node_sides<V>& sides) {
           (andnot(imm, rnotlose) | w0).store(out->notlose);
         }
       }
+    }
 }
 
 template <class V>
