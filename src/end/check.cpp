@@ -57,6 +57,10 @@ void parallel_for(int threads, uint64_t count, F&& fn) {
 
 std::string slice_name(int n) { return "slice " + std::to_string(n); }
 
+std::string plural(uint64_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
 std::string block_text(const section_t& s, const block_t& b) {
   return s.name() + " block " + std::to_string(b[0]) + "," + std::to_string(b[1]) + "," +
          std::to_string(b[2]) + "," + std::to_string(b[3]);
@@ -439,9 +443,12 @@ void checker::check_slice_file(int n, const slice_paths& paths,
 
   // Counts recomputed from the blocks: (popcount(black) >> s, popcount(white) >> s, 256 >> s).
   if (counts) {
-    int wrong = 0;
+    int wrong = 0, skipped = 0;
     for (size_t s = 0; s < file_sections.size(); s++) {
-      if (section_unreadable[s]) continue;
+      if (section_unreadable[s]) {
+        skipped++;
+        continue;
+      }
       section_counts_t c{0, 0, 0};
       for (const auto& w : worker_counts)
         for (int j = 0; j < 3; j++) c[j] += w[s][j];
@@ -456,7 +463,9 @@ void checker::check_slice_file(int n, const slice_paths& paths,
                         std::to_string(c[2]) + ")");
       }
     }
-    if (!wrong) summary += ", counts agree";
+    if (!wrong && !skipped) summary += ", counts agree";
+    if (skipped)
+      summary += ", counts of " + plural(skipped, "section") + " with unreadable blocks not compared";
   }
   if (!samples.empty()) summary += ", " + std::to_string(matched.load()) + " samples agree";
 
@@ -738,7 +747,7 @@ check_result check_run_directory(const std::string& dir, const check_options& op
       sections = c.check_counts(n, paths.counts, counts, counts_ok);
       if (counts_ok) {
         section_lists[n] = sections;
-        summary += " " + std::to_string(sections.size()) + " sections";
+        summary += " " + plural(sections.size(), "section");
       }
     } else {
       report.note(slice_name(n) + ": no counts file");
