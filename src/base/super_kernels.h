@@ -294,9 +294,17 @@ struct block_wins {
   V high[3][8][8];        // high_pairs[p] = {a, 3}: [i_a][i3]
   const super_t* axis3[high_triples.count][8];  // per line through 3, per i3
 
-  PENTAGO_INLINE void build(const nibbles_t* const n[4], const int shape[4]) {
+  // Tables of groups within the quadrants `shared` (a mask) are copied from `same`, a side with
+  // the same stones there.
+  PENTAGO_INLINE void build(const nibbles_t* const n[4], const int shape[4],
+                            const block_wins* same = nullptr, int shared = 0) {
     for (int p = 0; p < 3; p++) {
       const int a = __builtin_ctz(low_pairs[p]), b = 31 - __builtin_clz(low_pairs[p]);
+      if (same && (low_pairs[p] & ~shared) == 0) {
+        for (int ia = 0; ia < shape[a]; ia++)
+          for (int ib = 0; ib < shape[b]; ib++) low[p][ia][ib] = same->low[p][ia][ib];
+        continue;
+      }
       const line_group& group = low_pair_groups[p];
       for (int ia = 0; ia < shape[a]; ia++)
         for (int ib = 0; ib < shape[b]; ib++) {
@@ -311,6 +319,11 @@ struct block_wins {
     }
     for (int p = 0; p < 3; p++) {
       const int a = __builtin_ctz(high_pairs[p]);
+      if (same && (high_pairs[p] & ~shared) == 0) {
+        for (int ia = 0; ia < shape[a]; ia++)
+          for (int i3 = 0; i3 < shape[3]; i3++) high[p][ia][i3] = same->high[p][ia][i3];
+        continue;
+      }
       const line_group& group = high_pair_groups[p];
       for (int ia = 0; ia < shape[a]; ia++)
         for (int i3 = 0; i3 < shape[3]; i3++) {
@@ -450,7 +463,9 @@ void line_block_kernel(const line_block_job& job) {
     sides.n[1][q] = job.theirs[q];
     sides.n[2][q] = q == job.d ? job.placed : job.mine[q];
   }
-  for (int side = 0; side < 3; side++) sides.wins[side].build(sides.n[side], job.shape);
+  sides.wins[0].build(sides.n[0], job.shape);
+  sides.wins[1].build(sides.n[1], job.shape);
+  sides.wins[2].build(sides.n[2], job.shape, &sides.wins[0], 15 & ~(1 << job.d));
   switch (job.last ? 0 : job.global & 7) {
     case 0: return line_block_kernel_global<V, 0>(job, sides);
     case 1: return line_block_kernel_global<V, 1>(job, sides);
