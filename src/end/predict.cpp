@@ -342,6 +342,7 @@ prediction predict(const predict_options& o) {
   const auto plan = plan_slices(slices, plan_top, bottom, o.meaningless > 0 && o.restart < 0);
   p.engine_plan =
       uint64_t(1.25 * double(plan_peak_bytes(plan, 0)) / double(o.ranks)) + (uint64_t(64) << 20);
+  p.engine_arena = std::max<uint64_t>(2 * p.engine_plan, uint64_t(256) << 20);
   if (p.fits && p.engine_plan > o.memory) {
     p.fits = false;
     p.reason = "pentago-endgame's own memory plan needs " + bytes_text(double(p.engine_plan)) +
@@ -409,6 +410,10 @@ std::string format_prediction(const predict_options& o, const prediction& p) {
   }
   line("engine plan check: " + bytes_text(double(p.engine_plan)) +
        " per rank (pentago-endgame refuses to start above --memory)");
+  if (p.engine_arena > o.memory)
+    line("warning: pentago-endgame maps a " + bytes_text(double(p.engine_arena)) +
+         " compacting-store arena per rank (2 x its plan), more than --memory; its resident "
+         "memory can grow toward that size");
   std::snprintf(buf, sizeof buf,
                 "largest local block id tag (id << 2 | dimension): %llu, %d bits%s",
                 (unsigned long long)p.max_tag, p.tag_bits,

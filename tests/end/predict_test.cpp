@@ -57,6 +57,7 @@ TEST(predict, small_root_fits_and_loads_add_up) {
   EXPECT_EQ(p.slices[1].output_bytes, 64 * p.slices[1].nodes);
   EXPECT_GT(p.peak, p.slices[1].store);
   EXPECT_GT(p.engine_plan, 0u);
+  EXPECT_GE(p.engine_arena, 2 * p.engine_plan);
   const std::string text = format_prediction(o, p);
   EXPECT_NE(text.find("fits in"), std::string::npos) << text;
 }

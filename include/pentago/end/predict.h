@@ -72,7 +72,8 @@ struct prediction {
   std::vector<slice_prediction> slices;  // top slice first
   uint64_t peak = 0;                     // per rank, over slices
   int peak_slice = -1;
-  uint64_t engine_plan = 0;  // pentago-endgame's own admission estimate per rank
+  uint64_t engine_plan = 0;   // pentago-endgame's own admission estimate per rank
+  uint64_t engine_arena = 0;  // the compacting-store arena it maps per rank (2 x plan)
   double seconds = 0;
   uint64_t output_bytes = 0, output_xz_bytes = 0;
   uint64_t max_tag = 0;
