@@ -88,7 +88,8 @@ int run(int argc, char** argv) {
   slice_database db(cache);
   for (const auto& dir : dirs) {
     std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec)) throw usage_error("--db " + dir + ": no such directory");
+    if (!std::filesystem::is_directory(dir, ec))
+      throw usage_error("--db " + dir + ": no such directory");
     db.add_directory(dir);
   }
   position_evaluator evaluator(db, options);
@@ -116,8 +117,10 @@ int run(int argc, char** argv) {
   std::printf("%zu moves: %d win, %d tie, %d loss; best %s\n", moves.size(), counts[2], counts[1],
               counts[0], value_word(best));
   if (best != v) {
-    std::fprintf(stderr, "pentago-lookup: inconsistent data: the position is a %s but its best move is a %s\n",
-                 value_word(v), value_word(best));
+    std::fprintf(
+        stderr,
+        "pentago-lookup: inconsistent data: the position is a %s but its best move is a %s\n",
+        value_word(v), value_word(best));
     return 1;
   }
   return 0;

@@ -48,7 +48,8 @@ void parallel_for(int threads, uint64_t count, F&& fn) {
     }
   };
   std::vector<std::thread> pool;
-  const int used = int(std::min<uint64_t>(uint64_t(std::max(threads, 1)), std::max<uint64_t>(count, 1)));
+  const int used =
+      int(std::min<uint64_t>(uint64_t(std::max(threads, 1)), std::max<uint64_t>(count, 1)));
   for (int t = 1; t < used; t++) pool.emplace_back(work, t);
   work(0);
   for (auto& t : pool) t.join();
@@ -154,8 +155,8 @@ struct checker {
   check_result& result;
   const std::function<void(const std::string&)>& print;
   int threads;
-  int meaningless = 0;        // meaningless slice, 0 if none
-  int expected_samples = 256;  // per section
+  int meaningless = 0;            // meaningless slice, 0 if none
+  int expected_samples = 256;     // per section
   bool samples_from_run = false;  // expected_samples came from the log or --samples
 
   void say(const std::string& line) const {
@@ -180,8 +181,7 @@ struct checker {
     return o;
   }
 
-  std::vector<section_t> check_counts(int n, const std::string& path, npy_array& counts,
-                                      bool& ok);
+  std::vector<section_t> check_counts(int n, const std::string& path, npy_array& counts, bool& ok);
   std::vector<sample_row> check_sparse(int n, const std::string& path,
                                        const std::vector<section_t>& sections, bool& ok);
   void check_slice_file(int n, const slice_paths& paths, const std::vector<section_t>& sections,
@@ -273,15 +273,15 @@ std::vector<sample_row> checker::check_sparse(int n, const std::string& path,
     if (problem.empty()) {
       row.location = locate_board(row.board);
       const auto it = std::lower_bound(sections.begin(), sections.end(), row.location.section);
-      row.section = it != sections.end() && *it == row.location.section
-                        ? int(it - sections.begin())
-                        : -1;
+      row.section =
+          it != sections.end() && *it == row.location.section ? int(it - sections.begin()) : -1;
       if (row.section < 0)
         problem = "section " + row.location.section.name() + " is not in the slice";
       else if (row.location.symmetry != symmetry_t() ||
                section_board(row.location.section, row.location.index) != row.board)
-        problem = "board is not stored as is (quadrants not rotation minimal or section not "
-                  "standard)";
+        problem =
+            "board is not stored as is (quadrants not rotation minimal or section not "
+            "standard)";
     }
     if (problem.empty() && row.value.win & row.value.notlose)
       problem = "black and white both win " + first_difference(row.value, {});
@@ -310,10 +310,9 @@ std::vector<sample_row> checker::check_sparse(int n, const std::string& path,
                                  std::to_string(k));
         }
       if (k != uint64_t(expected_samples)) {
-        const std::string text = where + ": " + std::to_string(k) +
-                                 " samples per section, expected " +
-                                 std::to_string(expected_samples) +
-                                 (samples_from_run ? "" : " (the default)");
+        const std::string text =
+            where + ": " + std::to_string(k) + " samples per section, expected " +
+            std::to_string(expected_samples) + (samples_from_run ? "" : " (the default)");
         if (samples_from_run)
           report.fail(where, text);
         else
@@ -465,7 +464,8 @@ void checker::check_slice_file(int n, const slice_paths& paths,
     }
     if (!wrong && !skipped) summary += ", counts agree";
     if (skipped)
-      summary += ", counts of " + plural(skipped, "section") + " with unreadable blocks not compared";
+      summary +=
+          ", counts of " + plural(skipped, "section") + " with unreadable blocks not compared";
   }
   if (!samples.empty()) summary += ", " + std::to_string(matched.load()) + " samples agree";
 
@@ -474,8 +474,8 @@ void checker::check_slice_file(int n, const slice_paths& paths,
     const std::string iwhere = slice_name(n) + ": " + fs::path(paths.index).filename().string();
     try {
       if (read_file(paths.index) != slice_index_bytes(*reader))
-        report.fail(iwhere, iwhere + ": does not match " +
-                                fs::path(paths.slice).filename().string());
+        report.fail(iwhere,
+                    iwhere + ": does not match " + fs::path(paths.slice).filename().string());
       else
         summary += ", index sidecar agrees";
     } catch (const std::exception& e) {
@@ -484,8 +484,7 @@ void checker::check_slice_file(int n, const slice_paths& paths,
   }
 }
 
-void checker::search_samples(int n, const std::vector<sample_row>& samples,
-                             std::string& summary) {
+void checker::search_samples(int n, const std::vector<sample_row>& samples, std::string& summary) {
   if (samples.empty()) return;
   const std::string kind = slice_name(n) + ": samples vs search";
   if (n == meaningless) {
@@ -559,8 +558,7 @@ superinfo_t recurrence(board_t board, int n, const child_values& children) {
       notlose |= rmax(placed | ~theirs);
     } else {
       const int index = __builtin_ctzll(cell);
-      const superinfo_t child =
-          children(place_stone(board, turn, index / 16, index % 16), n + 1);
+      const superinfo_t child = children(place_stone(board, turn, index / 16, index % 16), n + 1);
       win |= rmax(~child.notlose);
       notlose |= rmax(~child.win);
     }
@@ -629,8 +627,8 @@ void checker::check_integrity(int n) {
             if (stored == expected)
               good++;
             else
-              report.fail(kind, kind + ": board " + std::to_string(board) + " (" +
-                                    section.name() + "): stored value differs from the best "
+              report.fail(kind, kind + ": board " + std::to_string(board) + " (" + section.name() +
+                                    "): stored value differs from the best "
                                     "over its children at " +
                                     first_difference(stored, expected));
           }
@@ -663,8 +661,8 @@ check_result check_run_directory(const std::string& dir, const check_options& op
     throw usage_error("--fraction must be in (0, 1]");
   check_result result;
   reporter report(dir, options.max_reports, result);
-  const int threads =
-      options.threads > 0 ? options.threads : int(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = options.threads > 0 ? options.threads
+                                          : int(std::max(1u, std::thread::hardware_concurrency()));
   checker c{dir, options, report, result, print, threads};
 
   // Classify the directory's files.
@@ -679,10 +677,12 @@ check_result check_run_directory(const std::string& dir, const check_options& op
       report.finish();
       return result;
     }
-    static const std::regex counts_name(R"(counts-(\d+)\.npy)"), sparse_name(R"(sparse-(\d+)\.npy)"),
-        slice_file(R"(slice-(\d+)\.pentago)"), index_name(R"(slice-(\d+)\.pentago\.index)"),
-        marker(R"(meaningless-(\d+))"), pentago_name(R"(.*\.pentago)"),
-        allowed(R"(log|log-\d+|history.*|output-.*|.*\.pbs|.*\.sh|slurm-.*\.out|.*\.o\d+|.*\.e\d+|\d+\.(cobaltlog|error|output)|(restart|checkpoint).*)");
+    static const std::regex counts_name(R"(counts-(\d+)\.npy)"),
+        sparse_name(R"(sparse-(\d+)\.npy)"), slice_file(R"(slice-(\d+)\.pentago)"),
+        index_name(R"(slice-(\d+)\.pentago\.index)"), marker(R"(meaningless-(\d+))"),
+        pentago_name(R"(.*\.pentago)"),
+        allowed(
+            R"(log|log-\d+|history.*|output-.*|.*\.pbs|.*\.sh|slurm-.*\.out|.*\.o\d+|.*\.e\d+|\d+\.(cobaltlog|error|output)|(restart|checkpoint).*)");
     std::vector<fs::directory_entry> entries;
     for (const auto& entry : fs::directory_iterator(dir, ec)) entries.push_back(entry);
     if (ec) report.fail("directory", "cannot list the directory: " + ec.message());

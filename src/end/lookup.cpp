@@ -41,8 +41,8 @@ block_cache::block_ptr block_cache::get(const supertensor_reader& reader, int se
   }
   // Decode outside the lock; a racing thread may decode the same block, and the first to
   // insert wins.
-  auto data = std::make_shared<const std::vector<superinfo_t>>(
-      reader.read_block(section_index, block));
+  auto data =
+      std::make_shared<const std::vector<superinfo_t>>(reader.read_block(section_index, block));
   const uint64_t bytes = data->size() * sizeof(superinfo_t);
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = where_.find(key);
@@ -283,10 +283,14 @@ leaf_function cached_leaf(std::function<superinfo_t(board_t)> value, size_t max_
 
 const char* source_name(value_source source) {
   switch (source) {
-    case value_source::saved_slice: return "saved slice";
-    case value_source::full_board: return "rules";
-    case value_source::meaningless: return "meaningless";
-    case value_source::search: return "search";
+    case value_source::saved_slice:
+      return "saved slice";
+    case value_source::full_board:
+      return "rules";
+    case value_source::meaningless:
+      return "meaningless";
+    case value_source::search:
+      return "search";
   }
   return "?";
 }

@@ -245,8 +245,8 @@ prediction predict(const predict_options& o) {
       line_nodes.push_back(cur.line_nodes);
       const double est_cur = double(block_slack_bytes) * cur.blocks +
                              heap_slack * o.snappy_ratio * 64 * cur.block_nodes;
-      const double est_prev = double(block_slack_bytes) * prev.blocks +
-                              heap_slack * prev_ratio * 64 * prev.block_nodes;
+      const double est_prev =
+          double(block_slack_bytes) * prev.blocks + heap_slack * prev_ratio * 64 * prev.block_nodes;
       const double samples = double(o.samples) * double(s.sections) * cur.block_nodes /
                              double(std::max<uint64_t>(s.nodes, 1)) * double(sample_bytes);
       const double tables = double(block_table_bytes) * (cur.blocks + prev.blocks);
@@ -272,8 +272,9 @@ prediction predict(const predict_options& o) {
       if (base[j] == base_range.max) {
         const rank_sums& cur = loads[n][j];
         const rank_sums prev = has_prev ? loads[n + 1][j] : rank_sums{};
-        store = double(block_slack_bytes) * (cur.blocks + prev.blocks) +
-                heap_slack * 64 * (o.snappy_ratio * cur.block_nodes + prev_ratio * prev.block_nodes);
+        store =
+            double(block_slack_bytes) * (cur.blocks + prev.blocks) +
+            heap_slack * 64 * (o.snappy_ratio * cur.block_nodes + prev_ratio * prev.block_nodes);
         tables = double(block_table_bytes) * (cur.blocks + prev.blocks);
       }
     const double scale = base_range.max > 0 ? base_range.projected_max / base_range.max : 1;
@@ -322,8 +323,8 @@ prediction predict(const predict_options& o) {
     }
     if (p.fits && s.save_chunk >= max_rank_chunk) {
       p.fits = false;
-      p.reason = "slice " + std::to_string(n) + ": a rank's share of slice-" +
-                 std::to_string(n) + ".pentago is about " + bytes_text(double(s.save_chunk)) +
+      p.reason = "slice " + std::to_string(n) + ": a rank's share of slice-" + std::to_string(n) +
+                 ".pentago is about " + bytes_text(double(s.save_chunk)) +
                  ", over the 2 GiB one rank may write; use more ranks or a lower --save";
     }
     p.slices.push_back(s);
@@ -331,9 +332,8 @@ prediction predict(const predict_options& o) {
   p.tag_bits = int(std::bit_width(p.max_tag));
   if (p.fits && o.tag_ub >= 0 && p.max_tag > uint64_t(o.tag_ub)) {
     p.fits = false;
-    p.reason = "message tags encoding local block ids reach " + std::to_string(p.max_tag) +
-               " (" + std::to_string(p.tag_bits) + " bits), above --tag-ub " +
-               std::to_string(o.tag_ub);
+    p.reason = "message tags encoding local block ids reach " + std::to_string(p.max_tag) + " (" +
+               std::to_string(p.tag_bits) + " bits), above --tag-ub " + std::to_string(o.tag_ub);
   }
 
   // pentago-endgame's own admission test (it refuses to start when this exceeds --memory):
@@ -356,13 +356,14 @@ std::string format_prediction(const predict_options& o, const prediction& p) {
   std::string out;
   char buf[512];
   auto line = [&](const std::string& text) { out += text + "\n"; };
-  std::snprintf(buf, sizeof buf,
-                "pentago-predict: root %s, %d ranks x %d threads, memory %s per rank, save <= %d, "
-                "key %s, samples %d%s%s",
-                o.root.name().c_str(), o.ranks, o.threads, bytes_text(double(o.memory)).c_str(),
-                o.save, std::to_string(uint64_t(o.key)).c_str(), o.samples,
-                o.meaningless ? (", meaningless " + std::to_string(o.meaningless)).c_str() : "",
-                o.restart >= 0 ? (", restart from slice " + std::to_string(o.restart)).c_str() : "");
+  std::snprintf(
+      buf, sizeof buf,
+      "pentago-predict: root %s, %d ranks x %d threads, memory %s per rank, save <= %d, "
+      "key %s, samples %d%s%s",
+      o.root.name().c_str(), o.ranks, o.threads, bytes_text(double(o.memory)).c_str(), o.save,
+      std::to_string(uint64_t(o.key)).c_str(), o.samples,
+      o.meaningless ? (", meaningless " + std::to_string(o.meaningless)).c_str() : "",
+      o.restart >= 0 ? (", restart from slice " + std::to_string(o.restart)).c_str() : "");
   line(buf);
   if (!p.slices.empty()) {
     const auto& s = p.slices.front();
@@ -374,24 +375,24 @@ std::string format_prediction(const predict_options& o, const prediction& p) {
     line(buf);
   }
   line("");
-  line("slice sections     blocks            nodes      lines | lines/rank      blocks/rank     "
-       "| stores     lines       peak/rank  par | saved (xz)   time");
+  line(
+      "slice sections     blocks            nodes      lines | lines/rank      blocks/rank     "
+      "| stores     lines       peak/rank  par | saved (xz)   time");
   for (const auto& s : p.slices) {
     const std::string lines = std::to_string(uint64_t(s.rank_lines.min)) + "-" +
                               std::to_string(uint64_t(s.rank_lines.max));
     const std::string blocks = std::to_string(uint64_t(s.rank_blocks.min)) + "-" +
                                std::to_string(uint64_t(s.rank_blocks.max)) +
                                (s.lines_sampled ? "~" : "");
-    std::snprintf(buf, sizeof buf,
-                  "%5d %8llu %10llu %16llu %10llu | %-15s %-15s | %-10s %-10s %-10s %3d | %-12s %s",
-                  s.slice, (unsigned long long)s.sections, (unsigned long long)s.blocks,
-                  (unsigned long long)s.nodes, (unsigned long long)s.lines, lines.c_str(),
-                  blocks.c_str(), bytes_text(double(s.store)).c_str(),
-                  bytes_text(double(s.line_memory)).c_str(),
-                  bytes_text(double(std::max(s.compute_peak, s.save_peak))).c_str(),
-                  s.line_parallelism,
-                  s.saved ? bytes_text(o.xz_ratio * double(s.output_bytes)).c_str() : "-",
-                  format_seconds(s.seconds).c_str());
+    std::snprintf(
+        buf, sizeof buf,
+        "%5d %8llu %10llu %16llu %10llu | %-15s %-15s | %-10s %-10s %-10s %3d | %-12s %s", s.slice,
+        (unsigned long long)s.sections, (unsigned long long)s.blocks, (unsigned long long)s.nodes,
+        (unsigned long long)s.lines, lines.c_str(), blocks.c_str(),
+        bytes_text(double(s.store)).c_str(), bytes_text(double(s.line_memory)).c_str(),
+        bytes_text(double(std::max(s.compute_peak, s.save_peak))).c_str(), s.line_parallelism,
+        s.saved ? bytes_text(o.xz_ratio * double(s.output_bytes)).c_str() : "-",
+        format_seconds(s.seconds).c_str());
     line(buf);
   }
   line("");
@@ -404,7 +405,8 @@ std::string format_prediction(const predict_options& o, const prediction& p) {
                       bytes_text(double(p.peak)).c_str(), s.slice,
                       bytes_text(double(s.store)).c_str(), bytes_text(double(s.tables)).c_str(),
                       std::max(s.line_parallelism, 2), bytes_text(double(s.max_line_bytes)).c_str(),
-                      bytes_text(double(s.save_peak)).c_str(), bytes_text(double(o.memory)).c_str());
+                      bytes_text(double(s.save_peak)).c_str(),
+                      bytes_text(double(o.memory)).c_str());
         line(buf);
       }
   }
@@ -496,8 +498,9 @@ predict_options parse_predict_options(int argc, char** argv) {
       const std::string v = value();
       const size_t dash = v.find('-');
       o.slices_lo = int(parse_int_option(arg, v.substr(0, dash), 0, 35));
-      o.slices_hi = dash == std::string::npos ? o.slices_lo
-                                              : int(parse_int_option(arg, v.substr(dash + 1), 0, 35));
+      o.slices_hi = dash == std::string::npos
+                        ? o.slices_lo
+                        : int(parse_int_option(arg, v.substr(dash + 1), 0, 35));
     } else if (arg == "--line-limit")
       o.line_limit = int(parse_int_option(arg, value(), 2, 1 << 20));
     else if (arg == "--speed")

@@ -4,7 +4,9 @@
 #include "pentago/end/check.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -22,10 +24,23 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Directories of this process (ctest runs tests in parallel processes, each building its
+// own fixtures), removed at exit unless PENTAGO_KEEP_TEST_RUNS is set.
+struct test_dirs {
+  std::vector<fs::path> paths;
+  ~test_dirs() {
+    if (std::getenv("PENTAGO_KEEP_TEST_RUNS")) return;
+    std::error_code ec;
+    for (const auto& p : paths) fs::remove_all(p, ec);
+  }
+} created_dirs;
+
 std::string fresh_dir(const std::string& name) {
-  const fs::path dir = fs::path(PENTAGO_BINARY_DIR) / "test-runs" / ("check-" + name);
+  const fs::path dir = fs::path(PENTAGO_BINARY_DIR) / "test-runs" /
+                       ("check-" + name + "-" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir.parent_path());
+  created_dirs.paths.push_back(dir);
   return dir.string();
 }
 
@@ -47,8 +62,8 @@ void write_slice(const std::string& dir, int n, const std::vector<section_t>& se
           for (int i1 = 0; i1 < shape[1]; i1++)
             for (int i2 = 0; i2 < shape[2]; i2++)
               for (int i3 = 0; i3 < shape[3]; i3++)
-                nodes[k++] = value(section_board(
-                    s, {8 * b[0] + i0, 8 * b[1] + i1, 8 * b[2] + i2, 8 * b[3] + i3}));
+                nodes[k++] = value(
+                    section_board(s, {8 * b[0] + i0, 8 * b[1] + i1, 8 * b[2] + i2, 8 * b[3] + i3}));
       },
       default_xz_preset, 2);
 }
@@ -105,9 +120,9 @@ std::string published_run() {
     const std::string d = fresh_dir("published");
     fs::create_directories(d);
     for (int n = 0; n <= 2; n++)
-      for (const std::string& name :
-           {"slice-" + std::to_string(n) + ".pentago", "slice-" + std::to_string(n) + ".pentago.index",
-            "counts-" + std::to_string(n) + ".npy"})
+      for (const std::string& name : {"slice-" + std::to_string(n) + ".pentago",
+                                      "slice-" + std::to_string(n) + ".pentago.index",
+                                      "counts-" + std::to_string(n) + ".npy"})
         fs::copy_file(fs::path(PENTAGO_SHARED_DATA) / name, fs::path(d) / name);
     return d;
   }();
@@ -284,7 +299,7 @@ TEST(check, wrong_sample_fails) {
   const auto dir = copy_dir(real_run(), "wrong-sample");
   const std::string path = dir + "/sparse-34.npy";
   auto sparse = read_npy(path);
-  sparse.data[9 * 5 + 1] ^= 1;  // a black-wins bit of row 5
+  sparse.data[9 * 5 + 1] ^= 1;             // a black-wins bit of row 5
   sparse.data[9 * 5 + 5] &= ~uint64_t(1);  // keep the pair consistent
   fs::remove(path);
   write_npy(path, sparse.rows, sparse.cols, sparse.data);

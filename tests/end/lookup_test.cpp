@@ -4,10 +4,12 @@
 #include "pentago/end/lookup.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <algorithm>
 #include <random>
 
 #include "pentago/base/error.h"
@@ -21,10 +23,22 @@ namespace {
 
 const std::string published = PENTAGO_SHARED_DATA;
 
+// Directories of this process, removed at exit unless PENTAGO_KEEP_TEST_RUNS is set.
+struct test_dirs {
+  std::vector<fs::path> paths;
+  ~test_dirs() {
+    if (std::getenv("PENTAGO_KEEP_TEST_RUNS")) return;
+    std::error_code ec;
+    for (const auto& p : paths) fs::remove_all(p, ec);
+  }
+} created_dirs;
+
 std::string fresh_dir(const std::string& name) {
-  const fs::path dir = fs::path(PENTAGO_BINARY_DIR) / "test-runs" / ("lookup-" + name);
+  const fs::path dir = fs::path(PENTAGO_BINARY_DIR) / "test-runs" /
+                       ("lookup-" + name + "-" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
+  created_dirs.paths.push_back(dir);
   return dir.string();
 }
 
@@ -36,7 +50,8 @@ game_value mover_value(const superinfo_t& disk, board_t board, int rotation = 0)
 }
 
 // Every move of `board` computed independently: place, rotate, negate the child's value.
-std::vector<game_value> expected_moves(board_t board, const std::function<superinfo_t(board_t)>& child_value) {
+std::vector<game_value> expected_moves(board_t board,
+                                       const std::function<superinfo_t(board_t)>& child_value) {
   std::vector<game_value> values;
   const int turn = board_turn(board);
   for (int y = 5; y >= 0; y--)
@@ -59,20 +74,20 @@ std::vector<game_value> expected_moves(board_t board, const std::function<superi
 }
 
 void write_meaningless_slice(const std::string& dir, int n) {
-  write_slice_file(dir + "/slice-" + std::to_string(n) + ".pentago", slice_sections(n),
-                   [n](int, const section_t& s, const block_t& b, std::span<superinfo_t> nodes) {
-                     const auto shape = block_shape(s, b);
-                     size_t k = 0;
-                     for (int i0 = 0; i0 < shape[0]; i0++)
-                       for (int i1 = 0; i1 < shape[1]; i1++)
-                         for (int i2 = 0; i2 < shape[2]; i2++)
-                           for (int i3 = 0; i3 < shape[3]; i3++)
-                             nodes[k++] = to_black_white(
-                                 meaningless_value(section_board(
-                                     s, {8 * b[0] + i0, 8 * b[1] + i1, 8 * b[2] + i2,
-                                         8 * b[3] + i3})),
-                                 n & 1);
-                   });
+  write_slice_file(
+      dir + "/slice-" + std::to_string(n) + ".pentago", slice_sections(n),
+      [n](int, const section_t& s, const block_t& b, std::span<superinfo_t> nodes) {
+        const auto shape = block_shape(s, b);
+        size_t k = 0;
+        for (int i0 = 0; i0 < shape[0]; i0++)
+          for (int i1 = 0; i1 < shape[1]; i1++)
+            for (int i2 = 0; i2 < shape[2]; i2++)
+              for (int i3 = 0; i3 < shape[3]; i3++)
+                nodes[k++] = to_black_white(
+                    meaningless_value(section_board(
+                        s, {8 * b[0] + i0, 8 * b[1] + i1, 8 * b[2] + i2, 8 * b[3] + i3})),
+                    n & 1);
+      });
 }
 
 // A random board with `stones` stones whose game is not over.

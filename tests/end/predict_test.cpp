@@ -122,8 +122,8 @@ TEST(predict, oversized_outputs_and_tags_fail) {
 }
 
 TEST(predict, full_game_at_scale_is_quick) {
-  auto o = parse({"--ranks", "16384", "--memory", "7G", "--save", "18", "--randomize", "17",
-                  "00000000"});
+  auto o = parse(
+      {"--ranks", "16384", "--memory", "7G", "--save", "18", "--randomize", "17", "00000000"});
   EXPECT_EQ(o.threads, 6);
   const auto start = std::chrono::steady_clock::now();
   const prediction p = predict(o);
@@ -147,16 +147,19 @@ TEST(predict, full_game_at_scale_is_quick) {
 }
 
 TEST(predict, bad_options_are_usage_errors) {
-  EXPECT_THROW(parse({"--memory", "1G", "00000000"}), usage_error);         // no --ranks
-  EXPECT_THROW(parse({"--ranks", "4", "00000000"}), usage_error);           // no --memory
-  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G"}), usage_error);     // no root
+  EXPECT_THROW(parse({"--memory", "1G", "00000000"}), usage_error);      // no --ranks
+  EXPECT_THROW(parse({"--ranks", "4", "00000000"}), usage_error);        // no --memory
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G"}), usage_error);  // no root
   EXPECT_THROW(parse({"--ranks", "0", "--memory", "1G", "00000000"}), usage_error);
-  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--threads", "1", "00000000"}), usage_error);
-  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--slices", "9-3", "00000000"}), usage_error);
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--threads", "1", "00000000"}),
+               usage_error);
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--slices", "9-3", "00000000"}),
+               usage_error);
   EXPECT_THROW(parse({"--ranks", "4", "--memory", "lots", "00000000"}), usage_error);
   EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--bogus", "00000000"}), usage_error);
   EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "12345678"}), usage_error);
-  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--restart", "40", "00000000"}), usage_error);
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--restart", "40", "00000000"}),
+               usage_error);
   EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--meaningless", "5", "--stop-after", "5",
                       "00000000"}),
                usage_error);

@@ -21,7 +21,7 @@ struct check_options {
   int samples = -1;            // expected samples per section; -1: from the log, else 256
   int threads = 0;             // 0: all hardware threads
   uint64_t cache_bytes = uint64_t(1) << 30;  // decoded block cache of --integrity
-  int max_reports = 10;        // failures of one kind listed per slice before a summary line
+  int max_reports = 10;  // failures of one kind listed per slice before a summary line
 };
 
 struct check_result {

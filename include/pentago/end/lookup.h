@@ -3,8 +3,8 @@
 // position and each of its moves, falling back to forward search where a slice is not saved.
 #pragma once
 #include <cstdint>
-#include <list>
 #include <functional>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -101,9 +101,9 @@ class slice_database {
 enum class value_source { saved_slice, full_board, meaningless, search };
 
 struct evaluator_options {
-  int threads = 1;             // forward search threads
-  int table_bits = 20;         // forward search transposition table (2^bits buckets)
-  int max_search_depth = 12;   // refuse forward searches spanning more stones than this
+  int threads = 1;            // forward search threads
+  int table_bits = 20;        // forward search transposition table (2^bits buckets)
+  int max_search_depth = 12;  // refuse forward searches spanning more stones than this
 };
 
 // One move: place a stone of the mover's colour at (x, y), then turn `quadrant` by `direction`
@@ -112,7 +112,7 @@ struct evaluator_options {
 struct move_value_t {
   int x = 0, y = 0;
   int quadrant = 0, direction = 0;
-  board_t child = 0;  // the position after the move
+  board_t child = 0;                   // the position after the move
   game_value value = game_value::tie;  // for the player making the move
   value_source source = value_source::saved_slice;
 };
@@ -145,8 +145,8 @@ class position_evaluator {
 // A leaf function computing `value` once per superstandardized board (up to `max_entries`
 // remembered; then the memory starts over). `value` must be equivariant, like meaningless_value
 // or a slice look-up; the result is thread safe if `value` is.
-leaf_function cached_leaf(std::function<superinfo_t(board_t)> value,
-                          size_t max_entries = size_t(1) << 20);
+leaf_function cached_leaf(std::function<superinfo_t(board_t)> value, size_t max_entries = size_t(1)
+                                                                                          << 20);
 
 const char* source_name(value_source source);
 // "a1".."f6": row letter (a = top, y = 5) and column digit (1 = left, x = 0), as str_board.

@@ -15,33 +15,33 @@ namespace pentago {
 
 struct predict_options {
   section_t root;
-  int ranks = 0;           // required
-  int threads = 6;         // per rank: 1 communication thread + threads - 1 workers
-  uint64_t memory = 0;     // bytes per rank, required
-  int save = -1;           // slices <= save are written (-1: none)
-  uint128 key = 17;        // --randomize (0: the simple partition)
-  int samples = 256;       // sparse samples per section
-  int meaningless = 0;     // slice K synthesized (not computed)
-  int restart = -1;        // slice read from a restart file; computing starts below it
-  int stop_after = -1;     // lowest slice computed; -1: the root's slice
+  int ranks = 0;                      // required
+  int threads = 6;                    // per rank: 1 communication thread + threads - 1 workers
+  uint64_t memory = 0;                // bytes per rank, required
+  int save = -1;                      // slices <= save are written (-1: none)
+  uint128 key = 17;                   // --randomize (0: the simple partition)
+  int samples = 256;                  // sparse samples per section
+  int meaningless = 0;                // slice K synthesized (not computed)
+  int restart = -1;                   // slice read from a restart file; computing starts below it
+  int stop_after = -1;                // lowest slice computed; -1: the root's slice
   int slices_lo = 0, slices_hi = 35;  // --slices: evaluate only these computed slices
-  int line_limit = 8;      // lines allocated at once (pentago-endgame --line-limit)
-  double speed = 40000;    // nodes per second per core, output plus input nodes
-  double snappy_ratio = 0.4;  // in-memory compression of store blocks (2013 plan: 0.4)
-  double xz_ratio = 0.15;     // slice-file compression (2013 run: 0.12 at slice 18, 0.19 at 17)
+  int line_limit = 8;                 // lines allocated at once (pentago-endgame --line-limit)
+  double speed = 40000;               // nodes per second per core, output plus input nodes
+  double snappy_ratio = 0.4;          // in-memory compression of store blocks (2013 plan: 0.4)
+  double xz_ratio = 0.15;  // slice-file compression (2013 run: 0.12 at slice 18, 0.19 at 17)
   int rank_samples = 64;   // ranks whose load is computed when there are more (0: all)
   uint64_t rank_lines = uint64_t(1) << 18;  // lines per rank examined before sampling lines
-  int jobs = 0;            // threads computing loads (0: all hardware threads)
-  int64_t tag_ub = -1;     // if >= 0, fail when local-id tags (id << 2 | dim) exceed it
+  int jobs = 0;                             // threads computing loads (0: all hardware threads)
+  int64_t tag_ub = -1;  // if >= 0, fail when local-id tags (id << 2 | dim) exceed it
 };
 
 // Memory constants of the estimate (parallel §2.5, this engine's block store and writer).
-constexpr double heap_slack = 1.1;                // compacting store heap ratio
-constexpr uint64_t block_slack_bytes = 1024;      // per block in the heap estimate
-constexpr uint64_t block_table_bytes = 128;       // per block per store: tables, maps, locks
-constexpr uint64_t sample_bytes = 160;            // a recorded sample on its owner
-constexpr uint64_t gathered_sample_bytes = 300;   // rank 0 while writing sparse-N.npy
-constexpr uint64_t fixed_rank_bytes = 64 << 20;   // MPI buffers, stacks, code, partitions
+constexpr double heap_slack = 1.1;                      // compacting store heap ratio
+constexpr uint64_t block_slack_bytes = 1024;            // per block in the heap estimate
+constexpr uint64_t block_table_bytes = 128;             // per block per store: tables, maps, locks
+constexpr uint64_t sample_bytes = 160;                  // a recorded sample on its owner
+constexpr uint64_t gathered_sample_bytes = 300;         // rank 0 while writing sparse-N.npy
+constexpr uint64_t fixed_rank_bytes = 64 << 20;         // MPI buffers, stacks, code, partitions
 constexpr uint64_t max_rank_chunk = uint64_t(1) << 31;  // a rank's slice-file data (MPI int)
 
 // Statistic over the ranks examined: min, max and (when sampled) an extrapolated max.
@@ -54,7 +54,7 @@ struct slice_prediction {
   bool computed = true;  // false for a meaningless or restart slice (input only)
   bool saved = false;
   uint64_t sections = 0, blocks = 0, nodes = 0, lines = 0;
-  int ranks_examined = 0;     // ranks whose load was computed
+  int ranks_examined = 0;      // ranks whose load was computed
   bool lines_sampled = false;  // per-rank loads estimated from a sample of their lines
   rank_range rank_lines, rank_blocks, rank_block_nodes, rank_line_nodes;
   uint64_t max_line_bytes = 0;  // largest line in flight: inputs, outputs, receive slack
@@ -62,9 +62,9 @@ struct slice_prediction {
   // tables, the line buffers that fit, and the total while computing and while saving.
   uint64_t store = 0, tables = 0, line_memory = 0, compute_peak = 0, save_peak = 0;
   int line_parallelism = 0;
-  uint64_t save_chunk = 0;     // a rank's compressed share of the slice file (projected max)
-  uint64_t output_bytes = 0;   // uncompressed slice file data (64 bytes per node) if saved
-  uint64_t max_local_id = 0;   // bound on (local line << 6 | block in line)
+  uint64_t save_chunk = 0;    // a rank's compressed share of the slice file (projected max)
+  uint64_t output_bytes = 0;  // uncompressed slice file data (64 bytes per node) if saved
+  uint64_t max_local_id = 0;  // bound on (local line << 6 | block in line)
   double seconds = 0;
 };
 
