@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -206,6 +207,7 @@ void run_local(const local_options& o) {
   };
 
   if (o.meaningless) {
+    std::ofstream(o.dir + "/meaningless-" + std::to_string(o.meaningless));  // the marker
     const auto t = clock_type::now();
     const int n = top;
     prev = std::make_unique<block_store>(slices[n], all_blocks(slices[n]), o.samples, heap);

@@ -115,7 +115,8 @@ class endgame_run {
     const auto plan =
         plan_slices(slices, plan_top, bottom, o_.meaningless > 0 && restart_slice < 0);
     const uint64_t whole_peak = plan_peak_bytes(plan, 0);
-    const uint64_t rank_peak = uint64_t(1.25 * double(whole_peak) / ranks_) + (64 << 20);
+    // Partitions balance nodes within a few percent (see the load balance reports).
+    const uint64_t rank_peak = uint64_t(1.1 * double(whole_peak) / ranks_) + (64 << 20);
     const uint64_t memory = o_.memory ? o_.memory : default_memory();
     if (rank_peak > memory)
       throw usage_error("memory plan needs about " + format_bytes(double(rank_peak)) +
@@ -125,10 +126,14 @@ class endgame_run {
       log_.open(o_.dir + (rank_ == 0 ? "/log" : "/log-" + std::to_string(rank_)));
     log_.set_echo(rank_ == 0);
     header(memory, rank_peak, plan);
+    // Budget: lines in flight, then uncompressed partial blocks, then the arena, whose pages
+    // all get touched eventually, so it is sized to what --memory leaves.
     const uint64_t line_memory = std::max<uint64_t>(64 << 20, (memory - rank_peak) / 4);
     const uint64_t partial_budget =
         memory > rank_peak + line_memory ? (memory - rank_peak - line_memory) / 2 : 0;
-    heap_ = std::make_unique<compacting_store>(std::max<uint64_t>(2 * rank_peak, 256 << 20));
+    const uint64_t heap_limit = std::max(rank_peak, memory - line_memory - partial_budget);
+    heap_ = std::make_unique<compacting_store>(
+        std::min(heap_limit, std::max<uint64_t>(2 * rank_peak, 256 << 20)));
     flow_limits limits{o_.gather_limit, o_.line_limit, line_memory, o_.mode};
 
     if (o_.meaningless && rank_ == 0)
@@ -186,15 +191,20 @@ class endgame_run {
 
       const auto io_start = clock_type::now();
       write_counts_and_samples(o_.dir, n, *prev, MPI_COMM_WORLD);
+      const std::string slice_path = o_.dir + "/slice-" + std::to_string(n) + ".pentago";
+      uint64_t file_bytes = 0;
+      auto save = [&] {
+        if (!file_bytes)
+          file_bytes = write_slice_parallel(slice_path, n, *prev_part, *prev, pool_, MPI_COMM_WORLD,
+                                            o_.level);
+      };
+      const bool periodic = o_.checkpoint_every && computed % o_.checkpoint_every == 0;
+      if (n <= o_.save || (periodic && n > bottom)) save();
+      // Agree on a checkpoint after any regular save, so a signal that arrived while it was
+      // being written takes effect now rather than a slice later.
       int checkpoint = checkpoint_requested;
       PENTAGO_MPI(MPI_Allreduce(MPI_IN_PLACE, &checkpoint, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-      const bool periodic = o_.checkpoint_every && computed % o_.checkpoint_every == 0;
-      const bool save = n <= o_.save || ((checkpoint || periodic) && n > bottom);
-      uint64_t file_bytes = 0;
-      const std::string slice_path = o_.dir + "/slice-" + std::to_string(n) + ".pentago";
-      if (save)
-        file_bytes =
-            write_slice_parallel(slice_path, n, *prev_part, *prev, pool_, MPI_COMM_WORLD, o_.level);
+      if (checkpoint && n > bottom) save();
       const double io_seconds = seconds_since(io_start);
       done_nodes += plan_nodes(plan, n);
       report_slice(n, slices[n].size(), *prev, stats, compute_seconds, io_seconds, file_bytes,

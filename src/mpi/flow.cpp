@@ -331,9 +331,11 @@ class flow {
     }
   }
 
+  // Once the last job is queued the line may finish and be freed at any moment, so nothing
+  // here may read *s after the loop has queued it.
   void start_compute(line_state* s) {
-    for (int k = 0; k < s->line.length(); k++)
-      pool_.push_back([this, s, k] { compute_block(s, k); });
+    const int length = s->line.length();
+    for (int k = 0; k < length; k++) pool_.push_back([this, s, k] { compute_block(s, k); });
   }
 
   // Worker thread: compute output block k of a line and deliver it.
