@@ -20,6 +20,7 @@
 #include "pentago/end/block_store.h"
 #include "pentago/end/lookup.h"
 #include "pentago/end/meaningless.h"
+#include "pentago/end/parallel_for.h"
 #include "pentago/end/random.h"
 #include "pentago/end/run_options.h"
 #include "pentago/layout/line_mapping.h"
@@ -30,31 +31,6 @@ namespace pentago {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Runs fn(worker, i) for i in [0, count) on `threads` threads; rethrows the first exception.
-template <class F>
-void parallel_for(int threads, uint64_t count, F&& fn) {
-  std::atomic<uint64_t> next{0};
-  std::atomic<bool> failed{false};
-  std::exception_ptr first;
-  std::mutex mutex;
-  auto work = [&](int worker) {
-    try {
-      for (uint64_t i; !failed && (i = next++) < count;) fn(worker, i);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!first) first = std::current_exception();
-      failed = true;
-    }
-  };
-  std::vector<std::thread> pool;
-  const int used =
-      int(std::min<uint64_t>(uint64_t(std::max(threads, 1)), std::max<uint64_t>(count, 1)));
-  for (int t = 1; t < used; t++) pool.emplace_back(work, t);
-  work(0);
-  for (auto& t : pool) t.join();
-  if (first) std::rethrow_exception(first);
-}
 
 std::string slice_name(int n) { return "slice " + std::to_string(n); }
 

@@ -13,6 +13,7 @@
 
 #include "pentago/base/error.h"
 #include "pentago/end/local_driver.h"
+#include "pentago/end/parallel_for.h"
 #include "pentago/end/partition.h"
 #include "pentago/end/run_options.h"
 #include "pentago/layout/line_mapping.h"
@@ -136,29 +137,6 @@ uint64_t max_line_bytes(const std::vector<section_t>& sections, bool has_inputs)
     }
   }
   return best;
-}
-
-// Runs fn(i) for i in [0, count) on `threads` threads; rethrows the first exception.
-template <class F>
-void parallel_for(int threads, uint64_t count, F&& fn) {
-  std::atomic<uint64_t> next{0};
-  std::atomic<bool> failed{false};
-  std::exception_ptr first;
-  std::mutex mutex;
-  auto work = [&] {
-    try {
-      for (uint64_t i; !failed && (i = next++) < count;) fn(i);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!first) first = std::current_exception();
-      failed = true;
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads && uint64_t(t) < count; t++) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-  if (first) std::rethrow_exception(first);
 }
 
 std::string bytes_text(double bytes) { return format_bytes(bytes); }
