@@ -39,6 +39,7 @@ superinfo_t transform_info(symmetry_t s, const superinfo_t& v) {
 // value is decided, which cancels the subtrees still running below it.
 struct split_point {
   const split_point* parent;
+  const int level;  // nesting depth of split points: 1 at the outermost
   std::atomic<bool> done{false};
   std::atomic<int> pending{0};
   std::atomic<bool> incomplete{false};
@@ -46,7 +47,7 @@ struct split_point {
   super_t win, notlose;  // contributions of the children, under mutex
   std::exception_ptr failure;
 
-  explicit split_point(const split_point* p) : parent(p) {}
+  explicit split_point(const split_point* p) : parent(p), level(p ? p->level + 1 : 1) {}
   bool cancelled() const {
     for (const split_point* s = this; s; s = s->parent)
       if (s->done.load(std::memory_order_relaxed)) return true;
@@ -186,7 +187,7 @@ struct super_searcher::impl {
     split_point sp(ctx.split);
     sp.pending.store(count - 1, std::memory_order_relaxed);
     for (int i = 1; i < count; i++)
-      pool->submit([&, i] {
+      pool->submit(sp.level, [&, i] {
         task_context task;
         task.split = &sp;
         try {
@@ -211,7 +212,9 @@ struct super_searcher::impl {
         merge(task.stats);
         if (sp.pending.fetch_sub(1, std::memory_order_acq_rel) == 1) pool->wake_all();
       });
-    pool->help_until([&] { return sp.pending.load(std::memory_order_acquire) == 0; });
+    // Help only with tasks of this split level or deeper: every nested wait is then one level
+    // deeper, which bounds the stack (helping with any task can recurse without limit).
+    pool->help_until(sp.level, [&] { return sp.pending.load(std::memory_order_acquire) == 0; });
 
     if (sp.failure) std::rethrow_exception(sp.failure);
     win |= sp.win;

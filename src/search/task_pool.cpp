@@ -18,33 +18,42 @@ task_pool::~task_pool() {
   for (auto& t : threads_) t.join();
 }
 
-void task_pool::submit(std::function<void()> task) {
+void task_pool::submit(int level, std::function<void()> task) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    queue_.push_back(std::move(task));
+    queue_.emplace_back(level, std::move(task));
   }
-  ready_.notify_one();
+  // All: a waiting helper woken for a task below its level would not take it.
+  ready_.notify_all();
 }
 
-bool task_pool::run_one() {
+bool task_pool::has_task(int min_level) const {
+  for (const auto& entry : queue_)
+    if (entry.first >= min_level) return true;
+  return false;
+}
+
+bool task_pool::run_one(int min_level) {
   std::function<void()> task;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (queue_.empty()) return false;
-    task = std::move(queue_.front());
-    queue_.pop_front();
+    auto it = queue_.begin();
+    while (it != queue_.end() && it->first < min_level) ++it;
+    if (it == queue_.end()) return false;
+    task = std::move(it->second);
+    queue_.erase(it);
   }
   task();
   return true;
 }
 
-void task_pool::help_until(const std::function<bool()>& done) {
+void task_pool::help_until(int min_level, const std::function<bool()>& done) {
   while (!done()) {
-    if (run_one()) continue;
+    if (run_one(min_level)) continue;
     std::unique_lock<std::mutex> lock(mutex_);
     // The timeout only bounds the cost of a wake-up raced away by a task submitted elsewhere.
     ready_.wait_for(lock, std::chrono::milliseconds(1),
-                    [&] { return stopping_ || !queue_.empty() || done(); });
+                    [&] { return stopping_ || has_task(min_level) || done(); });
   }
 }
 
@@ -60,7 +69,7 @@ void task_pool::work() {
       std::unique_lock<std::mutex> lock(mutex_);
       ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;
-      task = std::move(queue_.front());
+      task = std::move(queue_.front().second);
       queue_.pop_front();
     }
     task();

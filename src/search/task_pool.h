@@ -18,12 +18,14 @@ class task_pool {
   task_pool(const task_pool&) = delete;
   task_pool& operator=(const task_pool&) = delete;
 
-  void submit(std::function<void()> task);
-  // Runs one queued task on the calling thread; false if the queue was empty.
-  bool run_one();
-  // Runs queued tasks on the calling thread until done() holds, sleeping while the queue is
-  // empty. Whoever makes done() true must call wake_all afterwards.
-  void help_until(const std::function<bool()>& done);
+  // Tasks carry a level (the split depth that made them); waiting threads only help with
+  // tasks at their own level or deeper, so nested helping cannot grow the stack unboundedly.
+  void submit(int level, std::function<void()> task);
+  // Runs one queued task of at least `min_level` on the calling thread; false if none.
+  bool run_one(int min_level = 0);
+  // Runs queued tasks of at least `min_level` on the calling thread until done() holds,
+  // sleeping while there are none. Whoever makes done() true must call wake_all afterwards.
+  void help_until(int min_level, const std::function<bool()>& done);
   void wake_all();
 
  private:
@@ -31,7 +33,8 @@ class task_pool {
 
   std::mutex mutex_;
   std::condition_variable ready_;
-  std::deque<std::function<void()>> queue_;
+  std::deque<std::pair<int, std::function<void()>>> queue_;  // (level, task)
+  bool has_task(int min_level) const;
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };
