@@ -79,9 +79,9 @@ void bm_line(benchmark::State& state, const char* section, simd_level level) {
 
 // Slice 35 (no children, 1 empty cell), slice 34 (the root of the 44444554 run, a reflecting
 // child), and deeper sections with more empty cells per quadrant.
-#define PENTAGO_LINE_CASES(name, section)                                          \
-  BENCHMARK_CAPTURE(bm_line, name##_portable, section, simd_level::portable);      \
-  BENCHMARK_CAPTURE(bm_line, name##_sse, section, simd_level::sse);                \
+#define PENTAGO_LINE_CASES(name, section)                                     \
+  BENCHMARK_CAPTURE(bm_line, name##_portable, section, simd_level::portable); \
+  BENCHMARK_CAPTURE(bm_line, name##_sse, section, simd_level::sse);           \
   BENCHMARK_CAPTURE(bm_line, name##_avx2, section, simd_level::avx2)
 
 PENTAGO_LINE_CASES(s35_54444554, "54444554");

@@ -47,10 +47,9 @@ bool select_level(benchmark::State& state, simd_level level) {
 
 void set_counters(benchmark::State& state) {
   const double calls = double(state.iterations());
-  state.counters["ns_per_call"] =
-      benchmark::Counter(calls * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  state.counters["positions_per_s"] =
-      benchmark::Counter(256 * calls, benchmark::Counter::kIsRate);
+  state.counters["time_per_call"] =
+      benchmark::Counter(calls, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["positions_per_s"] = benchmark::Counter(256 * calls, benchmark::Counter::kIsRate);
 }
 
 void bm_rmax(benchmark::State& state, simd_level level) {
@@ -99,7 +98,7 @@ void bm_transform(benchmark::State& state, simd_level level) {
   set_counters(state);
 }
 
-#define PENTAGO_LEVELS(bm)                                            \
+#define PENTAGO_LEVELS(bm)                                              \
   BENCHMARK_CAPTURE(bm, portable, simd_level::portable) TRANSFORM_ARGS; \
   BENCHMARK_CAPTURE(bm, sse, simd_level::sse) TRANSFORM_ARGS;           \
   BENCHMARK_CAPTURE(bm, avx2, simd_level::avx2) TRANSFORM_ARGS

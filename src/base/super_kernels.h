@@ -90,7 +90,7 @@ void rmax_kernel(const super_t& in, super_t& out) {
 
 template <class V>
 PENTAGO_INLINE V wins_value(const nibbles_t& q0, const nibbles_t& q1, const nibbles_t& q2,
-                    const nibbles_t& q3) {
+                            const nibbles_t& q3) {
   const auto& t = super_tables;
   V acc = V::zero();
   for (int h = 0; h < 2; h++) {
@@ -208,14 +208,30 @@ void transform_kernel(symmetry_t s, const super_t& in, super_t& out) {
   const V v = shift_all(V::load(in), s.local);
   V r;
   switch (s.global & 7) {
-    case 0: r = v; break;
-    case 1: r = global_part<1>(v); break;
-    case 2: r = global_part<2>(v); break;
-    case 3: r = global_part<3>(v); break;
-    case 4: r = global_part<4>(v); break;
-    case 5: r = global_part<5>(v); break;
-    case 6: r = global_part<6>(v); break;
-    default: r = global_part<7>(v); break;
+    case 0:
+      r = v;
+      break;
+    case 1:
+      r = global_part<1>(v);
+      break;
+    case 2:
+      r = global_part<2>(v);
+      break;
+    case 3:
+      r = global_part<3>(v);
+      break;
+    case 4:
+      r = global_part<4>(v);
+      break;
+    case 5:
+      r = global_part<5>(v);
+      break;
+    case 6:
+      r = global_part<6>(v);
+      break;
+    default:
+      r = global_part<7>(v);
+      break;
   }
   r.store(out);
 }
@@ -290,8 +306,8 @@ PENTAGO_INLINE uint64_t expand_word(int q, uint64_t nibble) {
 // The contributions of one side (per-axis nibbles n[q][i]) to the wins of a block's nodes.
 template <class V>
 struct block_wins {
-  uint64_t low[3][8][8];  // low_pairs[p] = {a, b}: [i_a][i_b]
-  V high[3][8][8];        // high_pairs[p] = {a, 3}: [i_a][i3]
+  uint64_t low[3][8][8];                        // low_pairs[p] = {a, b}: [i_a][i_b]
+  V high[3][8][8];                              // high_pairs[p] = {a, 3}: [i_a][i3]
   const super_t* axis3[high_triples.count][8];  // per line through 3, per i3
 
   // Tables of groups within the quadrants `shared` (a mask) are copied from `same`, a side with
@@ -378,8 +394,7 @@ struct row_wins {
   }
   PENTAGO_INLINE V node(const block_wins<V>& b, int i0, int i1, int i2, int i3) const {
     V v = low | b.high[0][i0][i3] | b.high[1][i1][i3] | b.high[2][i2][i3];
-    for (int k = 0; k < high_triples.count; k++)
-      v = v | (through3[k] & V::load(*b.axis3[k][i3]));
+    for (int k = 0; k < high_triples.count; k++) v = v | (through3[k] & V::load(*b.axis3[k][i3]));
     return v;
   }
 };
@@ -467,14 +482,22 @@ void line_block_kernel(const line_block_job& job) {
   sides.wins[1].build(sides.n[1], job.shape);
   sides.wins[2].build(sides.n[2], job.shape, &sides.wins[0], 15 & ~(1 << job.d));
   switch (job.last ? 0 : job.global & 7) {
-    case 0: return line_block_kernel_global<V, 0>(job, sides);
-    case 1: return line_block_kernel_global<V, 1>(job, sides);
-    case 2: return line_block_kernel_global<V, 2>(job, sides);
-    case 3: return line_block_kernel_global<V, 3>(job, sides);
-    case 4: return line_block_kernel_global<V, 4>(job, sides);
-    case 5: return line_block_kernel_global<V, 5>(job, sides);
-    case 6: return line_block_kernel_global<V, 6>(job, sides);
-    default: return line_block_kernel_global<V, 7>(job, sides);
+    case 0:
+      return line_block_kernel_global<V, 0>(job, sides);
+    case 1:
+      return line_block_kernel_global<V, 1>(job, sides);
+    case 2:
+      return line_block_kernel_global<V, 2>(job, sides);
+    case 3:
+      return line_block_kernel_global<V, 3>(job, sides);
+    case 4:
+      return line_block_kernel_global<V, 4>(job, sides);
+    case 5:
+      return line_block_kernel_global<V, 5>(job, sides);
+    case 6:
+      return line_block_kernel_global<V, 6>(job, sides);
+    default:
+      return line_block_kernel_global<V, 7>(job, sides);
   }
 }
 

@@ -10,7 +10,9 @@ struct vec_portable {
   uint64_t w[4];
   static constexpr bool has_nibble_map = false;
 
-  PENTAGO_INLINE static vec_portable load(const super_t& s) { return {{s.w[0], s.w[1], s.w[2], s.w[3]}}; }
+  PENTAGO_INLINE static vec_portable load(const super_t& s) {
+    return {{s.w[0], s.w[1], s.w[2], s.w[3]}};
+  }
   void store(super_t& s) const {
     for (int i = 0; i < 4; i++) s.w[i] = w[i];
   }

@@ -41,10 +41,18 @@ struct vec_sse {
   friend vec_sse andnot(vec_sse a, vec_sse b) {
     return {_mm_andnot_si128(a.lo, b.lo), _mm_andnot_si128(a.hi, b.hi)};
   }
-  friend vec_sse shl64(vec_sse a, int r) { return {_mm_slli_epi64(a.lo, r), _mm_slli_epi64(a.hi, r)}; }
-  friend vec_sse shr64(vec_sse a, int r) { return {_mm_srli_epi64(a.lo, r), _mm_srli_epi64(a.hi, r)}; }
-  friend vec_sse shl16(vec_sse a, int r) { return {_mm_slli_epi16(a.lo, r), _mm_slli_epi16(a.hi, r)}; }
-  friend vec_sse shr16(vec_sse a, int r) { return {_mm_srli_epi16(a.lo, r), _mm_srli_epi16(a.hi, r)}; }
+  friend vec_sse shl64(vec_sse a, int r) {
+    return {_mm_slli_epi64(a.lo, r), _mm_slli_epi64(a.hi, r)};
+  }
+  friend vec_sse shr64(vec_sse a, int r) {
+    return {_mm_srli_epi64(a.lo, r), _mm_srli_epi64(a.hi, r)};
+  }
+  friend vec_sse shl16(vec_sse a, int r) {
+    return {_mm_slli_epi16(a.lo, r), _mm_slli_epi16(a.hi, r)};
+  }
+  friend vec_sse shr16(vec_sse a, int r) {
+    return {_mm_srli_epi16(a.lo, r), _mm_srli_epi16(a.hi, r)};
+  }
 
   template <int p0, int p1, int p2, int p3>
   friend vec_sse groups(vec_sse a) {

@@ -71,7 +71,7 @@ struct line_block_job {
   // node's amount and applies the global part once per node.
   int global;
   int child_axis;
-  uint8_t node_shift[4][8];   // local shifts on axes != child_axis (0 along d)
+  uint8_t node_shift[4][8];      // local shifts on axes != child_axis (0 along d)
   int32_t node_offset[2][4][8];  // input offsets per stride kind (0 along d)
   struct child_t {
     const superinfo_t* base;  // add node_offset[kind][..] summed over the axes
