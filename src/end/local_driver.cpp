@@ -58,13 +58,10 @@ std::string local_usage() {
 
 local_options parse_local_options(int argc, char** argv) {
   local_options o;
-  bool have_root = false;
-  for (int i = 1; i < argc; i++) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw usage_error(arg + " needs a value");
-      return argv[++i];
-    };
+  argument_cursor args(argc, argv);
+  while (args.next()) {
+    const std::string& arg = args.arg();
+    auto value = [&] { return args.value(); };
     if (arg == "--threads")
       o.threads = int(parse_int_option(arg, value(), 1, 1024));
     else if (arg == "--dir")
@@ -83,14 +80,12 @@ local_options parse_local_options(int argc, char** argv) {
       o.level = int(parse_int_option(arg, value(), 0, 9));
     else if (arg == "--quiet")
       o.echo = false;
-    else if (arg.size() > 1 && arg[0] == '-')
+    else if (args.is_option())
       throw usage_error("unknown option " + arg);
-    else if (have_root)
-      throw usage_error("more than one root section given: " + arg);
     else
-      o.root = section_t::parse(arg), have_root = true;
+      args.take_root(o.root);
   }
-  if (!have_root) throw usage_error("missing ROOT section (e.g. 44444554)");
+  if (!args.have_root()) throw usage_error("missing ROOT section (e.g. 44444554)");
   if (o.dir.empty()) throw usage_error("missing --dir DIR");
   if (o.root.sum() >= 36) throw usage_error("root " + o.root.str() + " has no empty cell");
   const int top = o.meaningless ? o.meaningless : 35;

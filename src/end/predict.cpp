@@ -439,7 +439,6 @@ std::string predict_usage() {
 
 predict_options parse_predict_options(int argc, char** argv) {
   predict_options o;
-  bool have_root = false;
   auto parse_double = [](const std::string& option, const std::string& v, double lo, double hi) {
     char* end = nullptr;
     const double x = std::strtod(v.c_str(), &end);
@@ -448,12 +447,10 @@ predict_options parse_predict_options(int argc, char** argv) {
                         std::to_string(hi) + "], got '" + v + "'");
     return x;
   };
-  for (int i = 1; i < argc; i++) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw usage_error(arg + " needs a value");
-      return argv[++i];
-    };
+  argument_cursor args(argc, argv);
+  while (args.next()) {
+    const std::string& arg = args.arg();
+    auto value = [&] { return args.value(); };
     if (arg == "--ranks")
       o.ranks = int(parse_int_option(arg, value(), 1, 1 << 24));
     else if (arg == "--memory")
@@ -493,14 +490,12 @@ predict_options parse_predict_options(int argc, char** argv) {
       o.jobs = int(parse_int_option(arg, value(), 1, 1024));
     else if (arg == "--tag-ub")
       o.tag_ub = parse_int_option(arg, value(), 0, INT64_MAX);
-    else if (arg.size() > 1 && arg[0] == '-')
+    else if (args.is_option())
       throw usage_error("unknown option " + arg);
-    else if (have_root)
-      throw usage_error("more than one root section given: " + arg);
     else
-      o.root = section_t::parse(arg), have_root = true;
+      args.take_root(o.root);
   }
-  if (!have_root) throw usage_error("missing ROOT section (e.g. 00000000)");
+  if (!args.have_root()) throw usage_error("missing ROOT section (e.g. 00000000)");
   validate_options(o);
   return o;
 }

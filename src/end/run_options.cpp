@@ -76,6 +76,23 @@ uint64_t physical_memory() {
   return uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE));
 }
 
+bool argument_cursor::next() {
+  if (++i_ >= argc_) return false;
+  arg_ = argv_[i_];
+  return true;
+}
+
+std::string argument_cursor::value() {
+  if (i_ + 1 >= argc_) throw usage_error(arg_ + " needs a value");
+  return argv_[++i_];
+}
+
+void argument_cursor::take_root(section_t& root) {
+  if (have_root_) throw usage_error("more than one root section given: " + arg_);
+  root = section_t::parse(arg_);
+  have_root_ = true;
+}
+
 run_log::~run_log() {
   if (file_) std::fclose(file_);
 }

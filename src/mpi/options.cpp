@@ -34,13 +34,10 @@ std::string endgame_usage() {
 
 endgame_options parse_endgame_options(int argc, char** argv) {
   endgame_options o;
-  bool have_root = false;
-  for (int i = 1; i < argc; i++) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw usage_error(arg + " needs a value");
-      return argv[++i];
-    };
+  argument_cursor args(argc, argv);
+  while (args.next()) {
+    const std::string& arg = args.arg();
+    auto value = [&] { return args.value(); };
     if (arg == "--help" || arg == "-h")
       o.help = true;
     else if (arg == "--threads")
@@ -95,13 +92,11 @@ endgame_options parse_endgame_options(int argc, char** argv) {
       o.test_fail_slice = int(parse_int_option(arg, v.substr(colon + 1), 0, 35));
     } else if (arg.size() > 1 && arg[0] == '-')
       throw usage_error("unknown option " + arg);
-    else if (have_root)
-      throw usage_error("more than one root section given: " + arg);
     else
-      o.root = section_t::parse(arg), have_root = true;
+      args.take_root(o.root);
   }
   if (o.help) return o;
-  if (!have_root)
+  if (!args.have_root())
     throw usage_error("missing ROOT section (e.g. 44444554; 00000000 is the full game)");
   if (o.dir.empty()) throw usage_error("missing --dir DIR");
   if (o.root.sum() >= 36) throw usage_error("root " + o.root.str() + " has no empty cell");

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <string>
 
+#include "pentago/layout/section.h"
+
 namespace pentago {
 
 // Parses an integer option value (strtoll base 0) in [lo, hi]; throws usage_error naming it.
@@ -17,6 +19,25 @@ std::string format_bytes(double bytes);      // "1.23 GiB"
 std::string format_seconds(double seconds);  // "1h 02m 03s" / "12.3 s"
 // Total physical memory of this machine.
 uint64_t physical_memory();
+
+// Walks a command line for the option parsers: arg() is the current word, value() consumes
+// the next one as the option's value, and take_root() accepts the one positional ROOT.
+class argument_cursor {
+ public:
+  argument_cursor(int argc, char** argv) : argc_(argc), argv_(argv) {}
+  bool next();
+  const std::string& arg() const { return arg_; }
+  bool is_option() const { return arg_.size() > 1 && arg_[0] == '-'; }
+  std::string value();              // usage_error "<option> needs a value" at the end of the line
+  void take_root(section_t& root);  // usage_error on a second positional argument
+  bool have_root() const { return have_root_; }
+
+ private:
+  int argc_, i_ = 0;
+  char** argv_;
+  std::string arg_;
+  bool have_root_ = false;
+};
 
 class run_log {
  public:
