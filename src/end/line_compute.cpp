@@ -53,7 +53,8 @@ void compute_line_block(const line_dependency& dep, std::span<const superinfo_t*
     int child;  // j: index of the child quadrant state along d*
     int rho;    // CCW turns from bucket[j] to the placed quadrant
   };
-  std::vector<placement_t> placements[block_size];
+  placement_t placements[block_size][9];
+  int placement_count[block_size] = {};
   {
     const auto bucket = rmin_bucket(s.counts[d][0], s.counts[d][1]);
     static const int powers[9] = {1, 3, 9, 27, 81, 243, 729, 2187, 6561};
@@ -66,9 +67,9 @@ void compute_line_block(const line_dependency& dep, std::span<const superinfo_t*
         const auto& n = super_tables.win_nibbles[d][mine_mask[i] | 1 << e];
         placed.h[0] |= n.h[0], placed.h[1] |= n.h[1];
         const uint16_t inv = rmin_inverse(quadrant_t(v + (turn + 1) * powers[e]));
-        placements[i].push_back({inv >> 2, inv & 3});
+        placements[i][placement_count[i]++] = {inv >> 2, inv & 3};
       }
-      PENTAGO_CHECK(!placements[i].empty(), "line along a full quadrant");
+      PENTAGO_CHECK(placement_count[i] > 0, "line along a full quadrant");
       job.placed[i] = placed;
     }
   }
@@ -125,8 +126,8 @@ void compute_line_block(const line_dependency& dep, std::span<const superinfo_t*
     }
   }
   for (int i = 0; i < shape[d]; i++) {
-    job.child_count[i] = int(placements[i].size());
-    for (size_t p = 0; p < placements[i].size(); p++) {
+    job.child_count[i] = placement_count[i];
+    for (int p = 0; p < placement_count[i]; p++) {
       const auto [j, rho] = placements[i][p];
       int local, fix;
       entry(dstar, j, local, fix);
