@@ -38,7 +38,7 @@ struct vec_avx2 {
     return {_mm256_permute4x64_epi64(a.v, p0 | p1 << 2 | p2 << 4 | p3 << 6)};
   }
   friend vec_avx2 rotr_words(vec_avx2 a, int k) {
-    const __m256i idx = _mm256_load_si256((const __m256i*)super_tables.rotate_words[k]);
+    const __m256i idx = _mm256_loadu_si256((const __m256i*)super_tables.rotate_words[k]);
     return {_mm256_permutevar8x32_epi32(a.v, idx)};
   }
   friend vec_avx2 transpose_groups(vec_avx2 a) {
