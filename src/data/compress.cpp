@@ -175,9 +175,9 @@ __attribute__((target("avx2"))) void uninterleave_avx2(const superinfo_t* in, su
     const __m256i hi = _mm256_permute2x128_si256(x0, x1, 0x31);
     __m256i* q = reinterpret_cast<__m256i*>(&out[i]);
     _mm256_storeu_si256(q,
-                       _mm256_packus_epi16(_mm256_and_si256(lo, low), _mm256_and_si256(hi, low)));
+                        _mm256_packus_epi16(_mm256_and_si256(lo, low), _mm256_and_si256(hi, low)));
     _mm256_storeu_si256(q + 1,
-                       _mm256_packus_epi16(_mm256_srli_epi16(lo, 8), _mm256_srli_epi16(hi, 8)));
+                        _mm256_packus_epi16(_mm256_srli_epi16(lo, 8), _mm256_srli_epi16(hi, 8)));
   }
 }
 #endif  // PENTAGO_X86
