@@ -196,14 +196,21 @@ npy_header_info parse_npy_header(std::span<const uint8_t> bytes, const std::stri
   return info;
 }
 
-npy_array parse_npy(std::span<const uint8_t> bytes, const std::string& name) {
-  const auto info = parse_npy_header(bytes, name);
+// The body size a parsed header implies; throws unless the file has exactly that size.
+static uint64_t checked_npy_body(const npy_header_info& info, uint64_t file_size,
+                                 const std::string& name) {
   const uint64_t body = 8 * info.rows * info.cols;
-  if (bytes.size() - info.header_size != body)
-    throw error(name + ": .npy file size " + std::to_string(bytes.size()) +
+  if (file_size - info.header_size != body)
+    throw error(name + ": .npy file size " + std::to_string(file_size) +
                 " does not match its shape (" + std::to_string(info.rows) + "," +
                 std::to_string(info.cols) + "): expected " +
                 std::to_string(info.header_size + body));
+  return body;
+}
+
+npy_array parse_npy(std::span<const uint8_t> bytes, const std::string& name) {
+  const auto info = parse_npy_header(bytes, name);
+  const uint64_t body = checked_npy_body(info, bytes.size(), name);
   npy_array array;
   array.rows = info.rows;
   array.cols = info.cols;
@@ -218,12 +225,7 @@ npy_array read_npy(const std::string& path) {
   const uint64_t prefix = std::min<uint64_t>(file.size(), 1 << 16);
   const auto head = file.read(0, prefix, ".npy header");
   const auto info = parse_npy_header(head, path);
-  const uint64_t body = 8 * info.rows * info.cols;
-  if (file.size() - info.header_size != body)
-    throw error(path + ": .npy file size " + std::to_string(file.size()) +
-                " does not match its shape (" + std::to_string(info.rows) + "," +
-                std::to_string(info.cols) + "): expected " +
-                std::to_string(info.header_size + body));
+  const uint64_t body = checked_npy_body(info, file.size(), path);
   npy_array array;
   array.rows = info.rows;
   array.cols = info.cols;
