@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "pentago/base/error.h"
-#include "pentago/end/check.h"
+#include "pentago/db/check.h"
 
 int main(int argc, char** argv) {
   using namespace pentago;

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "pentago/base/error.h"
-#include "pentago/end/lookup.h"
+#include "pentago/db/lookup.h"
 #include "pentago/end/run_options.h"
 
 namespace {

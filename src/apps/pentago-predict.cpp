@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "pentago/base/error.h"
-#include "pentago/end/predict.h"
+#include "pentago/db/predict.h"
 
 int main(int argc, char** argv) {
   using namespace pentago;

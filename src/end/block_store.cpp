@@ -5,7 +5,7 @@
 
 #include "pentago/base/error.h"
 #include "pentago/data/compress.h"
-#include "pentago/end/random.h"
+#include "pentago/util/random.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/layout/quadrant_states.h"
 

@@ -16,7 +16,7 @@
 #include "pentago/end/compacting_store.h"
 #include "pentago/end/line_compute.h"
 #include "pentago/end/meaningless.h"
-#include "pentago/end/parallel_for.h"
+#include "pentago/util/parallel_for.h"
 #include "pentago/end/run_options.h"
 #include "pentago/end/slice_output.h"
 #include "pentago/layout/line_mapping.h"

@@ -26,7 +26,7 @@
 #include "pentago/mpi/options.h"
 #include "pentago/mpi/slice_io.h"
 #include "pentago/mpi/trace.h"
-#include "pentago/mpi/worker_pool.h"
+#include "pentago/util/worker_pool.h"
 
 namespace pentago {
 namespace {

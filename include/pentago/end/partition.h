@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "pentago/end/random.h"
+#include "pentago/util/random.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/layout/section.h"
 

@@ -12,7 +12,7 @@
 #include "pentago/mpi/comm.h"
 #include "pentago/mpi/options.h"
 #include "pentago/mpi/trace.h"
-#include "pentago/mpi/worker_pool.h"
+#include "pentago/util/worker_pool.h"
 
 namespace pentago {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "pentago/end/random.h"
+#include "pentago/util/random.h"
 #include "pentago/layout/section.h"
 
 namespace pentago {

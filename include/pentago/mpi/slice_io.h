@@ -9,7 +9,7 @@
 
 #include "pentago/end/block_store.h"
 #include "pentago/end/partition.h"
-#include "pentago/mpi/worker_pool.h"
+#include "pentago/util/worker_pool.h"
 
 namespace pentago {
 

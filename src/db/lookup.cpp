@@ -1,5 +1,5 @@
 // Position values from saved slices: block cache, slice database and move evaluation.
-#include "pentago/end/lookup.h"
+#include "pentago/db/lookup.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,7 +1,7 @@
 // Tests of the run-directory check: good directories pass (a meaningless run and a small real
 // root solved in process, with slice files written from forward search, and the published
 // slices 0-2), --integrity holds on them, and corrupted directories fail with a reason.
-#include "pentago/end/check.h"
+#include "pentago/db/check.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -14,7 +14,7 @@
 #include "pentago/data/npy.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/end/local_driver.h"
-#include "pentago/end/lookup.h"
+#include "pentago/db/lookup.h"
 #include "pentago/end/meaningless.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/search/super_search.h"

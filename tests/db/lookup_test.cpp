@@ -1,7 +1,7 @@
 // Tests of position look-up: the published slices 0-2 (the empty board is a black win, every
 // move's value is minimax over the stored children), forward-search fallback with and without
 // leaves from a saved slice or the meaningless marker, immediate wins, and the block cache.
-#include "pentago/end/lookup.h"
+#include "pentago/db/lookup.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // Tests for Threefry, the counter-mode generator and the FE2 permutation (parallel §1.4-1.5).
-#include "pentago/end/random.h"
+#include "pentago/util/random.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Worker pool with a front/back job deque, time accounting and error capture.
-#include "pentago/mpi/worker_pool.h"
+#include "pentago/util/worker_pool.h"
 
 #include <chrono>
 

@@ -76,4 +76,4 @@ expect 2 "$0" --ranks x --memory 4G 44444554
 add_test(NAME predict_cli COMMAND sh -c "${expect_exit}${predict_cli_script}" ${predict_exe})
 
 set_tests_properties(check_cli_published check_cli_failures lookup_cli predict_cli
-  PROPERTIES LABELS end)
+  PROPERTIES LABELS db)

@@ -1,5 +1,5 @@
 // Threefry2x64-20 through Random123 and the FE2 arbitrary-domain permutation (parallel §1.4-1.5).
-#include "pentago/end/random.h"
+#include "pentago/util/random.h"
 
 #include <Random123/threefry.h>
 

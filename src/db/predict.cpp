@@ -1,5 +1,5 @@
 // pentago-predict: per-slice load, memory, tags, output and time of an MPI run.
-#include "pentago/end/predict.h"
+#include "pentago/db/predict.h"
 
 #include <algorithm>
 #include <atomic>
@@ -13,7 +13,7 @@
 
 #include "pentago/base/error.h"
 #include "pentago/end/local_driver.h"
-#include "pentago/end/parallel_for.h"
+#include "pentago/util/parallel_for.h"
 #include "pentago/end/partition.h"
 #include "pentago/end/run_options.h"
 #include "pentago/layout/line_mapping.h"

@@ -1,7 +1,7 @@
 // Tests of the sparse-sample seeds: section_t::hash and the draws it seeds (parallel §2.2).
 #include <gtest/gtest.h>
 
-#include "pentago/end/random.h"
+#include "pentago/util/random.h"
 #include "pentago/layout/section.h"
 
 namespace pentago {

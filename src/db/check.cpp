@@ -1,5 +1,5 @@
 // pentago-check's verification of run directories: slice files, counts, samples, integrity.
-#include "pentago/end/check.h"
+#include "pentago/db/check.h"
 
 #include <algorithm>
 #include <atomic>
@@ -18,10 +18,10 @@
 #include "pentago/data/npy.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/end/block_store.h"
-#include "pentago/end/lookup.h"
+#include "pentago/db/lookup.h"
 #include "pentago/end/meaningless.h"
-#include "pentago/end/parallel_for.h"
-#include "pentago/end/random.h"
+#include "pentago/util/parallel_for.h"
+#include "pentago/util/random.h"
 #include "pentago/end/run_options.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/layout/quadrant_states.h"
