@@ -1,0 +1,48 @@
+// The midgame solver (reference midgame.md): the value of a position with 18 or more stones and
+// of every child a player choosing a move needs, by downstream retrograde analysis over the
+// subsets of the root's empty cells, one halfsuper (128 bits) per position, multi-threaded.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "pentago/base/board.h"
+
+namespace pentago {
+
+// Fewest stones the midgame solver accepts: below this its workspace grows past 512 MiB.
+constexpr int midgame_min_stones = 18;
+
+struct midgame_options {
+  int threads = 0;               // 0: all hardware threads
+  uint64_t workspace_limit = 0;  // bytes; 0: no limit (a larger workspace throws pentago::error)
+};
+
+// One valued position. `to_rotate`: a stone was placed and the rotation is still due. `value`
+// (-1 loss, 0 tie, 1 win) is for the player to move at that board; for a to_rotate board, the
+// player who placed and must now rotate.
+struct midgame_value {
+  board_t board = 0;
+  bool to_rotate = false;
+  int value = 0;
+};
+
+struct midgame_result {
+  // In the 2013 order (midgame.md §6): for a root to place, per empty cell in increasing bit
+  // order the 8 rotations of that placement (quadrant q = s>>1, s even CCW) then the placed
+  // board itself; a finished child is listed alone; the root comes last. For a root to
+  // rotate: its 8 rotations, then the root.
+  std::vector<midgame_value> values;
+  uint64_t workspace_bytes = 0;  // bytes of the layer workspace used
+  int threads = 1;
+  double seconds = 0;
+};
+
+// Workspace bytes the solver needs for a root with `stones` stones (0 <= stones <= 36).
+uint64_t midgame_workspace_bytes(int stones);
+
+// Solves `board` (stone counts checked with check_board). Throws usage_error for fewer than
+// midgame_min_stones stones, naming the workspace it would need; pentago::error if the
+// workspace exceeds options.workspace_limit.
+midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_options& options = {});
+
+}  // namespace pentago

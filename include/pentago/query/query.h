@@ -1,0 +1,105 @@
+// The one query path of every front end (pentago-lookup, pentago-serve): the value of a
+// position and of each of its moves, from the rules, the saved slices of databases (local
+// directories or base URLs), or the midgame solver, with an LRU cache of answers by board.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pentago/base/board.h"
+
+namespace pentago {
+
+// A position in play: the board and whether its mover has placed and must still rotate.
+struct position_t {
+  board_t board = 0;
+  bool to_rotate = false;
+  bool operator==(const position_t&) const = default;
+};
+
+// "<decimal board code>" or "<decimal board code>m" (to rotate), as the published data and
+// the 2013 API.
+std::string position_code(position_t position);
+// Accepts the decimal code (optional trailing m), the 6x6 picture of str_board, or a compact
+// 36-character text form (rows top to bottom, '_' or '.' empty, '0' black, '1' white; a
+// trailing 'm' means to rotate). Validates the position (check_board, and for to_rotate the
+// placer's extra stone); throws usage_error with a one-line reason.
+position_t parse_position(const std::string& text);
+// The compact 36-character form (rows top to bottom, '_' empty, '0' black, '1' white).
+std::string compact_board(board_t board);
+
+// Where a value came from.
+enum class answer_source { rules, database, midgame, search };
+const char* answer_source_name(answer_source source);  // "rules", "database", "midgame", ...
+
+// -1 loss, 0 tie, 1 win: always for the player to move at the position it belongs to.
+const char* value_word(int value);  // "loss", "tie", "win"
+
+// A rotation after a placement: quadrant 0..3, direction +1 CCW or -1 CW.
+struct rotation_answer {
+  std::string move;   // the move notation of cli/query ("q0 ccw")
+  position_t child;   // the board after the rotation (to place)
+  int value = 0;      // for the player who placed and rotated (the mover of the parent)
+  answer_source source = answer_source::rules;
+};
+
+// One move of a position. For a position to place: placing at a cell (child to rotate, or a
+// finished board), with that placement's 8 rotations in `rotations`. For a position to
+// rotate: one rotation (no nested rotations).
+struct move_answer {
+  std::string move;  // "c4" (a cell: row a..f top to bottom, column 1..6) or "q2 cw"
+  position_t child;
+  int value = 0;  // for the player to move at the parent position
+  answer_source source = answer_source::rules;
+  std::vector<rotation_answer> rotations;
+};
+
+struct position_answer {
+  position_t position;
+  int stones = 0;
+  int to_move = 0;  // 0 black, 1 white (for a position to rotate: the player who placed)
+  int value = 0;    // for that player
+  answer_source source = answer_source::rules;
+  int slice = -1;   // database slice read, when source is database
+  std::vector<move_answer> moves;  // best first: wins, then ties, then losses
+  double elapsed_ms = 0;
+};
+
+struct query_options {
+  std::vector<std::string> databases;  // directories or http(s):// base URLs
+  int threads = 0;                     // midgame solver threads (0: all)
+  uint64_t block_cache_bytes = uint64_t(128) << 20;
+  size_t answer_cache_entries = 4096;
+};
+
+struct query_stats {
+  uint64_t queries = 0, answer_cache_hits = 0;
+  uint64_t block_cache_hits = 0, block_cache_misses = 0, block_cache_bytes = 0;
+  uint64_t midgame_solves = 0, midgame_in_flight = 0;
+};
+
+// Thread safe. Construction opens (and validates) every database.
+class query_engine {
+ public:
+  explicit query_engine(const query_options& options);
+  ~query_engine();
+
+  // Whether answering this position runs the midgame solver (not cached, 18+ stones).
+  bool needs_midgame(position_t position) const;
+  // Throws pentago::error with one line naming the missing slice-N.pentago (never a guess).
+  position_answer answer(position_t position);
+  // A best line from the position to the end of the game (the position first).
+  std::vector<position_answer> best_line(position_t position);
+  query_stats stats() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+// The JSON of an answer (the shape of docs/api.md), as one line of text.
+std::string answer_json(const position_answer& answer);
+
+}  // namespace pentago
