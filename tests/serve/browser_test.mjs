@@ -138,7 +138,8 @@ async function evaluate(expression) {
 async function waitFor(expression, what, seconds = 30) {
   const deadline = Date.now() + seconds * 1000;
   while (Date.now() < deadline) {
-    if (await evaluate(expression)) return true;
+    // While a page loads its body may not exist yet: an exception counts as "not yet".
+    if (await evaluate(expression).catch(() => false)) return true;
     await new Promise((r) => setTimeout(r, 50));
   }
   check(false, `timed out waiting for ${what}`);
@@ -272,28 +273,31 @@ async function main() {
   await page('Emulation.setDeviceMetricsOverride', {width: 1000, height: 760,
                                                     deviceScaleFactor: 1, mobile: false});
 
-  // 1. Two full moves from the empty board, clicking cells and arrows (slices 0-2).
+  // 1. Moves from the empty board by clicking cells and arrows, as far as slices 0-2 reach
+  //    (place, rotate, place: 2 stones to rotate).
   await page('Page.navigate', {url: `${base}/#0`});
   await waitForPosition('0');
   const visited = ['0'];
   let answer = await checkColours('0');
   const pick = [(moves) => moves[0], (moves) => moves[moves.length - 1],
-                (moves) => moves[Math.floor(moves.length / 2)], (moves) => moves[1]];
-  for (let step = 0; step < 4 && answer; step++) {
+                (moves) => moves[Math.floor(moves.length / 2)]];
+  for (let step = 0; step < 3 && answer; step++) {
     const code = await playMove(answer, pick[step](answer.moves));
     visited.push(code);
     answer = await checkColours(code);
   }
   await screenshot('desktop-opening.png');
-  // The next position's children need slice 3, which the published test data lacks: the page
-  // shows the API's one-line error.
+  // After the rotation, 2 stones to place: its moves need slice 3, which the published test
+  // data lacks, so the page shows the API's one-line error.
   if (answer) {
     const next = answer.moves[0];
-    const {body: error} = await api(answer.moves[0].child);
-    await click(`.cell[data-move="${next.move}"]`);
+    const {status: failed, body: error} = await api(next.child);
+    check(failed === 422, `API status for ${next.child}: ${failed}`);
+    await click(`.arrow[data-move="${next.move}"]`);
     await waitFor(`document.body.dataset.state === 'error'`, 'the error state');
     const status = await evaluate(`document.getElementById('status').textContent`);
     check(error.error && status === error.error, `error shown '${status}', API '${error.error}'`);
+    check((await evaluate('location.hash')) === '#' + next.child, 'the failed position is in the URL');
     await evaluate('history.back()');
     await waitForPosition(visited[visited.length - 1]);
   }
