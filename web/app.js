@@ -87,6 +87,9 @@ function currentCode() {
 
 function drawBoard(grid, previousGrid) {
   const five = grid ? fiveInARow(grid) : new Set();
+  // The last stone is marked only when this board is the previous one plus a placement.
+  const count = (g) => (g ? g.flat().filter((c) => c).length : -1);
+  if (count(grid) !== count(previousGrid) + 1) previousGrid = null;
   for (let y = 0; y < 6; y++) {
     for (let x = 0; x < 6; x++) {
       const cell = cells[y][x];
