@@ -1,4 +1,4 @@
-// Position values from saved slices: block cache, slice database and move evaluation.
+// Position values from saved slices: slice database and move evaluation.
 #include "pentago/db/lookup.h"
 
 #include <algorithm>
@@ -12,58 +12,6 @@ namespace pentago {
 
 superinfo_t transform_pair(symmetry_t s, const superinfo_t& pair) {
   return {transform_super(s, pair.win), transform_super(s, pair.notlose)};
-}
-
-// ---- block_cache --------------------------------------------------------------------------
-
-size_t block_cache::key_hash::operator()(const key_t& k) const {
-  uint64_t h = uint64_t(reinterpret_cast<uintptr_t>(k.reader));
-  h = h * 0x9e3779b97f4a7c15ULL ^ uint64_t(k.section);
-  h = h * 0x9e3779b97f4a7c15ULL ^ k.block;
-  return size_t(h ^ h >> 29);
-}
-
-block_cache::block_cache(uint64_t memory_limit) : limit_(memory_limit) {}
-
-block_cache::block_ptr block_cache::get(const supertensor_reader& reader, int section_index,
-                                        const block_t& block) {
-  const section_t& section = reader.sections().at(size_t(section_index));
-  const key_t key{&reader, section_index, block_index(section, block)};
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = where_.find(key);
-    if (it != where_.end()) {
-      stats_.hits++;
-      lru_.splice(lru_.begin(), lru_, it->second);
-      return it->second->second;
-    }
-    stats_.misses++;
-  }
-  // Decode outside the lock; a racing thread may decode the same block, and the first to
-  // insert wins.
-  auto data =
-      std::make_shared<const std::vector<superinfo_t>>(reader.read_block(section_index, block));
-  const uint64_t bytes = data->size() * sizeof(superinfo_t);
-  std::lock_guard<std::mutex> lock(mutex_);
-  const auto it = where_.find(key);
-  if (it != where_.end()) return it->second->second;
-  lru_.emplace_front(key, data);
-  where_[key] = lru_.begin();
-  stats_.bytes += bytes;
-  while (stats_.bytes > limit_ && lru_.size() > 1) {
-    const auto& victim = lru_.back();
-    stats_.bytes -= victim.second->size() * sizeof(superinfo_t);
-    where_.erase(victim.first);
-    lru_.pop_back();
-    stats_.evictions++;
-  }
-  stats_.peak_bytes = std::max(stats_.peak_bytes, stats_.bytes);
-  return data;
-}
-
-block_cache::stats_t block_cache::stats() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return stats_;
 }
 
 // ---- slice_database ---------------------------------------------------------------------

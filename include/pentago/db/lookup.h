@@ -1,5 +1,5 @@
-// Values of positions from saved slice files (paper §VIII): an LRU cache of decoded blocks,
-// the set of slice-N.pentago files of a run directory, and an evaluator that values a
+// Values of positions from saved slice files (paper §VIII): the set of slice-N.pentago files
+// of a run directory (blocks cached by data/block_cache.h), and an evaluator that values a
 // position and each of its moves, falling back to forward search where a slice is not saved.
 #pragma once
 #include <cstdint>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pentago/base/super.h"
+#include "pentago/data/block_cache.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/search/super_search.h"
@@ -23,42 +24,6 @@ namespace pentago {
 // Applies a symmetry to both supers of a pair (either convention: both are properties that
 // global symmetries preserve).
 superinfo_t transform_pair(symmetry_t s, const superinfo_t& pair);
-
-// Decoded blocks (disk format, C order) of any number of slice files. Blocks are evicted least
-// recently used first once their total size passes the memory limit; the block being returned
-// is always kept. Thread safe; a returned block stays valid while its pointer lives.
-class block_cache {
- public:
-  using block_ptr = std::shared_ptr<const std::vector<superinfo_t>>;
-  explicit block_cache(uint64_t memory_limit);
-
-  block_ptr get(const supertensor_reader& reader, int section_index, const block_t& block);
-
-  struct stats_t {
-    uint64_t hits = 0, misses = 0, evictions = 0;
-    uint64_t bytes = 0, peak_bytes = 0;  // decoded bytes held now / at most
-  };
-  stats_t stats() const;
-  uint64_t memory_limit() const { return limit_; }
-
- private:
-  struct key_t {
-    const supertensor_reader* reader;
-    int section;
-    uint64_t block;
-    bool operator==(const key_t&) const = default;
-  };
-  struct key_hash {
-    size_t operator()(const key_t& k) const;
-  };
-  using entry_t = std::pair<key_t, block_ptr>;
-
-  uint64_t limit_;
-  mutable std::mutex mutex_;
-  std::list<entry_t> lru_;  // most recently used first
-  std::unordered_map<key_t, std::list<entry_t>::iterator, key_hash> where_;
-  stats_t stats_;
-};
 
 // The saved slices available for look-ups: slice-N.pentago files, at most one per slice.
 class slice_database {
