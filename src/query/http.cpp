@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -26,11 +27,13 @@ struct transfer {
   std::vector<uint8_t> body;
   uint64_t limit = 0;  // more bytes than this: the server ignored the range
   bool overflow = false;
+  int status = 0;  // of the last response line seen
   std::string content_range;
 };
 
 size_t on_body(char* data, size_t, size_t n, void* user) {
   auto& t = *static_cast<transfer*>(user);
+  if (t.status != 200 && t.status != 206) return n;  // an error page: only its status matters
   if (t.body.size() + n > t.limit) {
     t.overflow = true;
     return 0;  // aborts the transfer
@@ -43,7 +46,11 @@ size_t on_body(char* data, size_t, size_t n, void* user) {
 size_t on_header(char* data, size_t, size_t n, void* user) {
   auto& t = *static_cast<transfer*>(user);
   const std::string line(data, n);
-  if (line.rfind("HTTP/", 0) == 0) t.content_range.clear();  // a new response (redirects)
+  if (line.rfind("HTTP/", 0) == 0) {  // a new response (redirects, 100 Continue)
+    t.content_range.clear();
+    const size_t space = line.find(' ');
+    t.status = space == std::string::npos ? 0 : std::atoi(line.c_str() + space + 1);
+  }
   static const char name[] = "content-range:";
   if (line.size() > sizeof(name) - 1 && strncasecmp(line.c_str(), name, sizeof(name) - 1) == 0)
     t.content_range = line.substr(sizeof(name) - 1);
