@@ -12,6 +12,9 @@
 // with rows by J, M' is the row itself.
 #include "pentago/mid/midgame.h"
 
+#include <emmintrin.h>
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -28,6 +31,29 @@ namespace pentago {
 namespace {
 
 constexpr int max_spots = 18;
+// Layers of at least this many bytes are written with non-temporal stores.
+constexpr uint64_t stream_bytes = uint64_t(16) << 20;
+
+// The layer workspace: anonymous memory, with transparent huge pages where the kernel offers
+// them on request (fewer page faults on first touch).
+class workspace_t {
+ public:
+  explicit workspace_t(uint64_t entries) : bytes_(entries * sizeof(halfsuper_t)) {
+    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+      throw error("midgame workspace: cannot map " + std::to_string(bytes_) + " bytes");
+    madvise(p, bytes_, MADV_HUGEPAGE);
+    data_ = static_cast<halfsuper_t*>(p);
+  }
+  ~workspace_t() { munmap(data_, bytes_); }
+  workspace_t(const workspace_t&) = delete;
+  workspace_t& operator=(const workspace_t&) = delete;
+  halfsuper_t* data() const { return data_; }
+
+ private:
+  uint64_t bytes_;
+  halfsuper_t* data_ = nullptr;
+};
 
 uint64_t workspace_entries(int spots) {
   uint64_t most = 0;
@@ -146,6 +172,8 @@ layer_t make_layer(const root_info& root, int n, int threads) {
 // One row of layer L: reads the next layer (nullptr at the full board), writes `out`.
 // `win_bit`: the stored bit means "the mover wins" (else "the mover does not lose").
 // Layers 0 and 1 also copy their values into `results` (root, then one per spot).
+// `stream`: write with non-temporal stores (layers much larger than the caches).
+template <bool stream>
 void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_data, uint64_t row,
                halfsuper_t* out, bool win_bit, halfsuper_t* results) {
   const uint32_t row_set = L.row_sets[row];
@@ -190,8 +218,13 @@ void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_da
       results[1 + spot] = u;
     }
     // The placer's value before rotating: the best rotation, or a five made by placing.
-    out[row * L.cols + col] = halfsuper_rmax(~u) | w1_before;
+    const halfsuper_t value = halfsuper_rmax(~u) | w1_before;
+    if constexpr (stream)
+      _mm_stream_si128(reinterpret_cast<__m128i*>(&out[row * L.cols + col]), __m128i(value.v));
+    else
+      out[row * L.cols + col] = value;
   }
+  if constexpr (stream) _mm_sfence();
 }
 
 }  // namespace
@@ -226,8 +259,12 @@ solved_halves solve_halves(const root_info& root, int threads, halfsuper_t* buff
       halfsuper_t* data = n % 2 == 0 ? buffer : buffer + (entries - size);
       const bool win_bit = (aggressive ^ (n & 1)) != 0;
       const uint64_t rows = layer->rows;
+      const bool stream = size * sizeof(halfsuper_t) >= stream_bytes;
       parallel_for(threads, rows, [&](uint64_t row) {
-        solve_row(*layer, next.get(), next_data, row, data, win_bit, values.data());
+        if (stream)
+          solve_row<true>(*layer, next.get(), next_data, row, data, win_bit, values.data());
+        else
+          solve_row<false>(*layer, next.get(), next_data, row, data, win_bit, values.data());
       });
       next = std::move(layer);
       next_data = data;
@@ -316,9 +353,11 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
   if (options.workspace_limit && result.workspace_bytes > options.workspace_limit)
     throw error("midgame workspace of " + mib(result.workspace_bytes) + " exceeds the limit of " +
                 mib(options.workspace_limit));
-  std::unique_ptr<halfsuper_t[]> buffer(new halfsuper_t[entries]);
-  const solved_halves h = solve_halves(root, result.threads, buffer.get(), entries);
-  buffer.reset();
+  solved_halves h;
+  {
+    const workspace_t workspace(entries);
+    h = solve_halves(root, result.threads, workspace.data(), entries);
+  }
 
   if (to_rotate) {
     const int v = append_rotations(result.values, board, h, 0);
