@@ -34,27 +34,6 @@ constexpr int max_spots = 18;
 // Layers of at least this many bytes are written with non-temporal stores.
 constexpr uint64_t stream_bytes = uint64_t(16) << 20;
 
-// The layer workspace: anonymous memory, with transparent huge pages where the kernel offers
-// them on request (fewer page faults on first touch).
-class workspace_t {
- public:
-  explicit workspace_t(uint64_t entries) : bytes_(entries * sizeof(halfsuper_t)) {
-    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-      throw error("midgame workspace: cannot map " + std::to_string(bytes_) + " bytes");
-    madvise(p, bytes_, MADV_HUGEPAGE);
-    data_ = static_cast<halfsuper_t*>(p);
-  }
-  ~workspace_t() { munmap(data_, bytes_); }
-  workspace_t(const workspace_t&) = delete;
-  workspace_t& operator=(const workspace_t&) = delete;
-  halfsuper_t* data() const { return data_; }
-
- private:
-  uint64_t bytes_;
-  halfsuper_t* data_ = nullptr;
-};
-
 uint64_t workspace_entries(int spots) {
   uint64_t most = 0;
   for (int n = 0; n <= spots; n++)
@@ -309,7 +288,24 @@ int append_rotations(std::vector<midgame_value>& values, board_t board, const so
 
 }  // namespace
 
+// The layer workspace: anonymous memory, with transparent huge pages where the kernel offers
+// them on request (fewer page faults on first touch).
+midgame_workspace::midgame_workspace() = default;
+midgame_workspace::~midgame_workspace() { release(); }
+uint64_t midgame_workspace::bytes() const { return bytes_; }
+void midgame_workspace::release() {
+  if (data_) munmap(data_, bytes_);
+  data_ = nullptr;
+  bytes_ = 0;
+}
+
 midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_options& options) {
+  midgame_workspace workspace;
+  return midgame_solve(board, to_rotate, options, workspace);
+}
+
+midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_options& options,
+                             midgame_workspace& workspace) {
   const auto start = std::chrono::steady_clock::now();
   check_board(board);
   const int stones = count_stones(board);
@@ -353,11 +349,18 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
   if (options.workspace_limit && result.workspace_bytes > options.workspace_limit)
     throw error("midgame workspace of " + mib(result.workspace_bytes) + " exceeds the limit of " +
                 mib(options.workspace_limit));
-  solved_halves h;
-  {
-    const workspace_t workspace(entries);
-    h = solve_halves(root, result.threads, workspace.data(), entries);
+  if (workspace.bytes_ < result.workspace_bytes) {
+    workspace.release();
+    void* p = mmap(nullptr, result.workspace_bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+      throw error("cannot map a midgame workspace of " + mib(result.workspace_bytes));
+    madvise(p, result.workspace_bytes, MADV_HUGEPAGE);
+    workspace.data_ = p;
+    workspace.bytes_ = result.workspace_bytes;
   }
+  const solved_halves h =
+      solve_halves(root, result.threads, static_cast<halfsuper_t*>(workspace.data_), entries);
 
   if (to_rotate) {
     const int v = append_rotations(result.values, board, h, 0);
