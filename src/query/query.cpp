@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "database.h"
@@ -69,15 +70,38 @@ struct position_hash {
 // The midgame solver's values by position (each for the player to move at that board).
 using midgame_values = std::unordered_map<position_t, int, position_hash>;
 
-midgame_values run_midgame(position_t p, int threads) {
+// Midgame workspaces kept between solves, one per solve running at the same time.
+class workspace_pool {
+ public:
+  std::unique_ptr<midgame_workspace> take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty()) return std::make_unique<midgame_workspace>();
+    auto w = std::move(free_.back());
+    free_.pop_back();
+    return w;
+  }
+  void give(std::unique_ptr<midgame_workspace> w) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(std::move(w));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<midgame_workspace>> free_;
+};
+
+midgame_values run_midgame(position_t p, int threads, workspace_pool& pool) {
   midgame_options o;
   o.threads = threads;
-  (void)o;  // TODO(mid): midgame_solve(p.board, p.to_rotate, o) once branch mid is merged.
-  const midgame_result r = [&]() -> midgame_result {
-    throw error("position " + position_code(p) +
-                ": the midgame solver is not in this build yet (positions with " +
-                std::to_string(midgame_min_stones) + " or more stones)");
-  }();
+  auto workspace = pool.take();
+  midgame_result r;
+  try {
+    r = midgame_solve(p.board, p.to_rotate, o, *workspace);
+  } catch (...) {
+    pool.give(std::move(workspace));
+    throw;
+  }
+  pool.give(std::move(workspace));
   midgame_values values;
   for (const auto& v : r.values) values[{v.board, v.to_rotate}] = v.value;
   return values;
@@ -156,6 +180,7 @@ struct query_engine::impl {
   std::unique_ptr<slice_databases> db;
   lru_cache<position_t, position_answer, position_hash> answers;
   std::atomic<uint64_t> queries{0}, midgame_solves{0}, midgame_in_flight{0};
+  workspace_pool workspaces;
 
   explicit impl(const query_options& o)
       : options(o), answers(std::max<size_t>(o.answer_cache_entries, 1)) {
@@ -247,7 +272,7 @@ struct query_engine::impl {
     } else {
       midgame_in_flight++;
       try {
-        mid = run_midgame(p, options.threads);
+        mid = run_midgame(p, options.threads, workspaces);
       } catch (...) {
         midgame_in_flight--;
         throw;

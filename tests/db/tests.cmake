@@ -57,6 +57,7 @@ printf '%s\n' "$pic" | "$0" --db "$1" - | grep -q '^board 1: 1 stones, white to 
 "$0" --db "$1" --json 1 | grep -q '^{"board":"1","stones":1,"to_move":"white","phase":"place",' || exit 1
 five=00000_1111__________________________
 "$0" "$five" | grep -q 'loss for white (rules)$' || exit 1
+"$0" --threads 2 010101101010010101101010____________ | grep -q '^board [0-9]*: 24 stones, black to place: .* (midgame solver)$' || exit 1
 expect 1 "$0" 0
 expect 1 "$0" --db "$1" 000_111_____________________________
 expect 1 "$0" --db http://127.0.0.1:1 0

@@ -312,3 +312,76 @@ TEST(query, the_midgame_range_is_routed_to_the_midgame_solver) {
   EXPECT_TRUE(engine.needs_midgame(p));
   EXPECT_FALSE(engine.needs_midgame({0, false}));
 }
+
+namespace {
+
+// A random position with `stones` stones whose game is not over.
+board_t random_open_board(std::mt19937_64& rng, int stones) {
+  for (;;) {
+    side_t sides[2] = {0, 0};
+    for (int k = 0; k < stones; k++) {
+      side_t bit;
+      do {
+        const int c = int(rng() % 36);
+        bit = cell_bit(c / 6, c % 6);
+      } while ((sides[0] | sides[1]) & bit);
+      sides[k & 1] |= bit;
+    }
+    const board_t b = pack(sides[0], sides[1]);
+    if (terminal_value(b) == 2) return b;
+  }
+}
+
+}  // namespace
+
+TEST(query, midgame_answers_equal_forward_search_near_the_end) {
+  query_engine engine(query_options{});
+  std::mt19937_64 rng(29);
+  for (const int stones : {27, 30}) {
+    const board_t board = random_open_board(rng, stones);
+    const position_answer a = engine.answer({board, false});
+    EXPECT_EQ(a.value, int(super_value(board))) << board;
+    for (const auto& m : a.moves) {
+      if (m.rotations.empty()) {
+        EXPECT_EQ(m.source, answer_source::rules);
+        EXPECT_TRUE(won(unpack(m.child.board, a.to_move)));
+        continue;
+      }
+      for (const auto& r : m.rotations)
+        EXPECT_EQ(r.value, -int(super_value(r.child.board))) << r.child.board;
+    }
+  }
+  EXPECT_GE(engine.stats().midgame_solves, 2u);
+}
+
+TEST(query, midgame_answers_are_negamax_consistent) {
+  // A 20-stone position; its children asked of fresh engines (separate solves) agree.
+  std::mt19937_64 rng(20);
+  const board_t board = random_open_board(rng, 20);
+  query_engine engine(query_options{});
+  EXPECT_TRUE(engine.needs_midgame({board, false}));
+  const position_answer a = engine.answer({board, false});
+  EXPECT_EQ(a.source == answer_source::midgame || a.source == answer_source::rules, true);
+  EXPECT_FALSE(engine.needs_midgame({board, false}));  // cached now
+  ASSERT_FALSE(a.moves.empty());
+  const move_answer& best = a.moves.front();
+  EXPECT_EQ(a.value, best.value);
+  if (best.child.to_rotate) {
+    query_engine fresh(query_options{});
+    const position_answer c = fresh.answer(best.child);
+    EXPECT_EQ(c.value, best.value);
+    ASSERT_EQ(c.moves.size(), 8u);
+    const auto& r = c.moves.front();
+    query_engine fresh2(query_options{});
+    EXPECT_EQ(fresh2.answer(r.child).value, -r.value);
+  }
+  // The best line reaches the end of the game, each step valued for its mover.
+  const auto line = engine.best_line({board, false});
+  ASSERT_GE(line.size(), 2u);
+  EXPECT_TRUE(line.back().moves.empty());
+  EXPECT_EQ(line.back().source, answer_source::rules);
+  for (size_t i = 0; i + 1 < line.size(); i++) {
+    const bool same_player = line[i].to_move == line[i + 1].to_move;
+    EXPECT_EQ(line[i + 1].value, same_player ? line[i].value : -line[i].value) << i;
+  }
+}
