@@ -8,13 +8,13 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
-#include <regex>
 #include <set>
 #include <thread>
 
 #include "pentago/base/error.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/db/lookup.h"
+#include "pentago/db/run_directory.h"
 #include "pentago/layout/line_mapping.h"
 
 namespace pentago {
@@ -103,26 +103,21 @@ void slice_databases::add(std::unique_ptr<source> s) { slices_[s->slice].push_ba
 void slice_databases::add_directory(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  static const std::regex slice_name(R"(slice-(\d{1,2})\.pentago)"), marker(R"(meaningless-\d+)");
   std::vector<std::pair<int, std::string>> files;
   if (fs::is_regular_file(path, ec)) {
     files.push_back({-1, path});
   } else if (fs::is_directory(path, ec)) {
-    for (const auto& entry : fs::directory_iterator(path, ec)) {
-      const std::string name = entry.path().filename().string();
-      std::smatch m;
-      if (std::regex_match(name, m, slice_name))
-        files.push_back({std::stoi(m[1].str()), entry.path().string()});
-      else if (std::regex_match(name, marker))
-        throw error(path + ": a test run with meaningless values (" + name +
-                    "), not a database of real values");
-    }
-    if (ec) throw error(path + ": cannot list the directory: " + ec.message());
+    const run_directory_listing listing = scan_run_directory(path);
+    if (!listing.meaningless_markers.empty())
+      throw error(path + ": a test run with meaningless values (meaningless-" +
+                  std::to_string(listing.meaningless_markers[0]) +
+                  "), not a database of real values");
+    for (const auto& [n, f] : listing.slices)
+      if (!f.slice.empty()) files.push_back({n, f.slice});
     if (files.empty()) throw error(path + ": no slice-N.pentago files");
   } else {
     throw usage_error("database " + path + ": no such directory, file or http(s) URL");
   }
-  std::sort(files.begin(), files.end());
   for (const auto& [n, file] : files) {
     auto s = std::make_unique<source>();
     s->name = file;
