@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "pentago/base/error.h"
 #include "pentago/end/run_options.h"
 #include "pentago/query/query.h"
+#include "pentago/util/error.h"
 
 namespace {
 
@@ -81,7 +81,15 @@ position_t read_position(const std::string& arg) {
       throw;
     }
   }
-  return parse_position(arg);
+  try {
+    return parse_position(arg);
+  } catch (const usage_error& e) {
+    // A one-line argument that is not a code or a 36-character board: a missing file, most
+    // likely, rather than a bad picture.
+    const bool compact = arg.size() >= 36 && arg.size() <= 37;
+    if (code || compact || arg.find('\n') != std::string::npos) throw;
+    throw usage_error("BOARD '" + arg + "': no such file, and not a board code or board");
+  }
 }
 
 std::string source_text(answer_source source, int slice) {

@@ -7,7 +7,7 @@
 
 #include <cerrno>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 
@@ -37,7 +37,7 @@ input_file::input_file(std::string name, std::vector<uint8_t> bytes)
     : name_(std::move(name)), bytes_(std::move(bytes)), size_(bytes_.size()) {}
 
 input_file::input_file(std::string name, uint64_t size, range_reader read)
-    : name_(std::move(name)), size_(size), reader_(std::move(read)) {}
+    : name_(std::move(name)), reader_(std::move(read)), size_(size) {}
 
 input_file::~input_file() {
   if (fd_ >= 0) ::close(fd_);

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "pentago/base/error.h"
 #include "pentago/db/run_directory.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <regex>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

@@ -22,9 +22,9 @@
 #include <string>
 #include <thread>
 
-#include "pentago/base/error.h"
 #include "pentago/mid/halfsuper.h"
 #include "pentago/mid/subsets.h"
+#include "pentago/util/error.h"
 #include "pentago/util/parallel_for.h"
 
 namespace pentago {

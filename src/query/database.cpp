@@ -11,7 +11,7 @@
 #include <set>
 #include <thread>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/db/lookup.h"
 #include "pentago/db/run_directory.h"

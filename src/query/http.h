@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 #include "pentago/data/file.h"
 
 namespace pentago {

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "pentago/base/error.h"
 #include "pentago/db/run_directory.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 namespace fs = std::filesystem;

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 #include "pentago/db/lookup.h"
 
 using namespace pentago;

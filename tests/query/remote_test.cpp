@@ -17,7 +17,7 @@
 #include <fstream>
 #include <thread>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/query/query.h"
 
