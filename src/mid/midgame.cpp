@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 #include "pentago/base/error.h"
 #include "pentago/mid/halfsuper.h"
@@ -152,7 +153,8 @@ layer_t make_layer(const root_info& root, int n, int threads) {
 // `win_bit`: the stored bit means "the mover wins" (else "the mover does not lose").
 // Layers 0 and 1 also copy their values into `results` (root, then one per spot).
 // `stream`: write with non-temporal stores (layers much larger than the caches).
-template <bool stream>
+// `by_mover`: L.rows_by_mover, fixed at compile time.
+template <bool stream, bool by_mover>
 void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_data, uint64_t row,
                halfsuper_t* out, bool win_bit, halfsuper_t* results) {
   const uint32_t row_set = L.row_sets[row];
@@ -174,8 +176,8 @@ void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_da
   }
   const halfsuper_t init =
       L.free_count == 0 && !win_bit ? halfsuper_t::ones() : halfsuper_t::zero();
-  const halfsuper_t* row_mover = L.rows_by_mover ? &L.mover_wins[row] : nullptr;
-  const halfsuper_t* row_placer = L.rows_by_mover ? nullptr : &L.placer_wins[2 * row];
+  const halfsuper_t* row_mover = by_mover ? &L.mover_wins[row] : nullptr;
+  const halfsuper_t* row_placer = by_mover ? nullptr : &L.placer_wins[2 * row];
   const int fc = L.free_count, cs = L.col_size;
   for (uint64_t col = 0; col < L.cols; col++) {
     halfsuper_t u = init;
@@ -185,15 +187,15 @@ void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_da
     const uint8_t* el = &L.col_elements[col * cs];
     uint32_t abs_rank = 0;
     for (int a = 0; a < cs; a++) abs_rank += term[a][el[a]];
-    const halfsuper_t w0 = row_mover ? *row_mover : L.mover_wins[abs_rank];
-    const halfsuper_t* placer = row_placer ? row_placer : &L.placer_wins[2 * abs_rank];
+    const halfsuper_t w0 = by_mover ? *row_mover : L.mover_wins[abs_rank];
+    const halfsuper_t* placer = by_mover ? &L.placer_wins[2 * abs_rank] : row_placer;
     const halfsuper_t w1 = placer[0], w1_before = placer[1];
     // Fives on the board end the game: both is a tie, only the mover's a win, else a loss.
     const halfsuper_t mover_ok = win_bit ? ~w1 : halfsuper_t::ones();
     u = andnot(w0 | w1, u) | (w0 & mover_ok);
     if (L.n <= 1) {
       // Layer 0: the root; layer 1: J is one spot, the row set or the column element.
-      const int spot = L.n == 0 ? -1 : L.rows_by_mover ? free_spot[el[0]] : __builtin_ctz(row_set);
+      const int spot = L.n == 0 ? -1 : by_mover ? free_spot[el[0]] : __builtin_ctz(row_set);
       results[1 + spot] = u;
     }
     // The placer's value before rotating: the best rotation, or a five made by placing.
@@ -239,12 +241,18 @@ solved_halves solve_halves(const root_info& root, int threads, halfsuper_t* buff
       const bool win_bit = (aggressive ^ (n & 1)) != 0;
       const uint64_t rows = layer->rows;
       const bool stream = size * sizeof(halfsuper_t) >= stream_bytes;
-      parallel_for(threads, rows, [&](uint64_t row) {
-        if (stream)
-          solve_row<true>(*layer, next.get(), next_data, row, data, win_bit, values.data());
-        else
-          solve_row<false>(*layer, next.get(), next_data, row, data, win_bit, values.data());
-      });
+      auto solve = [&](auto stream_flag, auto by_mover_flag) {
+        parallel_for(threads, rows, [&](uint64_t row) {
+          solve_row<stream_flag(), by_mover_flag()>(*layer, next.get(), next_data, row, data,
+                                                    win_bit, values.data());
+        });
+      };
+      using yes = std::true_type;
+      using no = std::false_type;
+      if (layer->rows_by_mover)
+        stream ? solve(yes(), yes()) : solve(no(), yes());
+      else
+        stream ? solve(yes(), no()) : solve(no(), no());
       next = std::move(layer);
       next_data = data;
     }
