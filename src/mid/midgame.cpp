@@ -23,9 +23,9 @@
 #include <thread>
 #include <type_traits>
 
-#include "pentago/base/error.h"
 #include "pentago/mid/halfsuper.h"
 #include "pentago/mid/subsets.h"
+#include "pentago/util/error.h"
 #include "pentago/util/parallel_for.h"
 
 namespace pentago {

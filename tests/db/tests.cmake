@@ -80,8 +80,3 @@ set_tests_properties(check_cli_published check_cli_failures lookup_cli predict_c
 
 # The midgame solver against slices saved by the backward engine (mid is not below db).
 target_link_libraries(midgame_vs_engine_test PRIVATE pentago_mid)
-# It runs the engine over slices 26-35 first (about 30 s of CPU): labelled slow once ctest has
-# discovered it (an include file read after the discovered tests').
-set(midgame_slow_file ${CMAKE_CURRENT_BINARY_DIR}/midgame_vs_engine_slow.cmake)
-file(WRITE ${midgame_slow_file} "set_tests_properties(midgame_vs_engine.random_boards_of_saved_slices_26_to_35 PROPERTIES LABELS \"db;slow\")\n")
-set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${midgame_slow_file})
