@@ -32,6 +32,20 @@ namespace pentago {
 namespace {
 
 constexpr int max_spots = 18;
+
+// C(n, k) for n < max_spots, k <= max_spots / 2 + 1: the colex terms of the row kernel.
+struct small_binomials_t {
+  uint32_t c[max_spots][max_spots / 2 + 2];
+};
+constexpr small_binomials_t small_binomials = [] {
+  small_binomials_t t{};
+  for (int n = 0; n < max_spots; n++) {
+    t.c[n][0] = 1;
+    for (int k = 1; k < max_spots / 2 + 2; k++)
+      t.c[n][k] = n == 0 ? 0 : t.c[n - 1][k - 1] + t.c[n - 1][k];
+  }
+  return t;
+}();
 // Layers of at least this many bytes are written with non-temporal stores.
 constexpr uint64_t stream_bytes = uint64_t(16) << 20;
 
@@ -165,7 +179,7 @@ void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_da
     if (!(row_set >> s & 1)) free_spot[y++] = s;
   uint32_t term[max_spots / 2 + 1][max_spots];
   for (int a = 0; a < L.col_size; a++)
-    for (int y = 0; y < L.col_space; y++) term[a][y] = uint32_t(binomial(free_spot[y], a + 1));
+    for (int y = 0; y < L.col_space; y++) term[a][y] = small_binomials.c[free_spot[y]][a + 1];
   // Child rows per relative free slot j.
   const halfsuper_t* child_row[max_spots];
   if (next) {
@@ -183,7 +197,12 @@ void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_da
     halfsuper_t u = init;
     const uint8_t* fi = &L.free_index[col * fc];
     const uint32_t* cc = &L.child_col[col * fc];
-    for (int f = 0; f < fc; f++) u = u | child_row[fi[f]][cc[f]];
+    if (by_mover) {
+      for (int f = 0; f < fc; f++) u = u | child_row[fi[f]][cc[f]];
+    } else {
+      // Rows by the player who placed: every child lies in this row of the next layer.
+      for (int f = 0; f < fc; f++) u = u | child_row[0][cc[f]];
+    }
     const uint8_t* el = &L.col_elements[col * cs];
     uint32_t abs_rank = 0;
     for (int a = 0; a < cs; a++) abs_rank += term[a][el[a]];
