@@ -10,16 +10,16 @@
 #include <mutex>
 #include <thread>
 
-#include "pentago/base/error.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/end/block_store.h"
 #include "pentago/end/compacting_store.h"
 #include "pentago/end/line_compute.h"
 #include "pentago/end/meaningless.h"
-#include "pentago/util/parallel_for.h"
 #include "pentago/end/run_options.h"
 #include "pentago/end/slice_output.h"
 #include "pentago/layout/line_mapping.h"
+#include "pentago/util/error.h"
+#include "pentago/util/parallel_for.h"
 
 namespace pentago {
 namespace {

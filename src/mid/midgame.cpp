@@ -12,22 +12,42 @@
 // with rows by J, M' is the row itself.
 #include "pentago/mid/midgame.h"
 
+#include <emmintrin.h>
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <thread>
+#include <type_traits>
 
-#include "pentago/base/error.h"
 #include "pentago/mid/halfsuper.h"
 #include "pentago/mid/subsets.h"
+#include "pentago/util/error.h"
 #include "pentago/util/parallel_for.h"
 
 namespace pentago {
 namespace {
 
 constexpr int max_spots = 18;
+
+// C(n, k) for n < max_spots, k <= max_spots / 2 + 1: the colex terms of the row kernel.
+struct small_binomials_t {
+  uint32_t c[max_spots][max_spots / 2 + 2];
+};
+constexpr small_binomials_t small_binomials = [] {
+  small_binomials_t t{};
+  for (int n = 0; n < max_spots; n++) {
+    t.c[n][0] = 1;
+    for (int k = 1; k < max_spots / 2 + 2; k++)
+      t.c[n][k] = n == 0 ? 0 : t.c[n - 1][k - 1] + t.c[n - 1][k];
+  }
+  return t;
+}();
+// Layers of at least this many bytes are written with non-temporal stores.
+constexpr uint64_t stream_bytes = uint64_t(16) << 20;
 
 uint64_t workspace_entries(int spots) {
   uint64_t most = 0;
@@ -146,6 +166,9 @@ layer_t make_layer(const root_info& root, int n, int threads) {
 // One row of layer L: reads the next layer (nullptr at the full board), writes `out`.
 // `win_bit`: the stored bit means "the mover wins" (else "the mover does not lose").
 // Layers 0 and 1 also copy their values into `results` (root, then one per spot).
+// `stream`: write with non-temporal stores (layers much larger than the caches).
+// `by_mover`: L.rows_by_mover, fixed at compile time.
+template <bool stream, bool by_mover>
 void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_data, uint64_t row,
                halfsuper_t* out, bool win_bit, halfsuper_t* results) {
   const uint32_t row_set = L.row_sets[row];
@@ -156,7 +179,7 @@ void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_da
     if (!(row_set >> s & 1)) free_spot[y++] = s;
   uint32_t term[max_spots / 2 + 1][max_spots];
   for (int a = 0; a < L.col_size; a++)
-    for (int y = 0; y < L.col_space; y++) term[a][y] = uint32_t(binomial(free_spot[y], a + 1));
+    for (int y = 0; y < L.col_space; y++) term[a][y] = small_binomials.c[free_spot[y]][a + 1];
   // Child rows per relative free slot j.
   const halfsuper_t* child_row[max_spots];
   if (next) {
@@ -167,31 +190,41 @@ void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_da
   }
   const halfsuper_t init =
       L.free_count == 0 && !win_bit ? halfsuper_t::ones() : halfsuper_t::zero();
-  const halfsuper_t* row_mover = L.rows_by_mover ? &L.mover_wins[row] : nullptr;
-  const halfsuper_t* row_placer = L.rows_by_mover ? nullptr : &L.placer_wins[2 * row];
+  const halfsuper_t* row_mover = by_mover ? &L.mover_wins[row] : nullptr;
+  const halfsuper_t* row_placer = by_mover ? nullptr : &L.placer_wins[2 * row];
   const int fc = L.free_count, cs = L.col_size;
   for (uint64_t col = 0; col < L.cols; col++) {
     halfsuper_t u = init;
     const uint8_t* fi = &L.free_index[col * fc];
     const uint32_t* cc = &L.child_col[col * fc];
-    for (int f = 0; f < fc; f++) u = u | child_row[fi[f]][cc[f]];
+    if (by_mover) {
+      for (int f = 0; f < fc; f++) u = u | child_row[fi[f]][cc[f]];
+    } else {
+      // Rows by the player who placed: every child lies in this row of the next layer.
+      for (int f = 0; f < fc; f++) u = u | child_row[0][cc[f]];
+    }
     const uint8_t* el = &L.col_elements[col * cs];
     uint32_t abs_rank = 0;
     for (int a = 0; a < cs; a++) abs_rank += term[a][el[a]];
-    const halfsuper_t w0 = row_mover ? *row_mover : L.mover_wins[abs_rank];
-    const halfsuper_t* placer = row_placer ? row_placer : &L.placer_wins[2 * abs_rank];
+    const halfsuper_t w0 = by_mover ? *row_mover : L.mover_wins[abs_rank];
+    const halfsuper_t* placer = by_mover ? &L.placer_wins[2 * abs_rank] : row_placer;
     const halfsuper_t w1 = placer[0], w1_before = placer[1];
     // Fives on the board end the game: both is a tie, only the mover's a win, else a loss.
     const halfsuper_t mover_ok = win_bit ? ~w1 : halfsuper_t::ones();
     u = andnot(w0 | w1, u) | (w0 & mover_ok);
     if (L.n <= 1) {
       // Layer 0: the root; layer 1: J is one spot, the row set or the column element.
-      const int spot = L.n == 0 ? -1 : L.rows_by_mover ? free_spot[el[0]] : __builtin_ctz(row_set);
+      const int spot = L.n == 0 ? -1 : by_mover ? free_spot[el[0]] : __builtin_ctz(row_set);
       results[1 + spot] = u;
     }
     // The placer's value before rotating: the best rotation, or a five made by placing.
-    out[row * L.cols + col] = halfsuper_rmax(~u) | w1_before;
+    const halfsuper_t value = halfsuper_rmax(~u) | w1_before;
+    if constexpr (stream)
+      _mm_stream_si128(reinterpret_cast<__m128i*>(&out[row * L.cols + col]), __m128i(value.v));
+    else
+      out[row * L.cols + col] = value;
   }
+  if constexpr (stream) _mm_sfence();
 }
 
 }  // namespace
@@ -226,9 +259,19 @@ solved_halves solve_halves(const root_info& root, int threads, halfsuper_t* buff
       halfsuper_t* data = n % 2 == 0 ? buffer : buffer + (entries - size);
       const bool win_bit = (aggressive ^ (n & 1)) != 0;
       const uint64_t rows = layer->rows;
-      parallel_for(threads, rows, [&](uint64_t row) {
-        solve_row(*layer, next.get(), next_data, row, data, win_bit, values.data());
-      });
+      const bool stream = size * sizeof(halfsuper_t) >= stream_bytes;
+      auto solve = [&](auto stream_flag, auto by_mover_flag) {
+        parallel_for(threads, rows, [&](uint64_t row) {
+          solve_row<stream_flag(), by_mover_flag()>(*layer, next.get(), next_data, row, data,
+                                                    win_bit, values.data());
+        });
+      };
+      using yes = std::true_type;
+      using no = std::false_type;
+      if (layer->rows_by_mover)
+        stream ? solve(yes(), yes()) : solve(no(), yes());
+      else
+        stream ? solve(yes(), no()) : solve(no(), no());
       next = std::move(layer);
       next_data = data;
     }
@@ -272,7 +315,24 @@ int append_rotations(std::vector<midgame_value>& values, board_t board, const so
 
 }  // namespace
 
+// The layer workspace: anonymous memory, with transparent huge pages where the kernel offers
+// them on request (fewer page faults on first touch).
+midgame_workspace::midgame_workspace() = default;
+midgame_workspace::~midgame_workspace() { release(); }
+uint64_t midgame_workspace::bytes() const { return bytes_; }
+void midgame_workspace::release() {
+  if (data_) munmap(data_, bytes_);
+  data_ = nullptr;
+  bytes_ = 0;
+}
+
 midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_options& options) {
+  midgame_workspace workspace;
+  return midgame_solve(board, to_rotate, options, workspace);
+}
+
+midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_options& options,
+                             midgame_workspace& workspace) {
   const auto start = std::chrono::steady_clock::now();
   check_board(board);
   const int stones = count_stones(board);
@@ -316,9 +376,18 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
   if (options.workspace_limit && result.workspace_bytes > options.workspace_limit)
     throw error("midgame workspace of " + mib(result.workspace_bytes) + " exceeds the limit of " +
                 mib(options.workspace_limit));
-  std::unique_ptr<halfsuper_t[]> buffer(new halfsuper_t[entries]);
-  const solved_halves h = solve_halves(root, result.threads, buffer.get(), entries);
-  buffer.reset();
+  if (workspace.bytes_ < result.workspace_bytes) {
+    workspace.release();
+    void* p = mmap(nullptr, result.workspace_bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+      throw error("cannot map a midgame workspace of " + mib(result.workspace_bytes));
+    madvise(p, result.workspace_bytes, MADV_HUGEPAGE);
+    workspace.data_ = p;
+    workspace.bytes_ = result.workspace_bytes;
+  }
+  const solved_halves h =
+      solve_halves(root, result.threads, static_cast<halfsuper_t*>(workspace.data_), entries);
 
   if (to_rotate) {
     const int v = append_rotations(result.values, board, h, 0);

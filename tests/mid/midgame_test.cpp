@@ -10,9 +10,9 @@
 #include <random>
 #include <vector>
 
-#include "pentago/base/error.h"
 #include "pentago/mid/subsets.h"
 #include "pentago/search/super_search.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

@@ -39,9 +39,9 @@ const char* value_word(int value);  // "loss", "tie", "win"
 
 // A rotation after a placement: quadrant 0..3, direction +1 CCW or -1 CW.
 struct rotation_answer {
-  std::string move;   // the move notation of cli/query ("q0 ccw")
-  position_t child;   // the board after the rotation (to place)
-  int value = 0;      // for the player who placed and rotated (the mover of the parent)
+  std::string move;  // the move notation of cli/query ("q0 ccw")
+  position_t child;  // the board after the rotation (to place)
+  int value = 0;     // for the player who placed and rotated (the mover of the parent)
   answer_source source = answer_source::rules;
 };
 
@@ -62,7 +62,7 @@ struct position_answer {
   int to_move = 0;  // 0 black, 1 white (for a position to rotate: the player who placed)
   int value = 0;    // for that player
   answer_source source = answer_source::rules;
-  int slice = -1;   // database slice read, when source is database
+  int slice = -1;                  // database slice read, when source is database
   std::vector<move_answer> moves;  // best first: wins, then ties, then losses
   double elapsed_ms = 0;
 };
@@ -72,12 +72,15 @@ struct query_options {
   int threads = 0;                     // midgame solver threads (0: all)
   uint64_t block_cache_bytes = uint64_t(128) << 20;
   size_t answer_cache_entries = 4096;
+  int fetch_attempts = 3;             // tries of a remote read (network errors, corrupt data)
+  double fetch_timeout_seconds = 30;  // per HTTP request
 };
 
 struct query_stats {
   uint64_t queries = 0, answer_cache_hits = 0;
   uint64_t block_cache_hits = 0, block_cache_misses = 0, block_cache_bytes = 0;
   uint64_t midgame_solves = 0, midgame_in_flight = 0;
+  uint64_t http_requests = 0;  // range requests to remote databases
 };
 
 // Thread safe. Construction opens (and validates) every database.
@@ -93,6 +96,8 @@ class query_engine {
   // A best line from the position to the end of the game (the position first).
   std::vector<position_answer> best_line(position_t position);
   query_stats stats() const;
+  // The slices the databases hold, ascending.
+  std::vector<int> slices() const;
 
  private:
   struct impl;
