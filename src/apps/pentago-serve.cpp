@@ -8,8 +8,8 @@
 #include <cstring>
 #include <thread>
 
-#include "pentago/base/error.h"
 #include "pentago/serve/server.h"
+#include "pentago/util/error.h"
 
 namespace {
 
