@@ -11,11 +11,11 @@
 #include <set>
 #include <thread>
 
-#include "pentago/util/error.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/db/lookup.h"
 #include "pentago/db/run_directory.h"
 #include "pentago/layout/line_mapping.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "pentago/util/error.h"
 #include "pentago/data/file.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

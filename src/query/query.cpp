@@ -12,9 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include "database.h"
-#include "pentago/util/error.h"
 #include "pentago/db/lookup.h"
 #include "pentago/mid/midgame.h"
+#include "pentago/util/error.h"
 #include "pentago/util/lru_cache.h"
 
 namespace pentago {

@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "pentago/util/error.h"
 #include "pentago/db/lookup.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 namespace fs = std::filesystem;

@@ -17,9 +17,9 @@
 #include <fstream>
 #include <thread>
 
-#include "pentago/util/error.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/query/query.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 namespace fs = std::filesystem;
