@@ -165,6 +165,7 @@ void run_local(const local_options& o) {
     log.line(buf);
     if (!(o.meaningless && p.slice == top)) total_nodes += p.nodes;
   }
+  if (o.meaningless) log.line(meaningless_plan_note(top, plan.front().nodes));
 
   compacting_store heap(std::min(memory, std::max<uint64_t>(2 * peak, 256 << 20)));
   std::unique_ptr<block_store> prev;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "pentago/base/error.h"
 
@@ -52,6 +53,27 @@ std::string shell_quote(const std::string& word) {
   std::string quoted = "'";
   for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return quoted + "'";
+}
+
+void check_new_output_file(const std::string& option, const std::string& path,
+                           const std::string& run_dir) {
+  namespace fs = std::filesystem;
+  if (path.empty()) return;
+  std::error_code ec;
+  if (fs::symlink_status(path, ec).type() != fs::file_type::not_found)
+    throw usage_error(option + " " + path + " already exists; refusing to overwrite");
+  fs::path folder = fs::path(path).parent_path();
+  if (folder.empty()) folder = ".";
+  const auto normal = [](const fs::path& p) {
+    fs::path n = fs::absolute(p).lexically_normal();
+    return n.has_filename() ? n : n.parent_path();
+  };
+  if (!run_dir.empty() && normal(folder) == normal(run_dir)) return;
+  if (!fs::is_directory(folder, ec))
+    throw usage_error(option + " " + path + ": folder " + folder.string() + " does not exist");
+  if (access(folder.c_str(), W_OK | X_OK) != 0)
+    throw usage_error(option + " " + path + ": cannot write in " + folder.string() + ": " +
+                      std::strerror(errno));
 }
 
 run_log::~run_log() {

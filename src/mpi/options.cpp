@@ -47,12 +47,9 @@ endgame_options parse_endgame_options(int argc, char** argv) {
       o.dir = value();
     else if (arg == "--save")
       o.save = int(parse_int_option(arg, value(), -1, 35));
-    else if (arg == "--level") {
-      // xz preset 0..9; the 2013 spelling 20..29 means the same presets.
-      const int level = int(parse_int_option(arg, value(), 0, 29));
-      if (level > 9 && level < 20) throw usage_error("--level: expected an xz preset 0..9");
-      o.level = level >= 20 ? level - 20 : level;
-    } else if (arg == "--memory")
+    else if (arg == "--level")
+      o.level = int(parse_int_option(arg, value(), 0, 9));
+    else if (arg == "--memory")
       o.memory = parse_memory_option(arg, value());
     else if (arg == "--gather-limit")
       o.gather_limit = int(parse_int_option(arg, value(), 1, 64));
@@ -102,6 +99,10 @@ endgame_options parse_endgame_options(int argc, char** argv) {
   if (o.dir.empty()) throw usage_error("missing --dir DIR");
   if (o.root.sum() >= 36) throw usage_error("root " + o.root.str() + " has no empty cell");
   const int root_slice = o.root.sum();
+  if (o.meaningless && !o.restart.empty())
+    throw usage_error(
+        "--restart and --meaningless cannot be combined: a restart file holds real "
+        "values, which --meaningless would mark as meaningless");
   if (o.meaningless && o.meaningless < root_slice)
     throw usage_error("--meaningless " + std::to_string(o.meaningless) +
                       " is below the root's slice " + std::to_string(root_slice));

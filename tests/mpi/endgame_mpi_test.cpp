@@ -270,6 +270,7 @@ TEST(endgame, usage_errors_exit_2_with_one_line) {
 
 TEST(endgame, trace_file_is_written) {
   const std::string dir = fresh_dir("trace");
+  fs::remove(dir + ".json");  // an existing trace file is never overwritten
   const auto r = shell(endgame(
       2, "--threads 2 --meaningless 4 --trace " + dir + ".json --dir " + dir + " 00000000"));
   ASSERT_EQ(r.code, 0) << r.output;

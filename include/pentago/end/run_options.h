@@ -24,6 +24,13 @@ void take_root(const argument_cursor& args, section_t& root, bool& have_root);
 // quotes ("it's" -> 'it'\''s').
 std::string shell_quote(const std::string& word);
 
+// Checks, before a run starts, that the output file named by `option` can be written at its
+// end: it must not exist yet (nothing is overwritten) and its folder must exist and be
+// writable, unless that folder is run_dir, which the run creates. Empty path: nothing to check.
+// Throws usage_error.
+void check_new_output_file(const std::string& option, const std::string& path,
+                           const std::string& run_dir);
+
 // A log that writes each line to a file (and stdout while echo is on), flushed at once.
 // A failed write (full disk) throws pentago::error naming the file.
 class run_log {
