@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
@@ -74,6 +75,21 @@ std::string join_args(int argc, char** argv, const std::string& skip_option = ""
   return s;
 }
 
+// K of the meaningless-K marker in the folder of a restart file (the run that wrote it), or 0.
+int meaningless_marker_of(const std::string& restart) {
+  namespace fs = std::filesystem;
+  fs::path folder = fs::path(restart).parent_path();
+  if (folder.empty()) folder = ".";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("meaningless-", 0) == 0 && name.size() > 12 && name.size() <= 14 &&
+        std::all_of(name.begin() + 12, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return std::stoi(name.substr(12));
+  }
+  return 0;
+}
+
 class endgame_run {
  public:
   endgame_run(const endgame_options& o, int argc, char** argv)
@@ -100,6 +116,21 @@ class endgame_run {
     std::vector<section_t> restart;
     int& restart_slice = restart_slice_;
     if (!o_.restart.empty()) {
+      // A checkpoint of a meaningless run holds values that derive from the meaningless slice:
+      // resuming it needs the same --meaningless, and real values must not be marked meaningless.
+      const int marked = meaningless_marker_of(o_.restart);
+      if (marked != o_.meaningless)
+        throw usage_error(
+            marked == 0 ? "--meaningless " + std::to_string(o_.meaningless) + " with --restart " +
+                              o_.restart +
+                              ": that file is not from a meaningless run (no meaningless-N marker "
+                              "beside it), so its values are real"
+            : o_.meaningless == 0
+                ? "restart file " + o_.restart + " is from a run with --meaningless " +
+                      std::to_string(marked) +
+                      " (marker beside it): resume it with --meaningless " + std::to_string(marked)
+                : "restart file " + o_.restart + " is from a run with --meaningless " +
+                      std::to_string(marked) + ", not " + std::to_string(o_.meaningless));
       if (bottom >= top)
         throw usage_error("--restart: this run computes only slice " + std::to_string(top) +
                           ", so there is no slice to restart from");

@@ -99,10 +99,6 @@ endgame_options parse_endgame_options(int argc, char** argv) {
   if (o.dir.empty()) throw usage_error("missing --dir DIR");
   if (o.root.sum() >= 36) throw usage_error("root " + o.root.str() + " has no empty cell");
   const int root_slice = o.root.sum();
-  if (o.meaningless && !o.restart.empty())
-    throw usage_error(
-        "--restart and --meaningless cannot be combined: a restart file holds real "
-        "values, which --meaningless would mark as meaningless");
   if (o.meaningless && o.meaningless < root_slice)
     throw usage_error("--meaningless " + std::to_string(o.meaningless) +
                       " is below the root's slice " + std::to_string(root_slice));

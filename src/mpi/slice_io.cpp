@@ -85,10 +85,16 @@ void check_write(int rc, const MPI_Status& status, size_t size, const std::strin
     MPI_Error_class(rc, &error_class);
     char text[MPI_MAX_ERROR_STRING];
     int length = 0;
-    MPI_Error_string(error_class, text, &length);
+    MPI_Error_string(rc, text, &length);
+    // MPICH's text is a stack "class, error stack:\nfunction(line): detail": keep the detail.
+    std::string detail(text, size_t(length));
+    while (!detail.empty() && (detail.back() == '\n' || detail.back() == ' ')) detail.pop_back();
+    detail = detail.substr(detail.rfind('\n') + 1);
+    if (const size_t colon = detail.find("): "); colon != std::string::npos)
+      detail = detail.substr(colon + 3);
     reason = error_class == MPI_ERR_NO_SPACE ? "no space left on device"
              : error_class == MPI_ERR_QUOTA  ? "disk quota exceeded"
-                                             : std::string(text, size_t(length));
+                                             : detail;
   } else if (size) {
     int count = 0;
     MPI_Get_count(&status, MPI_BYTE, &count);
@@ -97,8 +103,6 @@ void check_write(int rc, const MPI_Status& status, size_t size, const std::strin
           "wrote " + std::to_string(count) + " of " + std::to_string(size) + " bytes (disk full?)";
   }
   if (reason.empty()) return;
-  const size_t newline = reason.find('\n');
-  if (newline != std::string::npos) reason.resize(newline);
   throw error("cannot write " + path + ": " + reason);
 }
 

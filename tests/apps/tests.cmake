@@ -42,8 +42,11 @@ expect 2 '~--threads' "$B/pentago-endgame" --threads 010x --dir "$T/e" 44444554
 expect 2 '~--threads' "$B/pentago-endgame" --threads 0x10 --dir "$T/e" 44444554
 expect 2 '~--memory' "$B/pentago-endgame" --memory 0x10G --dir "$T/e" 44444554
 expect 2 '~--level' "$B/pentago-endgame" --level 25 --dir "$T/e" 44444554
-expect 2 '~--restart and --meaningless' "$B/pentago-endgame" --restart "$D/slice-2.pentago" \
+expect 2 '~not from a meaningless run' "$B/pentago-endgame" --restart "$D/slice-2.pentago" \
   --meaningless 35 --dir "$T/e" 44444554
+mkdir -p "$T/m" && cp "$D/slice-2.pentago" "$T/m/" && : > "$T/m/meaningless-6"
+expect 2 '~add --meaningless 6|resume it with --meaningless 6' "$B/pentago-endgame" \
+  --restart "$T/m/slice-2.pentago" --dir "$T/e" 00000000
 expect 2 '~--trace' "$B/pentago-endgame" --trace "$T/no/such/folder/t.json" --dir "$T/e" 44444554
 expect 2 '~no slice to restart' "$B/pentago-endgame" --stop-after 35 --restart "$D/slice-2.pentago" \
   --dir "$T/e" 44444554
