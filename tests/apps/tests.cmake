@@ -99,6 +99,9 @@ timeout 120 mpiexec -n 2 "$B/pentago-endgame" --threads 2 --restart "$D/slice-2.
   --dir "$R" 00000000 > "$T/endgame.out" 2>&1 || { cat "$T/endgame.out"; exit 1; }
 out=$("$B/pentago-check" --threads 2 "$R" 2>&1) || { echo "slice 0 run: $out"; exit 1; }
 echo "$out" | grep -q '^All checks passed$' || { echo "$out"; exit 1; }
+err=$("$B/pentago-check" "$T/no-such-run" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] && echo "$err" | grep -q 'no-such-run: no such directory$' ||
+  { echo "missing directory: exit $rc: $err"; fail=1; }
 # Deleted files: each is one clear failure naming the file.
 for gone in slice-1.pentago "counts-1.npy sparse-1.npy" counts-0.npy sparse-0.npy; do
   rm -rf "$T/cut"; cp -r "$R" "$T/cut"; (cd "$T/cut" && rm $gone)
