@@ -10,7 +10,7 @@
 #include <iostream>
 #include <new>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago::cli {
 namespace {

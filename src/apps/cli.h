@@ -2,7 +2,7 @@
 // number, a 6x6 picture, a file holding either, or '-' for standard input; input capped in
 // size), one move notation ("c4 q3 cw"), and one main wrapper (--help, one line on stderr,
 // exit 2 for bad usage and 1 for other failures). Option values and the argument cursor are in
-// pentago/base/options.h, which this header includes.
+// pentago/util/options.h, which this header includes.
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -10,8 +10,8 @@
 #include <string>
 
 #include "pentago/base/board.h"
-#include "pentago/base/error.h"
-#include "pentago/base/options.h"
+#include "pentago/util/error.h"
+#include "pentago/util/options.h"
 
 namespace pentago::cli {
 

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "cli.h"
-#include "pentago/base/error.h"
 #include "pentago/layout/counting.h"
 #include "pentago/layout/section.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

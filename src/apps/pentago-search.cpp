@@ -12,9 +12,9 @@
 
 #include "cli.h"
 #include "pentago/base/board.h"
-#include "pentago/base/error.h"
 #include "pentago/search/lockless_table.h"
 #include "pentago/search/super_search.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

@@ -10,7 +10,6 @@
 #include <mutex>
 #include <thread>
 
-#include "pentago/base/error.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/end/block_store.h"
 #include "pentago/end/compacting_store.h"
@@ -19,6 +18,7 @@
 #include "pentago/end/run_options.h"
 #include "pentago/end/slice_output.h"
 #include "pentago/layout/line_mapping.h"
+#include "pentago/util/error.h"
 #include "pentago/util/parallel_for.h"
 
 namespace pentago {

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

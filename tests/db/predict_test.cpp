@@ -7,8 +7,8 @@
 
 #include <chrono>
 
-#include "pentago/base/error.h"
 #include "pentago/end/partition.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "pentago/base/error.h"
 #include "pentago/end/meaningless.h"
+#include "pentago/util/error.h"
 #include "pentago/util/random.h"
 
 using namespace pentago;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "pentago/util/random.h"
 #include "pentago/layout/section.h"
+#include "pentago/util/random.h"
 
 namespace pentago {
 

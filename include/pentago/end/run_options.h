@@ -1,13 +1,13 @@
 // Helpers shared by the solver drivers: human-readable sizes and times, the ROOT argument,
 // shell quoting, and a log that tees to stdout and a file, flushing every line so progress is
-// readable while a job runs. (Option values and the argument cursor: pentago/base/options.h.)
+// readable while a job runs. (Option values and the argument cursor: pentago/util/options.h.)
 #pragma once
 #include <cstdint>
 #include <cstdio>
 #include <string>
 
-#include "pentago/base/options.h"
 #include "pentago/layout/section.h"
+#include "pentago/util/options.h"
 
 namespace pentago {
 

@@ -1,11 +1,11 @@
 // Decimal option values and the argument cursor shared by every command-line parser.
-#include "pentago/base/options.h"
+#include "pentago/util/options.h"
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 
