@@ -1,9 +1,10 @@
 // Google Benchmark of the midgame solver: all child values of fixed 18, 20 and 24-stone
 // positions to place (random playouts with fixed seeds), with 1 and 2 threads, the workspace
 // kept between solves (warm) or mapped afresh (cold), wall time
-// (UseRealTime) and the CPU time of the calling thread; counters give the workspace and the
-// positions solved per second (two passes over every layer).
+// (UseRealTime) and the CPU time of the calling thread; counters give the workspace, the CPU
+// time of all threads per solve and the positions solved per second (two passes, every layer).
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
 #include <random>
 
@@ -33,6 +34,14 @@ board_t fixed_position(int stones) {
   }
 }
 
+// User and system CPU seconds of every thread of the process so far.
+double process_cpu_seconds() {
+  rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
 void bm_midgame(benchmark::State& state) {
   const int stones = int(state.range(0));
   midgame_options options;
@@ -42,11 +51,14 @@ void bm_midgame(benchmark::State& state) {
   midgame_workspace workspace;
   midgame_result r;
   if (state.range(2)) r = midgame_solve(board, false, options, workspace);  // warms it up
+  const double cpu_start = process_cpu_seconds();
   for (auto _ : state) {
     if (!state.range(2)) workspace.release();
     r = midgame_solve(board, false, options, workspace);
     benchmark::DoNotOptimize(r.values.data());
   }
+  state.counters["all_threads_cpu_ms"] =
+      1e3 * (process_cpu_seconds() - cpu_start) / double(state.iterations());
   uint64_t positions = 0;
   for (int n = 0; n <= 36 - stones; n++) positions += 2 * midgame_layer_size(36 - stones, n);
   state.counters["workspace_MiB"] = double(r.workspace_bytes) / double(1 << 20);

@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 #include "pentago/mid/halfsuper.h"
 #include "pentago/mid/subsets.h"
@@ -31,6 +32,20 @@ namespace pentago {
 namespace {
 
 constexpr int max_spots = 18;
+
+// C(n, k) for n < max_spots, k <= max_spots / 2 + 1: the colex terms of the row kernel.
+struct small_binomials_t {
+  uint32_t c[max_spots][max_spots / 2 + 2];
+};
+constexpr small_binomials_t small_binomials = [] {
+  small_binomials_t t{};
+  for (int n = 0; n < max_spots; n++) {
+    t.c[n][0] = 1;
+    for (int k = 1; k < max_spots / 2 + 2; k++)
+      t.c[n][k] = n == 0 ? 0 : t.c[n - 1][k - 1] + t.c[n - 1][k];
+  }
+  return t;
+}();
 // Layers of at least this many bytes are written with non-temporal stores.
 constexpr uint64_t stream_bytes = uint64_t(16) << 20;
 
@@ -152,7 +167,8 @@ layer_t make_layer(const root_info& root, int n, int threads) {
 // `win_bit`: the stored bit means "the mover wins" (else "the mover does not lose").
 // Layers 0 and 1 also copy their values into `results` (root, then one per spot).
 // `stream`: write with non-temporal stores (layers much larger than the caches).
-template <bool stream>
+// `by_mover`: L.rows_by_mover, fixed at compile time.
+template <bool stream, bool by_mover>
 void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_data, uint64_t row,
                halfsuper_t* out, bool win_bit, halfsuper_t* results) {
   const uint32_t row_set = L.row_sets[row];
@@ -163,7 +179,7 @@ void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_da
     if (!(row_set >> s & 1)) free_spot[y++] = s;
   uint32_t term[max_spots / 2 + 1][max_spots];
   for (int a = 0; a < L.col_size; a++)
-    for (int y = 0; y < L.col_space; y++) term[a][y] = uint32_t(binomial(free_spot[y], a + 1));
+    for (int y = 0; y < L.col_space; y++) term[a][y] = small_binomials.c[free_spot[y]][a + 1];
   // Child rows per relative free slot j.
   const halfsuper_t* child_row[max_spots];
   if (next) {
@@ -174,26 +190,31 @@ void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_da
   }
   const halfsuper_t init =
       L.free_count == 0 && !win_bit ? halfsuper_t::ones() : halfsuper_t::zero();
-  const halfsuper_t* row_mover = L.rows_by_mover ? &L.mover_wins[row] : nullptr;
-  const halfsuper_t* row_placer = L.rows_by_mover ? nullptr : &L.placer_wins[2 * row];
+  const halfsuper_t* row_mover = by_mover ? &L.mover_wins[row] : nullptr;
+  const halfsuper_t* row_placer = by_mover ? nullptr : &L.placer_wins[2 * row];
   const int fc = L.free_count, cs = L.col_size;
   for (uint64_t col = 0; col < L.cols; col++) {
     halfsuper_t u = init;
     const uint8_t* fi = &L.free_index[col * fc];
     const uint32_t* cc = &L.child_col[col * fc];
-    for (int f = 0; f < fc; f++) u = u | child_row[fi[f]][cc[f]];
+    if (by_mover) {
+      for (int f = 0; f < fc; f++) u = u | child_row[fi[f]][cc[f]];
+    } else {
+      // Rows by the player who placed: every child lies in this row of the next layer.
+      for (int f = 0; f < fc; f++) u = u | child_row[0][cc[f]];
+    }
     const uint8_t* el = &L.col_elements[col * cs];
     uint32_t abs_rank = 0;
     for (int a = 0; a < cs; a++) abs_rank += term[a][el[a]];
-    const halfsuper_t w0 = row_mover ? *row_mover : L.mover_wins[abs_rank];
-    const halfsuper_t* placer = row_placer ? row_placer : &L.placer_wins[2 * abs_rank];
+    const halfsuper_t w0 = by_mover ? *row_mover : L.mover_wins[abs_rank];
+    const halfsuper_t* placer = by_mover ? &L.placer_wins[2 * abs_rank] : row_placer;
     const halfsuper_t w1 = placer[0], w1_before = placer[1];
     // Fives on the board end the game: both is a tie, only the mover's a win, else a loss.
     const halfsuper_t mover_ok = win_bit ? ~w1 : halfsuper_t::ones();
     u = andnot(w0 | w1, u) | (w0 & mover_ok);
     if (L.n <= 1) {
       // Layer 0: the root; layer 1: J is one spot, the row set or the column element.
-      const int spot = L.n == 0 ? -1 : L.rows_by_mover ? free_spot[el[0]] : __builtin_ctz(row_set);
+      const int spot = L.n == 0 ? -1 : by_mover ? free_spot[el[0]] : __builtin_ctz(row_set);
       results[1 + spot] = u;
     }
     // The placer's value before rotating: the best rotation, or a five made by placing.
@@ -239,12 +260,18 @@ solved_halves solve_halves(const root_info& root, int threads, halfsuper_t* buff
       const bool win_bit = (aggressive ^ (n & 1)) != 0;
       const uint64_t rows = layer->rows;
       const bool stream = size * sizeof(halfsuper_t) >= stream_bytes;
-      parallel_for(threads, rows, [&](uint64_t row) {
-        if (stream)
-          solve_row<true>(*layer, next.get(), next_data, row, data, win_bit, values.data());
-        else
-          solve_row<false>(*layer, next.get(), next_data, row, data, win_bit, values.data());
-      });
+      auto solve = [&](auto stream_flag, auto by_mover_flag) {
+        parallel_for(threads, rows, [&](uint64_t row) {
+          solve_row<stream_flag(), by_mover_flag()>(*layer, next.get(), next_data, row, data,
+                                                    win_bit, values.data());
+        });
+      };
+      using yes = std::true_type;
+      using no = std::false_type;
+      if (layer->rows_by_mover)
+        stream ? solve(yes(), yes()) : solve(no(), yes());
+      else
+        stream ? solve(yes(), no()) : solve(no(), no());
       next = std::move(layer);
       next_data = data;
     }

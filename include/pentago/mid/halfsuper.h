@@ -39,17 +39,21 @@ constexpr int halfsuper_index(int g0, int g1, int g2, int g3) {
 // both; quadrants 1-3: the OR of the +-1 cyclic neighbours along b, c and d.
 inline halfsuper_t halfsuper_rmax(halfsuper_t h) {
   using u32x4 = uint32_t __attribute__((vector_size(16)));
+  using u16x8 = uint16_t __attribute__((vector_size(16)));
   const u32x4 x = u32x4(h.v);
-  // Axis a' (bit 0 of every pair).
+  // Axis a' (bit 0 of every pair): both entries ORed.
   const u32x4 a = x | ((x >> 1) & 0x55555555u) | ((x << 1) & 0xaaaaaaaau);
-  // Axis b (bits 1-2 of every byte): each byte rotated by one b step up and down.
-  const u32x4 b = ((x << 2) & 0xfcfcfcfcu) | ((x >> 6) & 0x03030303u) | ((x >> 2) & 0x3f3f3f3fu) |
-                  ((x << 6) & 0xc0c0c0c0u);
-  // Axis c (bytes of every 32-bit lane).
-  const u32x4 c = (x << 8) | (x >> 24) | (x << 24) | (x >> 8);
-  // Axis d (the four 32-bit lanes).
-  const u32x4 d =
-      __builtin_shufflevector(x, x, 1, 2, 3, 0) | __builtin_shufflevector(x, x, 3, 0, 1, 2);
+  // Along a cyclic axis of 4, x(z + 1) | x(z - 1) is y(z + 1) with y(z) = x(z) | x(z + 2).
+  // Axis b: bit pairs 1-2 of every byte (x(b + 2) is the byte's other nibble).
+  const u32x4 yb = x | ((x << 4) & 0xf0f0f0f0u) | ((x >> 4) & 0x0f0f0f0fu);
+  const u32x4 b = ((yb >> 2) & 0x3f3f3f3fu) | ((yb << 6) & 0xc0c0c0c0u);
+  // Axis c: the bytes of every 32-bit lane (x(c + 2) is the lane's other 16-bit half).
+  const u16x8 x16 = u16x8(x);
+  const u32x4 yc = x | u32x4(__builtin_shufflevector(x16, x16, 1, 0, 3, 2, 5, 4, 7, 6));
+  const u32x4 c = (yc >> 8) | (yc << 24);
+  // Axis d: the four 32-bit lanes.
+  const u32x4 yd = x | __builtin_shufflevector(x, x, 2, 3, 0, 1);
+  const u32x4 d = __builtin_shufflevector(yd, yd, 1, 2, 3, 0);
   return {halfsuper_t::vec((a | b) | (c | d))};
 }
 
