@@ -59,6 +59,7 @@ std::string local_usage() {
 local_options parse_local_options(int argc, char** argv) {
   local_options o;
   argument_cursor args(argc, argv);
+  bool have_root = false;
   while (args.next()) {
     const std::string& arg = args.arg();
     auto value = [&] { return args.value(); };
@@ -81,11 +82,11 @@ local_options parse_local_options(int argc, char** argv) {
     else if (arg == "--quiet")
       o.echo = false;
     else if (args.is_option())
-      throw usage_error("unknown option " + arg);
+      args.unknown();
     else
-      args.take_root(o.root);
+      take_root(args, o.root, have_root);
   }
-  if (!args.have_root()) throw usage_error("missing ROOT section (e.g. 44444554)");
+  if (!have_root) throw usage_error("missing ROOT section (e.g. 44444554)");
   if (o.dir.empty()) throw usage_error("missing --dir DIR");
   if (o.root.sum() >= 36) throw usage_error("root " + o.root.str() + " has no empty cell");
   const int top = o.meaningless ? o.meaningless : 35;
@@ -164,6 +165,7 @@ void run_local(const local_options& o) {
     log.line(buf);
     if (!(o.meaningless && p.slice == top)) total_nodes += p.nodes;
   }
+  if (o.meaningless) log.line(meaningless_plan_note(top, plan.front().nodes));
 
   compacting_store heap(std::min(memory, std::max<uint64_t>(2 * peak, 256 << 20)));
   std::unique_ptr<block_store> prev;
