@@ -61,25 +61,6 @@ std::string board_text(const std::string& arg, std::istream& stdin_stream) {
 
 board_t read_board(const std::string& arg) { return parse_board(board_text(arg, std::cin)); }
 
-std::string cell_name(int x, int y) { return std::string(1, char('a' + 5 - y)) + char('1' + x); }
-
-std::string cell_name(int bit) {
-  const int q = bit / 16, i = bit % 16;
-  return cell_name(3 * (q / 2) + i / 3, 3 * (q % 2) + i % 3);
-}
-
-std::string move_name(int x, int y, int quadrant, int direction) {
-  std::string s = cell_name(x, y);
-  if (direction) s += " q" + std::to_string(quadrant) + (direction > 0 ? " ccw" : " cw");
-  return s;
-}
-
-std::string move_name(int bit, int quadrant, int direction) {
-  std::string s = cell_name(bit);
-  if (direction) s += " q" + std::to_string(quadrant) + (direction > 0 ? " ccw" : " cw");
-  return s;
-}
-
 std::string error_line(const char* name, const std::string& message, bool usage) {
   std::string line = std::string(name) + ": " + (usage ? "" : "error: ");
   for (size_t i = 0; i < message.size(); i++) {

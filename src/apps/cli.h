@@ -1,6 +1,6 @@
 // The command-line conventions every pentago-* app shares: one board reader (a decimal board
 // number, a 6x6 picture, a file holding either, or '-' for standard input; input capped in
-// size), one move notation ("c4 q3 cw"), and one main wrapper (--help, one line on stderr,
+// size) and one main wrapper (--help, one line on stderr,
 // exit 2 for bad usage and 1 for other failures). Option values and the argument cursor are in
 // pentago/util/options.h, which this header includes.
 #pragma once
@@ -31,17 +31,6 @@ bool is_board_code(const std::string& arg);
 std::string board_text(const std::string& arg, std::istream& stdin_stream);
 // board_text followed by parse_board (which validates the position).
 board_t read_board(const std::string& arg);
-
-// Move notation, as printed by the apps and accepted back by them:
-//   cell     "a1".."f6": row letter (a = top row of the picture, y = 5) and column 1..6 (x + 1)
-//   turn     "q0".."q3" (0 lower left, 1 upper left, 2 lower right, 3 upper right, the
-//            quadrant index of the packed board) then "cw" or "ccw"
-// A placement that makes five in a row wins at once and is written as the cell alone.
-std::string cell_name(int x, int y);
-std::string cell_name(int bit);  // a bit index 16q + i of side_t
-// direction +1 = counterclockwise, -1 = clockwise, 0 = no turn (an immediate win).
-std::string move_name(int x, int y, int quadrant, int direction);
-std::string move_name(int bit, int quadrant, int direction);
 
 // Runs body(argc, argv) as a program called `name`:
 //   - if usage is not empty and any argument is --help or -h: prints usage, returns 0;

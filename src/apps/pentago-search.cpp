@@ -172,8 +172,7 @@ int run(int argc, char** argv) {
   std::printf("  move       value for %s\n", mover);
   std::printf("  ---------  ---------------\n");
   for (const auto& m : moves)
-    std::printf("  %-9s  %s\n", cli::move_name(m.bit, m.quadrant, m.dir).c_str(),
-                value_name(m.value));
+    std::printf("  %-9s  %s\n", move_name(m.bit, m.quadrant, m.dir).c_str(), value_name(m.value));
   std::printf(
       "\nsearch: %.3f s in all, %s positions expanded, %s table probes (%.1f%% hits), "
       "%d thread%s, table 2^%d buckets (%s MiB)\n",

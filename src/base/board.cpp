@@ -231,4 +231,24 @@ board_t parse_board(const std::string& text) {
   return board;
 }
 
+std::string cell_name(int x, int y) { return std::string(1, char('a' + 5 - y)) + char('1' + x); }
+
+std::string cell_name_of_bit(int bit) {
+  const int q = bit / 16, i = bit % 16;
+  return cell_name(3 * (q / 2) + i / 3, 3 * (q % 2) + i % 3);
+}
+
+std::string rotation_name(int quadrant, int direction) {
+  return "q" + std::to_string(quadrant) + (direction > 0 ? " ccw" : " cw");
+}
+
+std::string move_name(int x, int y, int quadrant, int direction) {
+  return direction ? cell_name(x, y) + " " + rotation_name(quadrant, direction) : cell_name(x, y);
+}
+
+std::string move_name(int bit, int quadrant, int direction) {
+  const int q = bit / 16, i = bit % 16;
+  return move_name(3 * (q / 2) + i / 3, 3 * (q % 2) + i % 3, quadrant, direction);
+}
+
 }  // namespace pentago

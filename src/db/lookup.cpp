@@ -109,8 +109,4 @@ leaf_function cached_leaf(std::function<superinfo_t(board_t)> value, size_t max_
   });
 }
 
-std::string cell_name(int x, int y) {
-  return std::string(1, char('a' + (5 - y))) + std::string(1, char('1' + x));
-}
-
 }  // namespace pentago

@@ -56,10 +56,6 @@ std::optional<int> rules_value(position_t p) {
   return std::nullopt;
 }
 
-std::string rotation_name(int q, int dir) {
-  return "q" + std::to_string(q) + (dir > 0 ? " ccw" : " cw");
-}
-
 struct position_hash {
   size_t operator()(const position_t& p) const {
     const uint64_t h = (p.board ^ uint64_t(p.to_rotate) << 63) * 0x9e3779b97f4a7c15ULL;

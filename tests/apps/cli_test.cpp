@@ -120,14 +120,14 @@ TEST(board_reader, row_labels_must_match_their_rows) {
 }
 
 TEST(move_notation, cells_quadrants_and_turns) {
-  EXPECT_EQ(cli::cell_name(0, 5), "a1");
-  EXPECT_EQ(cli::cell_name(5, 0), "f6");
+  EXPECT_EQ(cell_name(0, 5), "a1");
+  EXPECT_EQ(cell_name(5, 0), "f6");
   for (int x = 0; x < 6; x++)
     for (int y = 0; y < 6; y++)
-      EXPECT_EQ(cli::cell_name(__builtin_ctzll(cell_bit(x, y))), cli::cell_name(x, y));
-  EXPECT_EQ(cli::move_name(3, 3, 3, -1), "c4 q3 cw");
-  EXPECT_EQ(cli::move_name(0, 0, 0, 1), "f1 q0 ccw");
-  EXPECT_EQ(cli::move_name(0, 0, 2, 0), "f1");  // an immediate win: no turn
+      EXPECT_EQ(cell_name_of_bit(__builtin_ctzll(cell_bit(x, y))), cell_name(x, y));
+  EXPECT_EQ(move_name(3, 3, 3, -1), "c4 q3 cw");
+  EXPECT_EQ(move_name(0, 0, 0, 1), "f1 q0 ccw");
+  EXPECT_EQ(move_name(0, 0, 2, 0), "f1");  // an immediate win: no turn
 }
 
 int run_with(const std::function<int(int, char**)>& body, std::vector<std::string> words,

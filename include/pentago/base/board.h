@@ -67,6 +67,18 @@ inline side_t empty_cells(board_t board) {
 // game goes on: returns 1 win, 0 tie, -1 loss (rule 1 and 2 of the move rule), else 2.
 int terminal_value(board_t board);
 
+// Move notation, printed and read by every front end:
+//   cell     "a1".."f6": row letter (a = top row of the picture, y = 5) and column 1..6 (x + 1)
+//   turn     "q0".."q3" (0 lower left, 1 upper left, 2 lower right, 3 upper right) then "cw"
+//            or "ccw"; direction +1 = counterclockwise, -1 = clockwise
+//   move     "c4 q3 cw"; a placement that makes five in a row wins at once: the cell alone
+//            (direction 0).
+std::string cell_name(int x, int y);
+std::string cell_name_of_bit(int bit);  // a bit index 16q + i of side_t
+std::string rotation_name(int quadrant, int direction);
+std::string move_name(int x, int y, int quadrant, int direction);
+std::string move_name(int bit, int quadrant, int direction);  // the cell as a side_t bit
+
 // Text forms. str_board is the debug picture (core §1.8); parse_board accepts the decimal
 // board_t or that picture (with or without the counts line) and validates the position:
 // digits, stone overlap, and that black has as many stones as white or one more.

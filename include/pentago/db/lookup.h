@@ -68,7 +68,4 @@ class slice_database {
 leaf_function cached_leaf(std::function<superinfo_t(board_t)> value, size_t max_entries = size_t(1)
                                                                                           << 20);
 
-// "a1".."f6": row letter (a = top, y = 5) and column digit (1 = left, x = 0), as str_board.
-std::string cell_name(int x, int y);
-
 }  // namespace pentago
