@@ -1,12 +1,33 @@
 # pentago_layer(NAME DEPS...): a static library from every .cpp in the current source folder,
-# linked publicly to DEPS (an interface library while the folder has no sources yet).
+# linked publicly to DEPS (an interface library while the folder has no sources yet). Files
+# named *_portable.cpp, *_sse.cpp and *_avx2.cpp are SIMD instantiations: pentago_simd_sources
+# gives them their ISA flags and the PENTAGO_ISA namespace.
 function(pentago_layer name)
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
   if(sources)
     add_library(${name} STATIC ${sources})
     target_link_libraries(${name} PUBLIC ${ARGN})
+    pentago_simd_sources(${sources})
   else()
     add_library(${name} INTERFACE)
     target_link_libraries(${name} INTERFACE ${ARGN})
   endif()
+endfunction()
+
+# pentago_simd_sources(FILES...): per-ISA compile flags for the SIMD instantiations among FILES
+# (the baseline flags of the top CMakeLists apply to every other file). The CPU is checked at
+# run time before any of this code runs.
+function(pentago_simd_sources)
+  foreach(file ${ARGN})
+    if(file MATCHES "_portable\\.cpp$")
+      set_source_files_properties(${file} PROPERTIES COMPILE_OPTIONS "-fno-tree-vectorize"
+        COMPILE_DEFINITIONS "PENTAGO_ISA=portable")
+    elseif(file MATCHES "_sse\\.cpp$")
+      set_source_files_properties(${file} PROPERTIES COMPILE_OPTIONS "-mssse3"
+        COMPILE_DEFINITIONS "PENTAGO_ISA=sse")
+    elseif(file MATCHES "_avx2\\.cpp$")
+      set_source_files_properties(${file} PROPERTIES COMPILE_OPTIONS "-mavx2;-mbmi2"
+        COMPILE_DEFINITIONS "PENTAGO_ISA=avx2")
+    endif()
+  endforeach()
 endfunction()

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "pentago/base/error.h"
 #include "pentago/layout/counting.h"
 #include "pentago/layout/section.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

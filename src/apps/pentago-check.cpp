@@ -2,8 +2,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "pentago/base/error.h"
 #include "pentago/db/check.h"
+#include "pentago/util/error.h"
 
 int main(int argc, char** argv) {
   using namespace pentago;

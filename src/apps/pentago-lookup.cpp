@@ -6,9 +6,9 @@
 #include <iostream>
 #include <sstream>
 
-#include "pentago/base/error.h"
 #include "pentago/db/lookup.h"
 #include "pentago/end/run_options.h"
+#include "pentago/util/error.h"
 
 namespace {
 

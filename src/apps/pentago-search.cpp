@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "pentago/base/board.h"
-#include "pentago/base/error.h"
 #include "pentago/search/lockless_table.h"
 #include "pentago/search/super_search.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <vector>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 namespace {

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "pentago/base/error.h"
-#include "super_tables.h"
+#include "pentago/base/simd/super_tables.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 namespace detail {
@@ -13,15 +13,12 @@ namespace detail {
 extern const super_kernels portable_kernels;
 extern const super_kernels sse_kernels;
 extern const super_kernels avx2_kernels;
-extern const internal_kernels portable_internal_kernels;
-extern const internal_kernels sse_internal_kernels;
-extern const internal_kernels avx2_internal_kernels;
 
 namespace {
 
 // The tables are built at compile time, so that they never depend on the order in which
 // static objects of other files (board.cpp's tables) are initialized.
-constexpr super_tables_t make_tables() {
+consteval super_tables_t make_tables() {
   super_tables_t t{};
   for (int q = 0; q < 4; q++)
     for (int mask = 0; mask < 512; mask++) {
@@ -54,17 +51,6 @@ constexpr super_tables_t make_tables() {
 }  // namespace
 
 constexpr super_tables_t super_tables = make_tables();
-
-const internal_kernels& internal_kernels_for(simd_level level) {
-  switch (level) {
-    case simd_level::sse:
-      return sse_internal_kernels;
-    case simd_level::avx2:
-      return avx2_internal_kernels;
-    default:
-      return portable_internal_kernels;
-  }
-}
 
 }  // namespace detail
 

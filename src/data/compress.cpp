@@ -7,7 +7,7 @@
 
 #include <cstring>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

@@ -7,7 +7,7 @@
 
 #include <cerrno>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

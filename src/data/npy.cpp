@@ -4,8 +4,8 @@
 #include <cstring>
 #include <map>
 
-#include "pentago/base/error.h"
 #include "pentago/data/file.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

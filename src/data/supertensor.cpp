@@ -10,8 +10,8 @@
 #include <exception>
 #include <thread>
 
-#include "pentago/base/error.h"
 #include "pentago/data/compress.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

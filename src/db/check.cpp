@@ -14,18 +14,18 @@
 #include <sstream>
 #include <thread>
 
-#include "pentago/base/error.h"
 #include "pentago/data/npy.h"
 #include "pentago/data/supertensor.h"
-#include "pentago/end/block_store.h"
 #include "pentago/db/lookup.h"
+#include "pentago/end/block_store.h"
 #include "pentago/end/meaningless.h"
-#include "pentago/util/parallel_for.h"
-#include "pentago/util/random.h"
 #include "pentago/end/run_options.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/layout/quadrant_states.h"
 #include "pentago/search/super_search.h"
+#include "pentago/util/error.h"
+#include "pentago/util/parallel_for.h"
+#include "pentago/util/random.h"
 
 namespace pentago {
 namespace {

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <regex>
 
-#include "pentago/base/error.h"
 #include "pentago/end/meaningless.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

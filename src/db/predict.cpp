@@ -10,12 +10,12 @@
 #include <set>
 #include <thread>
 
-#include "pentago/base/error.h"
 #include "pentago/end/local_driver.h"
 #include "pentago/end/partition.h"
 #include "pentago/end/run_options.h"
 #include "pentago/end/run_plan.h"
 #include "pentago/layout/line_mapping.h"
+#include "pentago/util/error.h"
 #include "pentago/util/parallel_for.h"
 
 namespace pentago {

@@ -5,10 +5,10 @@
 
 #include <algorithm>
 
-#include "pentago/base/error.h"
 #include "pentago/data/compress.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/layout/quadrant_states.h"
+#include "pentago/util/error.h"
 #include "pentago/util/random.h"
 
 namespace pentago {

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

@@ -1,13 +1,13 @@
 // Line compute: prepares one output block of a block line (quadrant states, win nibbles, the
-// children's input offsets and symmetries) and runs the SIMD node kernel of the base layer on
+// children's input offsets and symmetries) and runs the SIMD node kernel (line_kernel.h) on
 // it, which applies the recurrence with super_wins, the child transforms and rmax.
 #include "pentago/end/line_compute.h"
 
 #include <vector>
 
-#include "../base/super_tables.h"
-#include "pentago/base/error.h"
+#include "pentago/end/line_kernel.h"
 #include "pentago/layout/quadrant_states.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 
@@ -32,7 +32,7 @@ void compute_line_block(const line_dependency& dep, std::span<const superinfo_t*
   const bool last = s.sum() == 35;
   PENTAGO_CHECK(last || int(inputs.size()) == dep.input.length(), "wrong input count");
 
-  detail::line_block_job job{};
+  line_block_job job{};
   job.d = d;
   job.last = last;
   job.output = output;
@@ -74,7 +74,7 @@ void compute_line_block(const line_dependency& dep, std::span<const superinfo_t*
     }
   }
   if (last) {
-    detail::internal_kernels_for(current_simd_level()).line_block(job);
+    run_line_block(job);
     return;
   }
 
@@ -142,7 +142,7 @@ void compute_line_block(const line_dependency& dep, std::span<const superinfo_t*
                             sigma.local >> 2 * dstar & 3};
     }
   }
-  detail::internal_kernels_for(current_simd_level()).line_block(job);
+  run_line_block(job);
 }
 
 }  // namespace pentago

@@ -10,7 +10,6 @@
 #include <mutex>
 #include <thread>
 
-#include "pentago/base/error.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/end/block_store.h"
 #include "pentago/end/compacting_store.h"
@@ -20,6 +19,7 @@
 #include "pentago/end/run_plan.h"
 #include "pentago/end/slice_output.h"
 #include "pentago/layout/line_mapping.h"
+#include "pentago/util/error.h"
 #include "pentago/util/parallel_for.h"
 
 namespace pentago {

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

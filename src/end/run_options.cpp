@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

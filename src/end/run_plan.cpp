@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "pentago/base/error.h"
 #include "pentago/data/compress.h"
 #include "pentago/end/run_options.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/layout/line_mapping.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 namespace {

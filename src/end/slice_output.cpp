@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "pentago/base/error.h"
 #include "pentago/data/npy.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

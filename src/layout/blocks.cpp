@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

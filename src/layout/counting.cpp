@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "pentago/base/error.h"
 #include "pentago/layout/blocks.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 namespace {

@@ -1,8 +1,8 @@
 // Output line -> input line dependencies and board -> stored value locations.
 #include "pentago/layout/line_mapping.h"
 
-#include "pentago/base/error.h"
 #include "pentago/layout/quadrant_states.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

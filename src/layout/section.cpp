@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <set>
 
-#include "pentago/base/error.h"
 #include "pentago/base/symmetry.h"
 #include "pentago/layout/quadrant_states.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

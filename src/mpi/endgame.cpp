@@ -12,7 +12,6 @@
 #include <fstream>
 #include <memory>
 
-#include "pentago/base/error.h"
 #include "pentago/end/block_store.h"
 #include "pentago/end/compacting_store.h"
 #include "pentago/end/local_driver.h"
@@ -27,6 +26,7 @@
 #include "pentago/mpi/options.h"
 #include "pentago/mpi/slice_io.h"
 #include "pentago/mpi/trace.h"
+#include "pentago/util/error.h"
 #include "pentago/util/worker_pool.h"
 
 namespace pentago {

@@ -9,9 +9,9 @@
 #include <mutex>
 #include <thread>
 
-#include "pentago/base/error.h"
 #include "pentago/data/compress.h"
 #include "pentago/end/line_compute.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 namespace {

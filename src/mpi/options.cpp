@@ -1,8 +1,8 @@
 // Parsing and validation of pentago-endgame's options.
 #include "pentago/mpi/options.h"
 
-#include "pentago/base/error.h"
 #include "pentago/end/run_options.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

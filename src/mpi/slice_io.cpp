@@ -5,11 +5,11 @@
 #include <cstring>
 #include <fstream>
 
-#include "pentago/base/error.h"
 #include "pentago/data/npy.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/end/slice_output.h"
 #include "pentago/mpi/comm.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <thread>
 
-#include "pentago/base/error.h"
 #include "pentago/mpi/comm.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

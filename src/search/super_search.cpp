@@ -7,10 +7,10 @@
 #include <mutex>
 #include <vector>
 
-#include "pentago/base/error.h"
 #include "pentago/base/symmetry.h"
 #include "pentago/search/lockless_table.h"
 #include "pentago/search/standardize.h"
+#include "pentago/util/error.h"
 #include "task_pool.h"
 
 namespace pentago {

@@ -6,7 +6,7 @@
 #include <bit>
 #include <cstdio>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

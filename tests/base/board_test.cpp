@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

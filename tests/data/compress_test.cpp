@@ -8,7 +8,7 @@
 #include <cstring>
 #include <random>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

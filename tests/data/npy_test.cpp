@@ -8,9 +8,9 @@
 #include <cstring>
 #include <random>
 
-#include "pentago/base/error.h"
 #include "pentago/data/file.h"
 #include "pentago/layout/section.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

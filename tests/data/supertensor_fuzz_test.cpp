@@ -9,10 +9,10 @@
 #include <cstring>
 #include <random>
 
-#include "pentago/base/error.h"
 #include "pentago/data/file.h"
 #include "pentago/data/npy.h"
 #include "pentago/data/supertensor.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

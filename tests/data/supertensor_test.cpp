@@ -11,10 +11,10 @@
 #include <random>
 #include <thread>
 
-#include "pentago/base/error.h"
 #include "pentago/data/compress.h"
 #include "pentago/data/npy.h"
 #include "pentago/layout/quadrant_states.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

@@ -10,14 +10,14 @@
 #include <filesystem>
 #include <fstream>
 
-#include "pentago/base/error.h"
 #include "pentago/data/npy.h"
 #include "pentago/data/supertensor.h"
-#include "pentago/end/local_driver.h"
 #include "pentago/db/lookup.h"
+#include "pentago/end/local_driver.h"
 #include "pentago/end/meaningless.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/search/super_search.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 namespace fs = std::filesystem;

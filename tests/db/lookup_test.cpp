@@ -12,9 +12,9 @@
 #include <fstream>
 #include <random>
 
-#include "pentago/base/error.h"
 #include "pentago/end/meaningless.h"
 #include "pentago/search/super_search.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 namespace fs = std::filesystem;

@@ -7,9 +7,9 @@
 
 #include <chrono>
 
-#include "pentago/base/error.h"
 #include "pentago/end/partition.h"
 #include "pentago/end/run_plan.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

@@ -8,7 +8,7 @@
 #include <random>
 #include <thread>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 namespace {

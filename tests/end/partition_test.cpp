@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 namespace {

@@ -11,10 +11,10 @@
 #include <set>
 #include <unordered_set>
 
-#include "pentago/base/error.h"
 #include "pentago/base/symmetry.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/layout/section.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

@@ -5,10 +5,10 @@
 #include <cstring>
 #include <fstream>
 
-#include "pentago/base/error.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/layout/quadrant_states.h"
 #include "pentago/layout/section.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

@@ -1,8 +1,8 @@
 // Tests of the sparse-sample seeds: section_t::hash and the draws it seeds (parallel §2.2).
 #include <gtest/gtest.h>
 
-#include "pentago/util/random.h"
 #include "pentago/layout/section.h"
+#include "pentago/util/random.h"
 
 namespace pentago {
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "pentago/base/error.h"
 #include "pentago/layout/quadrant_states.h"
 #include "pentago/layout/section.h"
 #include "pentago/search/super_search.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

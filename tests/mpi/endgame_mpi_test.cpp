@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <ostream>
 #include <thread>
 
 #include "pentago/data/npy.h"
@@ -128,6 +129,11 @@ struct config_t {
   uint64_t key;
   const char* mode;
 };
+
+// Printed by GoogleTest in test listings (and so in ctest names): readable, no raw bytes.
+void PrintTo(const config_t& c, std::ostream* os) {
+  *os << c.ranks << " ranks, " << c.threads << " threads, key " << c.key << ", " << c.mode;
+}
 
 class endgame_44444554 : public ::testing::TestWithParam<config_t> {};
 

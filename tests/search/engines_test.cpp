@@ -7,11 +7,11 @@
 #include <random>
 #include <vector>
 
-#include "pentago/base/error.h"
 #include "pentago/base/symmetry.h"
 #include "pentago/search/board_search.h"
 #include "pentago/search/standardize.h"
 #include "pentago/search/super_search.h"
+#include "pentago/util/error.h"
 
 using namespace pentago;
 

@@ -28,9 +28,9 @@
 #include <string>
 #include <vector>
 
-#include "pentago/util/random.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/layout/section.h"
+#include "pentago/util/random.h"
 
 namespace pentago {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "pentago/util/random.h"
 #include "pentago/layout/section.h"
+#include "pentago/util/random.h"
 
 namespace pentago {
 

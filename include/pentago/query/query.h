@@ -39,9 +39,9 @@ const char* value_word(int value);  // "loss", "tie", "win"
 
 // A rotation after a placement: quadrant 0..3, direction +1 CCW or -1 CW.
 struct rotation_answer {
-  std::string move;   // the move notation of cli/query ("q0 ccw")
-  position_t child;   // the board after the rotation (to place)
-  int value = 0;      // for the player who placed and rotated (the mover of the parent)
+  std::string move;  // the move notation of cli/query ("q0 ccw")
+  position_t child;  // the board after the rotation (to place)
+  int value = 0;     // for the player who placed and rotated (the mover of the parent)
   answer_source source = answer_source::rules;
 };
 
@@ -62,7 +62,7 @@ struct position_answer {
   int to_move = 0;  // 0 black, 1 white (for a position to rotate: the player who placed)
   int value = 0;    // for that player
   answer_source source = answer_source::rules;
-  int slice = -1;   // database slice read, when source is database
+  int slice = -1;                  // database slice read, when source is database
   std::vector<move_answer> moves;  // best first: wins, then ties, then losses
   double elapsed_ms = 0;
 };

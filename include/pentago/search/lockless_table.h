@@ -34,7 +34,7 @@
 #include <memory>
 #include <string>
 
-#include "pentago/base/error.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 

@@ -1,240 +1,12 @@
-// Private: the super kernels written once over a 256-bit vector type V, instantiated per SIMD
-// level (super_portable.cpp, super_sse.cpp, super_avx2.cpp). V provides:
-//   load/store, zero, ones, splat(x), &, |, ^, andnot(a, b) = ~a & b,
-//   shl64/shr64(v, r)        per 64-bit word shifts, 0 <= r <= 64 (64 gives 0),
-//   shl16/shr16(v, r)        per 16-bit group shifts, 0 <= r <= 16 (16 gives 0),
-//   groups<p0..p3>(v)        in every word, group j (16 bits) of the result is group p_j,
-//   words<p0..p3>(v)         word j of the result is word p_j,
-//   rotr_words(v, k)         word i of the result is word (i + k) & 3, k at run time,
-//   transpose_groups(v)      group j of word i of the result is group i of word j,
-//   has_nibble_map, nibble_map(v, t0, t1)  (if has_nibble_map) every nibble n replaced by
-//                            byte n of the 16-byte table t1:t0 (entries below 16).
-// Bit g0 + 4g1 + 16g2 + 64g3 holds rotation (g0, g1, g2, g3): axis 0 runs inside nibbles, axis
-// 1 over the nibbles of a 16-bit group, axis 2 over the groups of a word, axis 3 over words.
+// Internal to end: the node kernel of line compute written once over the vector type V of
+// base's SIMD kernels (see pentago/base/simd/super_kernels.h), inside the ISA namespace.
 #pragma once
 #include <array>
-#include <utility>
 
-#include "super_tables.h"
+#include "pentago/base/simd/super_kernels.h"
+#include "pentago/end/line_kernel.h"
 
-// The kernels are built from many small steps that must all be inlined into them.
-#define PENTAGO_INLINE inline __attribute__((always_inline))
-
-namespace pentago::detail {
-
-constexpr uint64_t rep4(uint64_t nibble) { return nibble * 0x1111111111111111ULL; }
-
-// ---------------------------------------------------------------------------------------
-// Cyclic shifts along one axis: out(z) = in(z + k e_axis), 0 <= k < 4 at run time.
-
-template <class V>
-PENTAGO_INLINE V shift_axis(V x, int axis, int k) {
-  switch (axis) {
-    case 0: {
-      const V low = V::splat(super_tables.rotate_low[k]);
-      return (shr64(x, k) & low) | andnot(low, shl64(x, 4 - k));
-    }
-    case 1:
-      return shr16(x, 4 * k) | shl16(x, 16 - 4 * k);
-    case 2:
-      return shr64(x, 16 * k) | shl64(x, 64 - 16 * k);
-    default:
-      return rotr_words(x, k);
-  }
-}
-
-// All four axes at once: axis a shifted by (local >> 2a) & 3.
-template <class V>
-PENTAGO_INLINE V shift_all(V x, int local) {
-  for (int a = 0; a < 4; a++) x = shift_axis(x, a, local >> 2 * a & 3);
-  return x;
-}
-
-// ---------------------------------------------------------------------------------------
-// rmax: along each axis, x(z + e) | x(z - e) = y(z + e) with y(z) = x(z) | x(z + 2e).
-
-// Bytes 8 half .. 8 half + 7 of the table n -> (n rotated down by 1) | (n rotated up by 1).
-constexpr uint64_t neighbor_nibble(int half) {
-  uint64_t t = 0;
-  for (int n = 8 * half; n < 8 * half + 8; n++) {
-    const int r = ((n >> 1 | n << 3) | (n << 1 | n >> 3)) & 15;
-    t |= uint64_t(r) << 8 * (n - 8 * half);
-  }
-  return t;
-}
-
-template <class V>
-PENTAGO_INLINE V rmax_value(V x) {
-  V a0;
-  if constexpr (V::has_nibble_map) {
-    a0 = nibble_map(x, neighbor_nibble(0), neighbor_nibble(1));
-  } else {
-    const V y = x | shr64(x, 2);  // bits 0, 1 of each nibble: x0 | x2, x1 | x3
-    const V s = (shr64(y, 1) & V::splat(rep4(1))) | (shl64(y, 1) & V::splat(rep4(2)));
-    a0 = s | shl64(s, 2);
-  }
-  const V y1 = x | shr16(x, 8) | shl16(x, 8);
-  const V a1 = shr16(y1, 4) | shl16(y1, 12);
-  const V a2 = groups<1, 2, 3, 0>(x | groups<2, 3, 0, 1>(x));
-  const V a3 = words<1, 2, 3, 0>(x | words<2, 3, 0, 1>(x));
-  return (a0 | a1) | (a2 | a3);
-}
-
-template <class V>
-void rmax_kernel(const super_t& in, super_t& out) {
-  rmax_value(V::load(in)).store(out);
-}
-
-// ---------------------------------------------------------------------------------------
-// super_wins from the win nibbles of each quadrant's stones.
-
-template <class V>
-PENTAGO_INLINE V wins_value(const nibbles_t& q0, const nibbles_t& q1, const nibbles_t& q2,
-                            const nibbles_t& q3) {
-  const auto& t = super_tables;
-  V acc = V::zero();
-  for (int h = 0; h < 2; h++) {
-    const uint64_t n0 = q0.h[h], n1 = q1.h[h], n2 = q2.h[h], n3 = q3.h[h];
-    auto nonzero = [](uint64_t n) { return (n | n >> 1 | n >> 2 | n >> 3) & rep4(1); };
-    uint64_t live = nonzero(n0) & nonzero(n1) & nonzero(n2) & nonzero(n3);
-    while (live) {
-      const int s = __builtin_ctzll(live);
-      live &= live - 1;
-      const uint64_t m = t.axis0[n0 >> s & 15] & t.axis1[n1 >> s & 15] & t.axis2[n2 >> s & 15];
-      acc = acc | (V::splat(m) & V::load(t.axis3[n3 >> s & 15]));
-    }
-  }
-  return acc;
-}
-
-PENTAGO_INLINE const nibbles_t& side_nibbles(side_t side, int q) {
-  return super_tables.win_nibbles[q][side >> 16 * q & 0x1ff];
-}
-
-template <class V>
-void wins_kernel(side_t side, super_t& out) {
-  wins_value<V>(side_nibbles(side, 0), side_nibbles(side, 1), side_nibbles(side, 2),
-                side_nibbles(side, 3))
-      .store(out);
-}
-
-// ---------------------------------------------------------------------------------------
-// The global part of a symmetry: a permutation of the axes (as the quadrants move), then, if
-// it reflects, every axis negated. Written as a fixed list of elementary steps per global.
-
-enum class step { swap01, swap02, swap12, swap23, neg0, neg1, neg2, neg3 };
-
-struct global_steps {
-  int count = 0;
-  step steps[16] = {};
-};
-
-constexpr global_steps make_global_steps(int g) {
-  // Quadrant j of the result holds old quadrant perm[j] (pentago::quadrant_permutation).
-  constexpr int source[4][4] = {{0, 1, 2, 3}, {1, 3, 0, 2}, {3, 2, 1, 0}, {2, 0, 3, 1}};
-  int perm[4] = {source[g & 3][0], source[g & 3][1], source[g & 3][2], source[g & 3][3]};
-  if (g & 4) std::swap(perm[0], perm[3]);
-  global_steps r;
-  // Axis transpositions sorting the identity into perm; those with axis 3 go through axis 2.
-  int cur[4] = {0, 1, 2, 3};
-  for (int p = 0; p < 4; p++) {
-    int q = p;
-    while (cur[q] != perm[p]) q++;
-    if (q == p) continue;
-    const step to2 = p == 0 ? step::swap02 : step::swap12;
-    if (q == 3 && p < 2) {
-      r.steps[r.count++] = to2;
-      r.steps[r.count++] = step::swap23;
-      r.steps[r.count++] = to2;
-    } else {
-      r.steps[r.count++] = q == 3 ? step::swap23 : q == 2 ? to2 : step::swap01;
-    }
-    std::swap(cur[p], cur[q]);
-  }
-  if (g & 4)
-    for (step s : {step::neg0, step::neg1, step::neg2, step::neg3}) r.steps[r.count++] = s;
-  return r;
-}
-
-// Positions (within a word) with bit x set and bit y clear.
-constexpr uint64_t swap_mask(int x, int y) {
-  uint64_t m = 0;
-  for (int p = 0; p < 64; p++)
-    if ((p >> x & 1) && !(p >> y & 1)) m |= uint64_t(1) << p;
-  return m;
-}
-
-// Swaps every position in mask M with the one D above it, inside each word.
-template <int D, uint64_t M, class V>
-PENTAGO_INLINE V delta_swap(V v) {
-  const V t = (v ^ shr64(v, D)) & V::splat(M);
-  return v ^ t ^ shl64(t, D);
-}
-
-// Exchanges axes p < q < 3: index bits 2p + b and 2q + b for b = 0, 1.
-template <int p, int q, class V>
-PENTAGO_INLINE V swap_axes(V v) {
-  v = delta_swap<(1 << 2 * q) - (1 << 2 * p), swap_mask(2 * p, 2 * q)>(v);
-  return delta_swap<(2 << 2 * q) - (2 << 2 * p), swap_mask(2 * p + 1, 2 * q + 1)>(v);
-}
-
-template <step s, class V>
-PENTAGO_INLINE V apply_step(V v) {
-  if constexpr (s == step::swap01) return swap_axes<0, 1>(v);
-  if constexpr (s == step::swap02) return swap_axes<0, 2>(v);
-  if constexpr (s == step::swap12) return swap_axes<1, 2>(v);
-  if constexpr (s == step::swap23) return transpose_groups(v);
-  // Negation g -> -g swaps coordinates 1 and 3 (bit 2a set and 2a + 1 clear, 2 << 2a apart).
-  if constexpr (s == step::neg0) return delta_swap<2, swap_mask(0, 1)>(v);
-  if constexpr (s == step::neg1) return delta_swap<8, swap_mask(2, 3)>(v);
-  if constexpr (s == step::neg2) return groups<0, 3, 2, 1>(v);
-  if constexpr (s == step::neg3) return words<0, 3, 2, 1>(v);
-}
-
-template <int g, class V, size_t... i>
-PENTAGO_INLINE V apply_global_steps(V v, std::index_sequence<i...>) {
-  constexpr global_steps steps = make_global_steps(g);
-  ((v = apply_step<steps.steps[i]>(v)), ...);
-  return v;
-}
-
-template <int g, class V>
-PENTAGO_INLINE V global_part(V v) {
-  return apply_global_steps<g>(v, std::make_index_sequence<make_global_steps(g).count>());
-}
-
-template <class V>
-void transform_kernel(symmetry_t s, const super_t& in, super_t& out) {
-  const V v = shift_all(V::load(in), s.local);
-  V r;
-  switch (s.global & 7) {
-    case 0:
-      r = v;
-      break;
-    case 1:
-      r = global_part<1>(v);
-      break;
-    case 2:
-      r = global_part<2>(v);
-      break;
-    case 3:
-      r = global_part<3>(v);
-      break;
-    case 4:
-      r = global_part<4>(v);
-      break;
-    case 5:
-      r = global_part<5>(v);
-      break;
-    case 6:
-      r = global_part<6>(v);
-      break;
-    default:
-      r = global_part<7>(v);
-      break;
-  }
-  r.store(out);
-}
+namespace pentago::simd::PENTAGO_ISA {
 
 // ---------------------------------------------------------------------------------------
 // super_wins over a whole block. Every win line touches two or three quadrants, so a node's
@@ -243,7 +15,7 @@ void transform_kernel(symmetry_t s, const super_t& in, super_t& out) {
 // (a, 3) are tabled per (i_a, i3), and the three lines through quadrant 3 and two others are
 // a word pattern per (i0, i1, i2) masked by an axis-3 expansion per i3.
 
-constexpr int line_quadrants(int line) {
+consteval int line_quadrants(int line) {
   int m = 0;
   for (int q = 0; q < 4; q++)
     if (win_line(line) >> 16 * q & 0x1ff) m |= 1 << q;
@@ -255,14 +27,14 @@ struct line_group {
   int lines[32] = {};
 };
 
-constexpr line_group make_line_group(int quadrants) {
+consteval line_group make_line_group(int quadrants) {
   line_group g;
   for (int line = 0; line < 32; line++)
     if (line_quadrants(line) == quadrants) g.lines[g.count++] = line;
   return g;
 }
 
-constexpr bool lines_grouped() {
+consteval bool lines_grouped() {
   for (int line = 0; line < 32; line++) {
     const int m = line_quadrants(line);
     if (__builtin_popcount(m) < 2 || __builtin_popcount(m) > 3) return false;
@@ -279,19 +51,21 @@ constexpr line_group low_pair_groups[3] = {make_line_group(0b0011), make_line_gr
 constexpr line_group high_pair_groups[3] = {make_line_group(0b1001), make_line_group(0b1010),
                                             make_line_group(0b1100)};
 constexpr line_group low_triple = make_line_group(0b0111);
-constexpr line_group high_triples = [] {
+constexpr line_group high_triples = []() consteval {
   line_group g;
   for (int m : {0b1011, 0b1101, 0b1110}) {
     const line_group h = make_line_group(m);
     for (int k = 0; k < h.count; k++) g.lines[g.count++] = h.lines[k];
   }
   return g;
-}();
-constexpr auto high_triple_quadrants = [] {
+}
+();
+constexpr auto high_triple_quadrants = []() consteval {
   std::array<int, high_triples.count> m{};
   for (int k = 0; k < high_triples.count; k++) m[k] = line_quadrants(high_triples.lines[k]);
   return m;
-}();
+}
+();
 
 PENTAGO_INLINE uint64_t line_nibble(const nibbles_t& n, int line) {
   return n.h[line >> 4] >> 4 * (line & 15) & 15;
@@ -501,14 +275,4 @@ void line_block_kernel(const line_block_job& job) {
   }
 }
 
-template <class V>
-constexpr super_kernels make_kernels() {
-  return super_kernels{rmax_kernel<V>, wins_kernel<V>, transform_kernel<V>};
-}
-
-template <class V>
-constexpr internal_kernels make_internal_kernels() {
-  return internal_kernels{line_block_kernel<V>};
-}
-
-}  // namespace pentago::detail
+}  // namespace pentago::simd::PENTAGO_ISA

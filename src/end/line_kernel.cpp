@@ -1,0 +1,31 @@
+// Run-time choice of the line kernel's SIMD level.
+#include "pentago/end/line_kernel.h"
+
+#include <string>
+
+#include "pentago/util/error.h"
+
+namespace pentago {
+namespace detail {
+extern void (*const line_block_portable)(const line_block_job&);
+extern void (*const line_block_sse)(const line_block_job&);
+extern void (*const line_block_avx2)(const line_block_job&);
+}  // namespace detail
+
+void run_line_block(simd_level level, const line_block_job& job) {
+  switch (level) {
+    case simd_level::avx2:
+      if (!simd_supported(level)) break;
+      return detail::line_block_avx2(job);
+    case simd_level::sse:
+      if (!simd_supported(level)) break;
+      return detail::line_block_sse(job);
+    default:
+      return detail::line_block_portable(job);
+  }
+  throw error(std::string("this CPU lacks ") + simd_name(level) + " for the line kernel");
+}
+
+void run_line_block(const line_block_job& job) { run_line_block(current_simd_level(), job); }
+
+}  // namespace pentago
