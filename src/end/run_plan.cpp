@@ -144,7 +144,8 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
                " per rank (stores of slices " + std::to_string(p.peak_slice + 1) + " and " +
                std::to_string(p.peak_slice) + " " + format_bytes(double(p.store_peak)) +
                ") but --memory is " + format_bytes(double(p.memory)) +
-               ": use more ranks or more memory";
+               (r.ranks > 1 ? ": use more ranks or more memory"
+                            : ": use more memory, more ranks (pentago-endgame) or a smaller root");
     p.line_bytes = p.min_line_bytes;
     return p;
   }
