@@ -12,6 +12,7 @@
 
 #include "pentago/data/compress.h"
 #include "pentago/util/error.h"
+#include "pentago/util/parallel_for.h"
 
 namespace pentago {
 
@@ -232,26 +233,9 @@ void write_slice_file(const std::string& path, std::span<const section_t> sectio
   std::vector<job_t> batch;
   const size_t batch_limit = 4 * size_t(threads);
   auto flush = [&] {
-    std::atomic<size_t> next{0};
-    std::mutex failure_mutex;
-    std::exception_ptr failure;
-    auto work = [&] {
-      try {
-        for (size_t j; (j = next++) < batch.size();)
-          compress_disk_block(batch[j].nodes, batch[j].compressed, preset);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        next = batch.size();
-      }
-    };
-    if (threads == 1 || batch.size() == 1) {
-      work();
-    } else {
-      std::vector<std::jthread> pool;
-      for (int t = 0; t < threads; t++) pool.emplace_back(work);
-    }
-    if (failure) std::rethrow_exception(failure);
+    parallel_for(threads, batch.size(), [&](uint64_t j) {
+      compress_disk_block(batch[j].nodes, batch[j].compressed, preset);
+    });
     for (auto& job : batch) {
       out.write_at(offset, job.compressed);
       const uint64_t raw = 64 * job.nodes.size();

@@ -343,6 +343,15 @@ TEST(check, strange_files_and_sample_counts) {
   fs::remove(dir + "/junk.txt");
   std::ofstream(dir + "/slurm-1234.out") << "job output";
   EXPECT_TRUE(check(dir).passed());
+  // So are scripts/plot-run's pictures in plots/; any other folder is not.
+  fs::create_directory(dir + "/plots");
+  std::ofstream(dir + "/plots/memory.png") << "png";
+  EXPECT_TRUE(check(dir).passed());
+  fs::create_directory(dir + "/pictures");
+  r = check(dir);
+  EXPECT_FALSE(r.passed());
+  EXPECT_TRUE(mentions(r, "unexpected non-file pictures")) << all_failures(r);
+  fs::remove(dir + "/pictures");
   check_options o;
   o.samples = 100;
   r = check(meaningless_run(), o);

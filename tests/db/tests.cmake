@@ -77,3 +77,6 @@ add_test(NAME predict_cli COMMAND sh -c "${expect_exit}${predict_cli_script}" ${
 
 set_tests_properties(check_cli_published check_cli_failures lookup_cli predict_cli
   PROPERTIES LABELS db)
+
+# The midgame solver against slices saved by the backward engine (mid is not below db).
+target_link_libraries(midgame_vs_engine_test PRIVATE pentago_mid)

@@ -45,4 +45,26 @@ uint64_t midgame_workspace_bytes(int stones);
 // workspace exceeds options.workspace_limit.
 midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_options& options = {});
 
+// Layer memory kept between solves (fresh memory costs page faults and zeroing, about as much
+// as an 18-stone solve's own work on a virtual machine). It grows to the largest solve seen;
+// one solve at a time per workspace.
+class midgame_workspace {
+ public:
+  midgame_workspace();
+  ~midgame_workspace();
+  midgame_workspace(const midgame_workspace&) = delete;
+  midgame_workspace& operator=(const midgame_workspace&) = delete;
+  uint64_t bytes() const;  // currently held
+  void release();          // gives the memory back
+
+ private:
+  friend midgame_result midgame_solve(board_t, bool, const midgame_options&, midgame_workspace&);
+  void* data_ = nullptr;
+  uint64_t bytes_ = 0;
+};
+
+// The same, with the layers in `workspace` (grown if needed, kept afterwards).
+midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_options& options,
+                             midgame_workspace& workspace);
+
 }  // namespace pentago

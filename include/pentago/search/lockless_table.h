@@ -35,18 +35,12 @@
 #include <string>
 
 #include "pentago/util/error.h"
+#include "pentago/util/random.h"
 
 namespace pentago {
 
-// Bijective 64-bit mixer (the splitmix64 finalizer): odd multiplications and xor-shifts.
-constexpr uint64_t mix_key(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
+// Bucket choice and key check mix the key bijectively (the splitmix64 finalizer).
+constexpr uint64_t mix_key(uint64_t x) { return mix64_finalize(x); }
 
 // How an entry's check word protects its data word.
 enum class table_guard {

@@ -15,6 +15,16 @@ constexpr uint128 make_uint128(uint64_t hi, uint64_t lo) { return uint128(hi) <<
 // "hhhhhhhhhhhhhhhh:llllllllllllllll" (high word, then low word, lowercase hex).
 std::string hex(uint128 x);
 
+// The splitmix64 finalizer: a bijective 64-bit mixer (odd multiplications and xor-shifts).
+constexpr uint64_t mix64_finalize(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+// One splitmix64 step on a counter value: the golden-ratio increment, then the finalizer. Used
+// to pick items pseudorandomly but reproducibly (check, predict).
+constexpr uint64_t mix64(uint64_t x) { return mix64_finalize(x + 0x9e3779b97f4a7c15ULL); }
+
 // Threefry2x64 with 20 rounds (Random123). Counter words are (low64(ctr), high64(ctr)), key
 // words (low64(key), high64(key)); the result is out[0] | out[1] << 64.
 uint128 threefry(uint128 key, uint128 ctr);

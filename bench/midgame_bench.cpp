@@ -1,0 +1,87 @@
+// Google Benchmark of the midgame solver: all child values of fixed 18, 20 and 24-stone
+// positions to place (random playouts with fixed seeds), with 1 and 2 threads, the workspace
+// kept between solves (warm) or mapped afresh (cold), wall time
+// (UseRealTime) and the CPU time of the calling thread; counters give the workspace, the CPU
+// time of all threads per solve and the positions solved per second (two passes, every layer).
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <random>
+
+#include "pentago/mid/midgame.h"
+#include "pentago/mid/subsets.h"
+
+namespace pentago {
+namespace {
+
+// An open position after `stones` random moves from the empty board (seeded, so fixed).
+board_t fixed_position(int stones) {
+  std::mt19937_64 rng(1000 + stones);
+  for (;;) {
+    board_t board = 0;
+    bool open = true;
+    for (int n = 0; n < stones && open; n++) {
+      const side_t empty = empty_cells(board);
+      int pick = int(rng() % popcount(empty));
+      side_t rest = empty;
+      while (pick--) rest &= rest - 1;
+      const int bit = __builtin_ctzll(rest);
+      board = rotate_board(place_stone(board, n & 1, bit / 16, bit % 16), int(rng() % 4),
+                           rng() & 1 ? 1 : -1);
+      open = terminal_value(board) == 2;
+    }
+    if (open) return board;
+  }
+}
+
+// User and system CPU seconds of every thread of the process so far.
+double process_cpu_seconds() {
+  rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+void bm_midgame(benchmark::State& state) {
+  const int stones = int(state.range(0));
+  midgame_options options;
+  options.threads = int(state.range(1));
+  const board_t board = fixed_position(stones);
+  // range(2): 1 keeps the workspace between iterations (warm), 0 maps fresh memory each time.
+  midgame_workspace workspace;
+  midgame_result r;
+  if (state.range(2)) r = midgame_solve(board, false, options, workspace);  // warms it up
+  const double cpu_start = process_cpu_seconds();
+  for (auto _ : state) {
+    if (!state.range(2)) workspace.release();
+    r = midgame_solve(board, false, options, workspace);
+    benchmark::DoNotOptimize(r.values.data());
+  }
+  state.counters["all_threads_cpu_ms"] =
+      1e3 * (process_cpu_seconds() - cpu_start) / double(state.iterations());
+  uint64_t positions = 0;
+  for (int n = 0; n <= 36 - stones; n++) positions += 2 * midgame_layer_size(36 - stones, n);
+  state.counters["workspace_MiB"] = double(r.workspace_bytes) / double(1 << 20);
+  state.counters["values"] = double(r.values.size());
+  state.counters["positions_per_s"] = benchmark::Counter(
+      double(positions) * double(state.iterations()), benchmark::Counter::kIsRate);
+  state.SetLabel("board " + std::to_string(board));
+}
+
+BENCHMARK(bm_midgame)
+    ->ArgNames({"stones", "threads", "warm"})
+    ->Args({24, 1, 1})
+    ->Args({24, 2, 1})
+    ->Args({20, 1, 1})
+    ->Args({20, 2, 1})
+    ->Args({20, 2, 0})
+    ->Args({18, 1, 1})
+    ->Args({18, 2, 1})
+    ->Args({18, 2, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace
+}  // namespace pentago
+
+BENCHMARK_MAIN();
