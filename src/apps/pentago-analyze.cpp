@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli.h"
 #include "pentago/layout/counting.h"
 #include "pentago/layout/section.h"
 #include "pentago/util/error.h"
@@ -193,17 +194,17 @@ int run(int argc, char** argv) {
   if (!help) throw usage_error("unknown command '" + command + "'; see --help");
   bool json = false;
   std::vector<std::string> positional;
-  for (int i = 2; i < argc; i++) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
+  argument_cursor args(argc - 1, argv + 1);  // the words after the command
+  while (args.next()) {
+    if (args.arg() == "--help" || args.arg() == "-h") {
       std::cout << help;
       return 0;
-    } else if (arg == "--json") {
+    } else if (args.arg() == "--json") {
       json = true;
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      throw usage_error(command + ": unknown option '" + arg + "'");
+    } else if (args.is_option()) {
+      throw usage_error(command + ": unknown option '" + args.arg() + "' (see --help)");
     } else {
-      positional.push_back(arg);
+      positional.push_back(args.arg());
     }
   }
   const size_t max_positional = command == "sizes" ? 1 : 0;
@@ -220,13 +221,6 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const usage_error& e) {
-    std::cerr << "pentago-analyze: " << e.what() << '\n';
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "pentago-analyze: " << e.what() << '\n';
-    return 1;
-  }
+  // Help is per command, so run() handles --help itself.
+  return cli::run_main("pentago-analyze", "", argc, argv, run);
 }

@@ -3,18 +3,14 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "cli.h"
 #include "pentago/base/board.h"
 #include "pentago/search/lockless_table.h"
 #include "pentago/search/super_search.h"
@@ -30,10 +26,15 @@ const char* usage_text =
     "Solves a pentago position by forward search and prints its value for the player to move\n"
     "and the value of every legal move (a stone on an empty cell, then a quadrant turn).\n"
     "\n"
-    "BOARD is the decimal packed board, a file holding the 6x6 picture (rows a..f from the top,\n"
-    "columns 1..6; '_' empty, '0' black, '1' white, as printed by this program), or '-' to\n"
-    "read the picture or number from standard input. The player to move follows from the\n"
-    "stone counts: black when they are equal, else white.\n"
+    "BOARD is the decimal packed board (digits only: always a number, never a file name), a\n"
+    "file holding the 6x6 picture (rows a..f from the top, columns 1..6; '_' empty, '0' black,\n"
+    "'1' white, as printed by this program), or '-' to read the picture or number from\n"
+    "standard input (at most 4096 bytes). The player to move follows from the stone counts:\n"
+    "black when they are equal, else white. A finished game is answered by the rules.\n"
+    "\n"
+    "Moves are written as cell, quadrant and turn: 'c4 q3 cw' places at row c, column 4, then\n"
+    "turns quadrant 3 clockwise (quadrants: 0 lower left, 1 upper left, 2 lower right,\n"
+    "3 upper right). A placement making five in a row wins at once and has no turn.\n"
     "\n"
     "options:\n"
     "  --threads N      search threads (default 1)\n"
@@ -43,43 +44,12 @@ const char* usage_text =
     "Positions with 26 or more stones take seconds; every empty cell costs roughly a factor\n"
     "of ten.\n";
 
-int parse_int(const std::string& option, const std::string& text, int lo, int hi) {
-  int value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || value < lo || value > hi)
-    throw usage_error(option + " expects an integer from " + std::to_string(lo) + " to " +
-                      std::to_string(hi) + ", got '" + text + "'");
-  return value;
-}
-
-std::string read_all(std::istream& in) {
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-board_t read_board(const std::string& arg) {
-  if (arg == "-") return parse_board(read_all(std::cin));
-  const bool digits = !arg.empty() && std::all_of(arg.begin(), arg.end(),
-                                                  [](char c) { return c >= '0' && c <= '9'; });
-  if (digits || arg.find('\n') != std::string::npos) return parse_board(arg);
-  std::ifstream file(arg);
-  if (!file) throw usage_error("cannot read board file '" + arg + "' (and it is not a number)");
-  return parse_board(read_all(file));
-}
-
-// "c4": row letter as in the picture (a = top), then column 1..6.
-std::string cell_name(int bit) {
-  const int q = bit / 16, i = bit % 16;
-  const int x = 3 * (q / 2) + i / 3, y = 3 * (q % 2) + i % 3;
-  return std::string(1, char('a' + 5 - y)) + char('1' + x);
-}
-
-const char* quadrant_names[4] = {"lower-left", "upper-left", "lower-right", "upper-right"};
 const char* player_names[2] = {"black", "white"};
 
 struct move_row {
   int bit;
-  int quadrant;  // -1: the placement wins, no rotation
-  int dir;
+  int quadrant;
+  int dir;  // +1 CCW, -1 CW, 0: the placement wins, no rotation
   game_value value;
 };
 
@@ -101,37 +71,22 @@ int run(int argc, char** argv) {
   super_search_options options;
   options.table_bits = 18;
   std::vector<std::string> positional;
-  for (int i = 1; i < argc; i++) {
-    std::string arg = argv[i], value;
-    if (arg == "-h" || arg == "--help") {
-      std::fputs(usage_text, stdout);
-      return 0;
-    }
-    const size_t eq = arg.find('=');
-    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-    }
-    if (arg == "--threads" || arg == "--table-bits") {
-      if (value.empty() && eq == std::string::npos) {
-        if (++i == argc) throw usage_error(arg + " needs a value");
-        value = argv[i];
-      }
-      if (arg == "--threads")
-        options.threads = parse_int(arg, value, 1, 1024);
-      else
-        options.table_bits = parse_int(arg, value, 8, 40);
-    } else if (arg.size() > 1 && arg[0] == '-') {
-      throw usage_error("unknown option '" + arg + "' (see --help)");
-    } else {
-      positional.push_back(arg);
-    }
+  argument_cursor args(argc, argv);
+  while (args.next()) {
+    if (args.arg() == "--threads")
+      options.threads = int(args.int_value(1, 1024));
+    else if (args.arg() == "--table-bits")
+      options.table_bits = int(args.int_value(8, 40));
+    else if (args.is_option())
+      args.unknown();
+    else
+      positional.push_back(args.arg());
   }
   if (positional.size() != 1)
     throw usage_error(positional.empty()
                           ? "missing BOARD (see --help)"
                           : "expected one BOARD, got " + std::to_string(positional.size()));
-  const board_t board = read_board(positional[0]);
+  const board_t board = cli::read_board(positional[0]);
 
   // Refuse tables that do not fit in memory instead of being killed while zeroing them.
   const double table_bytes = std::ldexp(2.0 * 128, options.table_bits);
@@ -147,6 +102,21 @@ int run(int argc, char** argv) {
   std::printf("board %llu: %d stones, %s to move\n\n", (unsigned long long)board, stones, mover);
   std::printf("%s\n\n", str_board(board).c_str());
 
+  // A finished game has its value by the rules: no search (and no table) needed.
+  if (const int over = terminal_value(board); over != 2) {
+    const side_t me = unpack(board, turn), op = unpack(board, 1 - turn);
+    std::printf("value: %s (the player to move) %s by the rules: the game is over (%s)\n", mover,
+                over > 0   ? "wins"
+                : over < 0 ? "loses"
+                           : "ties",
+                won(me) && won(op) ? "both players have five in a row"
+                : won(me)          ? "the player to move has five in a row"
+                : won(op)          ? "the opponent has five in a row"
+                                   : "the board is full");
+    std::printf("no moves\n");
+    return 0;
+  }
+
   super_searcher engine(options);
   const auto start = std::chrono::steady_clock::now();
   const superinfo_t root = engine.solve(board);
@@ -161,17 +131,6 @@ int run(int argc, char** argv) {
               root_seconds, with_commas(root_stats.nodes).c_str(), 100 * root_stats.hit_rate(),
               with_commas(root_stats.table_probes).c_str());
 
-  const int over = terminal_value(board);
-  if (over != 2) {
-    const side_t me = unpack(board, turn), op = unpack(board, 1 - turn);
-    std::printf("\nno moves: the game is over (%s)\n",
-                won(me) && won(op) ? "both players have five in a row"
-                : won(me)          ? "the player to move has five in a row"
-                : won(op)          ? "the opponent has five in a row"
-                                   : "the board is full");
-    return 0;
-  }
-
   // Every move: a placement that makes five wins at once; otherwise the rotated child's value
   // is bit r of the child's super, from the opponent's view.
   std::vector<move_row> moves;
@@ -179,7 +138,7 @@ int run(int argc, char** argv) {
   for (side_t rest = empty_cells(board); rest; rest &= rest - 1) {
     const int bit = __builtin_ctzll(rest);
     if (won(me | side_t(1) << bit)) {
-      moves.push_back({bit, -1, 0, game_value::win});
+      moves.push_back({bit, 0, 0, game_value::win});
       continue;
     }
     const superinfo_t child = engine.solve(place_stone(board, turn, bit / 16, bit % 16));
@@ -202,7 +161,7 @@ int run(int argc, char** argv) {
   const auto reading_order = [](const move_row& m) {
     const int q = m.bit / 16, i = m.bit % 16;
     const int x = 3 * (q / 2) + i / 3, y = 3 * (q % 2) + i % 3;
-    return std::tuple(-int(m.value), 5 - y, x, m.quadrant, -m.dir);
+    return std::tuple(-int(m.value), 5 - y, x, m.dir ? m.quadrant : -1, -m.dir);
   };
   std::sort(moves.begin(), moves.end(), [&](const move_row& a, const move_row& b) {
     return reading_order(a) < reading_order(b);
@@ -210,15 +169,11 @@ int run(int argc, char** argv) {
 
   std::printf("\n%zu moves for %s: %d win, %d tie, %d lose\n\n", moves.size(), mover, tally[2],
               tally[1], tally[0]);
-  std::printf("  cell  rotation               value for %s\n", mover);
-  std::printf("  ----  ---------------------  ---------------\n");
-  for (const auto& m : moves) {
-    std::string rotation =
-        m.quadrant < 0 ? "none (five in a row)"
-                       : std::string(quadrant_names[m.quadrant]) + (m.dir > 0 ? " ccw" : " cw");
-    std::printf("  %-4s  %-21s  %s\n", cell_name(m.bit).c_str(), rotation.c_str(),
+  std::printf("  move       value for %s\n", mover);
+  std::printf("  ---------  ---------------\n");
+  for (const auto& m : moves)
+    std::printf("  %-9s  %s\n", cli::move_name(m.bit, m.quadrant, m.dir).c_str(),
                 value_name(m.value));
-  }
   std::printf(
       "\nsearch: %.3f s in all, %s positions expanded, %s table probes (%.1f%% hits), "
       "%d thread%s, table 2^%d buckets (%s MiB)\n",
@@ -231,16 +186,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const usage_error& e) {
-    std::fprintf(stderr, "pentago-search: %s\n", e.what());
-    return 2;
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "pentago-search: out of memory\n");
-    return 1;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "pentago-search: %s\n", e.what());
-    return 1;
-  }
+  return cli::run_main("pentago-search", usage_text, argc, argv, run);
 }

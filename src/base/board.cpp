@@ -183,21 +183,31 @@ board_t parse_board(const std::string& text) {
     std::istringstream in(t);
     std::string line;
     std::vector<std::string> rows;
+    std::vector<char> labels;  // the row letter written before the row, or 0
     while (std::getline(in, line)) {
       size_t p = line.find_first_not_of(" \t\r");
       if (p == std::string::npos) continue;
       line = line.substr(p);
       while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
       if (line.rfind("counts:", 0) == 0 || line == "123456") continue;
+      char label = 0;
       if (line.size() >= 3 && line[0] >= 'a' && line[0] <= 'f' && line[1] == ' ') {
+        label = line[0];
         size_t q = line.find_first_not_of(' ', 1);
         line = line.substr(q);
       }
       rows.push_back(line);
+      labels.push_back(label);
     }
     if (rows.size() != 6)
       throw usage_error("invalid board picture: expected 6 rows of 6 cells, got " +
                         std::to_string(rows.size()) + " rows");
+    for (int r = 0; r < 6; r++)
+      if (labels[r] && labels[r] != 'a' + r)
+        throw usage_error("invalid board picture: row " + std::to_string(r + 1) +
+                          " from the top is labelled '" + std::string(1, labels[r]) +
+                          "', expected '" + std::string(1, char('a' + r)) +
+                          "' (rows run a..f from the top)");
     side_t black = 0, white = 0;
     for (int r = 0; r < 6; r++) {
       if (rows[r].size() != 6)

@@ -36,6 +36,9 @@ input_file::input_file(const std::string& path) : name_(path) {
 input_file::input_file(std::string name, std::vector<uint8_t> bytes)
     : name_(std::move(name)), bytes_(std::move(bytes)), size_(bytes_.size()) {}
 
+input_file::input_file(std::string name, uint64_t size, range_reader read)
+    : name_(std::move(name)), reader_(std::move(read)), size_(size) {}
+
 input_file::~input_file() {
   if (fd_ >= 0) ::close(fd_);
 }
@@ -49,6 +52,10 @@ void input_file::check_range(uint64_t offset, uint64_t size, const char* what) c
 
 void input_file::read(uint64_t offset, std::span<uint8_t> out, const char* what) const {
   check_range(offset, out.size(), what);
+  if (reader_) {
+    if (!out.empty()) reader_(offset, out);
+    return;
+  }
   if (fd_ < 0) {
     if (!out.empty()) std::memcpy(out.data(), bytes_.data() + offset, out.size());
     return;

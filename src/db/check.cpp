@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -131,9 +132,9 @@ struct checker {
   check_result& result;
   const std::function<void(const std::string&)>& print;
   int threads;
-  int meaningless = 0;            // meaningless slice, 0 if none
-  int expected_samples = 256;     // per section
-  bool samples_from_run = false;  // expected_samples came from the log or --samples
+  std::optional<int> meaningless = std::nullopt;  // the meaningless slice of a test run
+  int expected_samples = 256;                     // per section
+  bool samples_from_run = false;                  // expected_samples came from the log or --samples
 
   void say(const std::string& line) const {
     if (print) print(line);
@@ -141,7 +142,7 @@ struct checker {
 
   // Search depth from slice n to known values: the meaningless slice or the end of the game.
   bool searchable(int n) const {
-    const int top = meaningless ? meaningless : 36;
+    const int top = meaningless.value_or(36);
     return n < top && top - n <= 36 - options.search_min;
   }
 
@@ -151,15 +152,17 @@ struct checker {
     super_search_options o;
     o.table_bits = 18;
     if (meaningless) {
-      o.leaf_stones = meaningless;
+      o.leaf_stones = *meaningless;
       o.leaf = meaningless_leaf;
     }
     return o;
   }
 
   std::vector<section_t> check_counts(int n, const std::string& path, npy_array& counts, bool& ok);
+  // sections: the slice's sections, or nullptr when neither counts nor slice file give them
+  // (then samples are checked without their section).
   std::vector<sample_row> check_sparse(int n, const std::string& path,
-                                       const std::vector<section_t>& sections, bool& ok);
+                                       const std::vector<section_t>* sections);
   void check_slice_file(int n, const slice_paths& paths, const std::vector<section_t>& sections,
                         const npy_array* counts, std::vector<sample_row>& samples,
                         std::string& summary);
@@ -212,9 +215,10 @@ std::vector<section_t> checker::check_counts(int n, const std::string& path, npy
 }
 
 std::vector<sample_row> checker::check_sparse(int n, const std::string& path,
-                                              const std::vector<section_t>& sections, bool& ok) {
+                                              const std::vector<section_t>* known_sections) {
   const std::string where = slice_name(n) + ": " + fs::path(path).filename().string();
-  ok = false;
+  static const std::vector<section_t> none;
+  const std::vector<section_t>& sections = known_sections ? *known_sections : none;
   npy_array sparse;
   try {
     sparse = read_npy(path);
@@ -226,7 +230,7 @@ std::vector<sample_row> checker::check_sparse(int n, const std::string& path,
     report.fail(where, where + ": expected 9 columns, found " + std::to_string(sparse.cols));
     return {};
   }
-  ok = true;
+  bool ok = true;
   std::vector<sample_row> samples;
   samples.reserve(sparse.rows);
   std::vector<uint64_t> per_section(sections.size(), 0);
@@ -246,7 +250,10 @@ std::vector<sample_row> checker::check_sparse(int n, const std::string& path,
     }
     if (problem.empty() && count_stones(row.board) != n)
       problem = "board has " + std::to_string(count_stones(row.board)) + " stones";
-    if (problem.empty()) {
+    if (problem.empty() && !known_sections) {
+      row.location = locate_board(row.board);
+      row.section = -1;
+    } else if (problem.empty()) {
       row.location = locate_board(row.board);
       const auto it = std::lower_bound(sections.begin(), sections.end(), row.location.section);
       row.section =
@@ -267,7 +274,7 @@ std::vector<sample_row> checker::check_sparse(int n, const std::string& path,
       ok = false;
       continue;
     }
-    per_section[row.section]++;
+    if (row.section >= 0) per_section[row.section]++;
     samples.push_back(row);
   }
   result.samples += sparse.rows;
@@ -355,6 +362,7 @@ void checker::check_slice_file(int n, const slice_paths& paths,
   std::map<std::pair<int, uint64_t>, std::vector<size_t>> samples_of_block;
   for (size_t i = 0; i < samples.size(); i++) {
     const auto& row = samples[i];
+    if (row.section < 0 || row.section >= int(sections.size())) continue;
     block_t block;
     for (int q = 0; q < 4; q++) block[q] = uint8_t(row.location.index[q] / block_size);
     samples_of_block[{row.section, block_index(sections[row.section], block)}].push_back(i);
@@ -510,7 +518,7 @@ void checker::search_samples(int n, const std::vector<sample_row>& samples, std:
 // The value of slice n+1's board from its slice file or the meaningless slice (store format).
 struct child_values {
   const slice_database* db = nullptr;
-  int meaningless = 0;
+  std::optional<int> meaningless;
   const leaf_function* meaningless_leaf = nullptr;
   superinfo_t operator()(board_t child, int n) const {
     if (n == meaningless && !db->has_slice(n)) return (*meaningless_leaf)(child);
@@ -550,7 +558,7 @@ void checker::check_integrity(int n) {
   std::shared_ptr<const supertensor_reader> reader;
   try {
     reader = std::make_shared<const supertensor_reader>(path);
-    if (n < 35 && n + 1 != meaningless) db.add_file(child_path);
+    if (n < 35 && meaningless != n + 1) db.add_file(child_path);
     if (n < 35 && n + 1 == meaningless && fs::exists(child_path)) db.add_file(child_path);
   } catch (const std::exception& e) {
     report.fail(kind, kind + ": needs slice-" + std::to_string(n) + ".pentago and slice-" +
@@ -629,6 +637,32 @@ int samples_from_log(const std::string& path) {
   return -1;
 }
 
+// What the log says the run wrote: counts and sparse files of every slice it computed (or
+// synthesized), and the slice files it saved. Both drivers' logs are understood.
+struct logged_files {
+  std::set<int> computed, saved;
+};
+logged_files files_from_log(const std::string& path) {
+  logged_files files;
+  std::ifstream in(path);
+  // "slice 34: 1 sections, ... nodes in" (a computed slice; plan lines are indented),
+  // "meaningless slice 35 synthesized", "  wrote slice-34.pentago: 1.2 MiB",
+  // "wrote DIR/slice-34.pentago in 1.0 s".
+  static const std::regex computed(R"(^slice +(\d+): \d+ sections, .* nodes in .*)"),
+      synthesized(R"(^meaningless slice (\d+) synthesized.*)"),
+      saved(R"(^ *wrote (.*/)?slice-(\d+)\.pentago(:| in ).*)");
+  std::string line;
+  std::smatch m;
+  while (std::getline(in, line)) {
+    if (line.size() > 1000) continue;
+    if (std::regex_match(line, m, computed) || std::regex_match(line, m, synthesized))
+      files.computed.insert(std::stoi(m[1].str()));
+    else if (std::regex_match(line, m, saved))
+      files.saved.insert(std::stoi(m[2].str()));
+  }
+  return files;
+}
+
 }  // namespace
 
 check_result check_run_directory(const std::string& dir, const check_options& options,
@@ -649,7 +683,9 @@ check_result check_run_directory(const std::string& dir, const check_options& op
   {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {
-      report.fail("directory", "not a directory");
+      report.fail("directory", !fs::exists(fs::symlink_status(dir, ec)) ? "no such directory"
+                               : ec ? "cannot read: " + ec.message()
+                                    : "not a directory");
       report.finish();
       return result;
     }
@@ -696,7 +732,7 @@ check_result check_run_directory(const std::string& dir, const check_options& op
   if (markers.size() > 1) report.fail("meaningless", "more than one meaningless-N marker");
   if (markers.size() == 1) {
     c.meaningless = markers[0];
-    c.say("  meaningless mode: slice " + std::to_string(c.meaningless) +
+    c.say("  meaningless mode: slice " + std::to_string(*c.meaningless) +
           " holds meaningless values");
   }
   if (options.samples >= 0) {
@@ -706,7 +742,32 @@ check_result check_run_directory(const std::string& dir, const check_options& op
     const int k = samples_from_log(dir + "/log");
     if (k >= 0) c.expected_samples = k, c.samples_from_run = true;
   }
-  if (slices.empty()) report.fail("empty", "no counts, sparse or slice files");
+  // Every file the log says was written must still be there.
+  std::set<int> logged_counts;
+  if (have_log) {
+    const logged_files logged = files_from_log(dir + "/log");
+    const auto missing = [&](int n, const std::string& name, const std::string& what) {
+      report.fail("missing files",
+                  slice_name(n) + ": " + name + " is missing, but the log says " + what);
+    };
+    for (const int n : logged.computed) {
+      if (n > 36) continue;
+      const auto it = slices.find(n);
+      logged_counts.insert(n);
+      const std::string what = "slice " + std::to_string(n) + " was computed";
+      if (it == slices.end() || it->second.counts.empty())
+        missing(n, "counts-" + std::to_string(n) + ".npy", what);
+      if (it == slices.end() || it->second.sparse.empty())
+        missing(n, "sparse-" + std::to_string(n) + ".npy", what);
+    }
+    for (const int n : logged.saved) {
+      const auto it = slices.find(n);
+      if (n <= 36 && (it == slices.end() || it->second.slice.empty()))
+        missing(n, "slice-" + std::to_string(n) + ".pentago", "it was written");
+    }
+  }
+  if (slices.empty() && !report.count("missing files"))
+    report.fail("empty", "no counts, sparse or slice files");
 
   // Slice by slice, from the top (the order the solver writes them).
   std::map<int, std::vector<section_t>> section_lists;
@@ -714,7 +775,7 @@ check_result check_run_directory(const std::string& dir, const check_options& op
     const int n = it->first;
     const slice_paths& paths = it->second;
     std::string summary = "  " + slice_name(n) + ":";
-    if (n == 36 || (c.meaningless && n > c.meaningless)) {
+    if (n == 36 || (c.meaningless && n > *c.meaningless)) {
       report.fail("slices", slice_name(n) + ": no such slice in this run");
       continue;
     }
@@ -727,21 +788,22 @@ check_result check_run_directory(const std::string& dir, const check_options& op
         section_lists[n] = sections;
         summary += " " + plural(sections.size(), "section");
       }
-    } else {
+    } else if (!logged_counts.count(n)) {  // else already reported missing
       report.note(slice_name(n) + ": no counts file");
     }
+    bool sections_known = counts_ok;
     if (!counts_ok && !paths.slice.empty()) {
       try {
         sections = supertensor_reader(paths.slice).sections();
+        sections_known = true;
       } catch (const std::exception&) {
       }
     }
     std::vector<sample_row> samples;
     if (!paths.sparse.empty()) {
-      bool sparse_ok = false;
-      samples = c.check_sparse(n, paths.sparse, sections, sparse_ok);
+      samples = c.check_sparse(n, paths.sparse, sections_known ? &sections : nullptr);
       summary += ", " + std::to_string(samples.size()) + " samples";
-    } else if (!paths.counts.empty()) {
+    } else if (!paths.counts.empty() && !logged_counts.count(n)) {
       report.note(slice_name(n) + ": no sparse file");
     }
     if (!paths.slice.empty()) {

@@ -405,6 +405,7 @@ predict_options parse_predict_options(int argc, char** argv) {
     return x;
   };
   argument_cursor args(argc, argv);
+  bool have_root = false;
   while (args.next()) {
     const std::string& arg = args.arg();
     auto value = [&] { return args.value(); };
@@ -448,9 +449,9 @@ predict_options parse_predict_options(int argc, char** argv) {
     else if (args.is_option())
       throw usage_error("unknown option " + arg);
     else
-      args.take_root(o.root);
+      take_root(args, o.root, have_root);
   }
-  if (!args.have_root()) throw usage_error("missing ROOT section (e.g. 00000000)");
+  if (!have_root) throw usage_error("missing ROOT section (e.g. 00000000)");
   validate_options(o);
   return o;
 }

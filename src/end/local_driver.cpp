@@ -73,6 +73,7 @@ std::string local_usage() {
 local_options parse_local_options(int argc, char** argv) {
   local_options o;
   argument_cursor args(argc, argv);
+  bool have_root = false;
   while (args.next()) {
     const std::string& arg = args.arg();
     auto value = [&] { return args.value(); };
@@ -95,11 +96,11 @@ local_options parse_local_options(int argc, char** argv) {
     else if (arg == "--quiet")
       o.echo = false;
     else if (args.is_option())
-      throw usage_error("unknown option " + arg);
+      args.unknown();
     else
-      args.take_root(o.root);
+      take_root(args, o.root, have_root);
   }
-  if (!args.have_root()) throw usage_error("missing ROOT section (e.g. 44444554)");
+  if (!have_root) throw usage_error("missing ROOT section (e.g. 44444554)");
   if (o.dir.empty()) throw usage_error("missing --dir DIR");
   validate_run(local_request(o, o.memory ? o.memory : physical_memory() / 2));
   return o;
@@ -130,6 +131,7 @@ void run_local(const local_options& o) {
   uint64_t total_nodes = 0;
   for (const auto& p : plan)
     if (p.computed) total_nodes += p.nodes;
+  if (o.meaningless) log.line(meaningless_plan_note(top, plan.front().nodes));
 
   compacting_store heap(run.arena_bytes);
   partial_pool partials(run.partial_bytes);

@@ -1,56 +1,19 @@
-// Option value parsing, human-readable sizes and the flushed run log.
+// Human-readable sizes, the ROOT argument, shell quoting and the flushed run log.
 #include "pentago/end/run_options.h"
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 #include "pentago/util/error.h"
 
 namespace pentago {
-
-long long parse_int_option(const std::string& option, const std::string& value, long long lo,
-                           long long hi) {
-  errno = 0;
-  char* end = nullptr;
-  const long long v = std::strtoll(value.c_str(), &end, 0);
-  if (value.empty() || errno || *end)
-    throw usage_error(option + ": expected an integer, got '" + value + "'");
-  if (v < lo || v > hi)
-    throw usage_error(option + ": " + value + " is out of range [" + std::to_string(lo) + ", " +
-                      std::to_string(hi) + "]");
-  return v;
-}
-
-uint64_t parse_memory_option(const std::string& option, const std::string& value) {
-  errno = 0;
-  char* end = nullptr;
-  const double v = std::strtod(value.c_str(), &end);
-  if (value.empty() || errno || end == value.c_str() || !(v > 0))
-    throw usage_error(option + ": expected a positive size like 4G or 512M, got '" + value + "'");
-  std::string suffix(end);
-  for (auto& c : suffix) c = char(std::toupper((unsigned char)c));
-  double scale = 1;
-  if (suffix == "" || suffix == "B")
-    scale = 1;
-  else if (suffix == "K" || suffix == "KB" || suffix == "KIB")
-    scale = 1024.0;
-  else if (suffix == "M" || suffix == "MB" || suffix == "MIB")
-    scale = 1024.0 * 1024;
-  else if (suffix == "G" || suffix == "GB" || suffix == "GIB")
-    scale = 1024.0 * 1024 * 1024;
-  else if (suffix == "T" || suffix == "TB" || suffix == "TIB")
-    scale = 1024.0 * 1024 * 1024 * 1024;
-  else
-    throw usage_error(option + ": unknown size suffix '" + std::string(end) + "' in '" + value +
-                      "'");
-  const double bytes = v * scale;
-  if (bytes > 1e18) throw usage_error(option + ": " + value + " is too large");
-  return uint64_t(bytes);
-}
 
 std::string format_bytes(double bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -76,21 +39,41 @@ uint64_t physical_memory() {
   return uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE));
 }
 
-bool argument_cursor::next() {
-  if (++i_ >= argc_) return false;
-  arg_ = argv_[i_];
-  return true;
+void take_root(const argument_cursor& args, section_t& root, bool& have_root) {
+  if (have_root) throw usage_error("more than one root section given: " + args.arg());
+  root = section_t::parse(args.arg());
+  have_root = true;
 }
 
-std::string argument_cursor::value() {
-  if (i_ + 1 >= argc_) throw usage_error(arg_ + " needs a value");
-  return argv_[++i_];
+std::string shell_quote(const std::string& word) {
+  const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum((unsigned char)c) || std::strchr("_-+=./:,@%", c);
+  });
+  if (safe) return word;
+  std::string quoted = "'";
+  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
 }
 
-void argument_cursor::take_root(section_t& root) {
-  if (have_root_) throw usage_error("more than one root section given: " + arg_);
-  root = section_t::parse(arg_);
-  have_root_ = true;
+void check_new_output_file(const std::string& option, const std::string& path,
+                           const std::string& run_dir) {
+  namespace fs = std::filesystem;
+  if (path.empty()) return;
+  std::error_code ec;
+  if (fs::symlink_status(path, ec).type() != fs::file_type::not_found)
+    throw usage_error(option + " " + path + " already exists; refusing to overwrite");
+  fs::path folder = fs::path(path).parent_path();
+  if (folder.empty()) folder = ".";
+  const auto normal = [](const fs::path& p) {
+    fs::path n = fs::absolute(p).lexically_normal();
+    return n.has_filename() ? n : n.parent_path();
+  };
+  if (!run_dir.empty() && normal(folder) == normal(run_dir)) return;
+  if (!fs::is_directory(folder, ec))
+    throw usage_error(option + " " + path + ": folder " + folder.string() + " does not exist");
+  if (access(folder.c_str(), W_OK | X_OK) != 0)
+    throw usage_error(option + " " + path + ": cannot write in " + folder.string() + ": " +
+                      std::strerror(errno));
 }
 
 run_log::~run_log() {
@@ -100,6 +83,7 @@ run_log::~run_log() {
 void run_log::open(const std::string& path) {
   file_ = std::fopen(path.c_str(), "w");
   if (!file_) throw error("cannot open log " + path + ": " + std::strerror(errno));
+  path_ = path;
 }
 
 void run_log::line(const std::string& text) {
@@ -109,9 +93,15 @@ void run_log::line(const std::string& text) {
     std::fflush(stdout);
   }
   if (file_) {
-    std::fputs(text.c_str(), file_);
-    std::fputc('\n', file_);
-    std::fflush(file_);
+    errno = 0;
+    const bool ok = std::fputs(text.c_str(), file_) >= 0 && std::fputc('\n', file_) != EOF &&
+                    std::fflush(file_) == 0;
+    if (!ok) {
+      const std::string reason = errno ? std::strerror(errno) : "write failed";
+      std::fclose(file_);  // the log is lost; later lines must not pretend otherwise
+      file_ = nullptr;
+      throw error("cannot write log " + path_ + ": " + reason);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 // Checked MPI calls, job abort and communicators.
 #include "pentago/mpi/comm.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -24,7 +25,9 @@ void mpi_check(int rc, const char* call) {
   char text[MPI_MAX_ERROR_STRING];
   int length = 0;
   MPI_Error_string(rc, text, &length);
-  throw error(std::string("MPI call failed: ") + call + ": " + std::string(text, length));
+  std::string message(text, size_t(length));
+  message.resize(std::min(message.size(), message.find('\n')));  // MPICH's stack: first line
+  throw error(std::string("MPI call failed: ") + call + ": " + message);
 }
 
 int mpi_rank(MPI_Comm comm) {

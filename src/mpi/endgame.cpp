@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
@@ -66,13 +67,28 @@ std::string join_args(int argc, char** argv, const std::string& skip_option = ""
       continue;
     }
     if (a == "--dir" && i + 1 < argc && !dir_replacement.empty()) {
-      s += " --dir " + dir_replacement;
+      s += " --dir " + shell_quote(dir_replacement);
       i++;
       continue;
     }
-    s += (i ? " " : "") + a;
+    s += (i ? " " : "") + shell_quote(a);
   }
   return s;
+}
+
+// K of the meaningless-K marker in the folder of a restart file (the run that wrote it), or 0.
+int meaningless_marker_of(const std::string& restart) {
+  namespace fs = std::filesystem;
+  fs::path folder = fs::path(restart).parent_path();
+  if (folder.empty()) folder = ".";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("meaningless-", 0) == 0 && name.size() > 12 && name.size() <= 14 &&
+        std::all_of(name.begin() + 12, name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return std::stoi(name.substr(12));
+  }
+  return 0;
 }
 
 class endgame_run {
@@ -87,23 +103,46 @@ class endgame_run {
     if (o.trace.size()) trace_ = std::make_unique<trace_recorder>();
   }
 
-  int run() {
-    const auto start = clock_type::now();
+  // Everything that can refuse the run (restart file, memory plan), identically on every
+  // rank, before the output directory exists: a refused run leaves nothing behind.
+  void prepare() {
     const int root_slice = o_.root.sum();
-    const int top = o_.meaningless ? o_.meaningless : 35;
-    const int bottom = o_.stop_after >= 0 ? o_.stop_after : root_slice;
-    const auto slices = descendant_sections(o_.root, top);
+    top_ = o_.meaningless ? o_.meaningless : 35;
+    bottom_ = o_.stop_after >= 0 ? o_.stop_after : root_slice;
+    slices_ = descendant_sections(o_.root, top_);
+    const int top = top_, bottom = bottom_;
+    const auto& slices = slices_;
 
     // A restart file fixes the first slice; check it before anything is planned or logged.
     std::vector<section_t> restart;
-    int restart_slice = -1;
+    int& restart_slice = restart_slice_;
     if (!o_.restart.empty()) {
+      // A checkpoint of a meaningless run holds values that derive from the meaningless slice:
+      // resuming it needs the same --meaningless, and real values must not be marked meaningless.
+      const int marked = meaningless_marker_of(o_.restart);
+      if (marked != o_.meaningless)
+        throw usage_error(
+            marked == 0 ? "--meaningless " + std::to_string(o_.meaningless) + " with --restart " +
+                              o_.restart +
+                              ": that file is not from a meaningless run (no meaningless-N marker "
+                              "beside it), so its values are real"
+            : o_.meaningless == 0
+                ? "restart file " + o_.restart + " is from a run with --meaningless " +
+                      std::to_string(marked) +
+                      " (marker beside it): resume it with --meaningless " + std::to_string(marked)
+                : "restart file " + o_.restart + " is from a run with --meaningless " +
+                      std::to_string(marked) + ", not " + std::to_string(o_.meaningless));
+      if (bottom >= top)
+        throw usage_error("--restart: this run computes only slice " + std::to_string(top) +
+                          ", so there is no slice to restart from");
       restart = restart_sections(o_.restart, MPI_COMM_WORLD);
       restart_slice = restart.empty() ? -1 : restart[0].sum();
       if (restart_slice < 0 || restart_slice > top || restart_slice <= bottom)
         throw usage_error("restart file " + o_.restart + " holds slice " +
-                          std::to_string(restart_slice) + ", outside the slices " +
-                          std::to_string(bottom + 1) + ".." + std::to_string(top) + " of this run");
+                          std::to_string(restart_slice) + ", but this run can restart only from " +
+                          (bottom + 1 == top ? "slice " + std::to_string(top)
+                                             : "slices " + std::to_string(bottom + 1) + ".." +
+                                                   std::to_string(top)));
       if (restart != slices[restart_slice])
         throw usage_error("restart file " + o_.restart + " does not hold the descendants of " +
                           o_.root.str() + " at slice " + std::to_string(restart_slice) + " (" +
@@ -124,6 +163,13 @@ class endgame_run {
     request.line_limit = o_.line_limit;
     plan_ = make_run_plan(request, slices);
     if (!plan_.fits) throw usage_error(plan_.reason);
+  }
+
+  int run() {
+    const auto start = clock_type::now();
+    const int top = top_, bottom = bottom_, restart_slice = restart_slice_;
+    const auto& slices = slices_;
+    const auto& plan = plan_.slices;
     if (rank_ == 0 || o_.log_all)
       log_.open(o_.dir + (rank_ == 0 ? "/log" : "/log-" + std::to_string(rank_)));
     log_.set_echo(rank_ == 0);
@@ -131,7 +177,6 @@ class endgame_run {
     heap_ = std::make_unique<compacting_store>(plan_.arena_bytes);
     partials_ = std::make_unique<partial_pool>(plan_.partial_bytes);
     flow_limits limits{o_.gather_limit, o_.line_limit, plan_.line_bytes, o_.mode};
-    const auto& plan = plan_.slices;
 
     if (o_.meaningless && rank_ == 0)
       std::ofstream(o_.dir + "/meaningless-" + std::to_string(o_.meaningless));
@@ -210,7 +255,7 @@ class endgame_run {
         log_.line("checkpoint: slice " + std::to_string(n) + " saved as " + slice_path);
         log_.line("resume with: mpirun -n " + std::to_string(ranks_) + " " +
                   join_args(argc_, argv_, "--restart", o_.dir + "-resume") + " --restart " +
-                  slice_path);
+                  shell_quote(slice_path));
         finish(start);
         return 0;
       }
@@ -254,6 +299,8 @@ class endgame_run {
               (o_.meaningless ? ", meaningless " + std::to_string(o_.meaningless) : "") +
               (o_.restart.size() ? ", restart " + o_.restart : ""));
     for (const auto& line : format_run_plan(plan_)) log_.line("  " + line);
+    if (o_.meaningless && restart_slice_ < 0)
+      log_.line(meaningless_plan_note(o_.meaningless, plan_.slices.front().nodes));
   }
 
   void fill_meaningless(block_store& store) {
@@ -392,12 +439,15 @@ class endgame_run {
   }
 
   const endgame_options o_;
+  // The plan of prepare().
+  int top_ = 35, bottom_ = 0, restart_slice_ = -1;
+  std::vector<std::vector<section_t>> slices_;
+  run_plan plan_;
   int argc_;
   char** argv_;
   const int rank_, ranks_;
   worker_pool pool_;
   endgame_comms comms_;
-  run_plan plan_;
   std::unique_ptr<compacting_store> heap_;
   std::unique_ptr<partial_pool> partials_;
   std::unique_ptr<trace_recorder> trace_;
@@ -419,7 +469,9 @@ int run_endgame(int argc, char** argv) {
   if (provided < required)
     abort_job("MPI provides thread level " + std::to_string(provided) + " but " +
               std::to_string(required) + " is required");
+  std::unique_ptr<endgame_run> run;
   auto usage_exit = [&](const std::string& message) {
+    run.reset();  // before MPI_Finalize: it owns communicators and threads
     if (rank == 0) std::fprintf(stderr, "pentago-endgame: %s\n", message.c_str());
     MPI_Finalize();
     return 2;
@@ -435,10 +487,20 @@ int run_endgame(int argc, char** argv) {
     MPI_Finalize();
     return 0;
   }
-  // Rank 0 creates the directory; everyone learns whether that worked.
+  try {
+    run = std::make_unique<endgame_run>(o, argc, argv);
+    run->prepare();
+  } catch (const usage_error& e) {
+    // Detected identically on every rank (plan, restart file): a clean collective exit.
+    return usage_exit(e.what());
+  } catch (const std::exception& e) {
+    abort_job(e.what());
+  }
+  // Rank 0 checks the trace file and creates the directory; everyone learns whether that worked.
   std::string message;
   if (rank == 0) {
     try {
+      check_new_output_file("--trace", o.trace, o.dir);
       create_run_directory(o.dir);
     } catch (const error& e) {
       message = e.what();
@@ -453,14 +515,14 @@ int run_endgame(int argc, char** argv) {
   std::signal(SIGTERM, request_checkpoint);
   int code = 0;
   try {
-    endgame_run run(o, argc, argv);
-    code = run.run();
+    code = run->run();
   } catch (const usage_error& e) {
     // Detected identically on every rank (plan, restart file): a clean collective exit.
     return usage_exit(e.what());
   } catch (const std::exception& e) {
     abort_job(e.what());
   }
+  run.reset();
   MPI_Finalize();
   return code;
 }

@@ -35,6 +35,7 @@ std::string endgame_usage() {
 endgame_options parse_endgame_options(int argc, char** argv) {
   endgame_options o;
   argument_cursor args(argc, argv);
+  bool have_root = false;
   while (args.next()) {
     const std::string& arg = args.arg();
     auto value = [&] { return args.value(); };
@@ -46,12 +47,9 @@ endgame_options parse_endgame_options(int argc, char** argv) {
       o.dir = value();
     else if (arg == "--save")
       o.save = int(parse_int_option(arg, value(), -1, 35));
-    else if (arg == "--level") {
-      // xz preset 0..9; the 2013 spelling 20..29 means the same presets.
-      const int level = int(parse_int_option(arg, value(), 0, 29));
-      if (level > 9 && level < 20) throw usage_error("--level: expected an xz preset 0..9");
-      o.level = level >= 20 ? level - 20 : level;
-    } else if (arg == "--memory")
+    else if (arg == "--level")
+      o.level = int(parse_int_option(arg, value(), 0, 9));
+    else if (arg == "--memory")
       o.memory = parse_memory_option(arg, value());
     else if (arg == "--gather-limit")
       o.gather_limit = int(parse_int_option(arg, value(), 1, 64));
@@ -90,13 +88,13 @@ endgame_options parse_endgame_options(int argc, char** argv) {
       if (colon == std::string::npos) throw usage_error("--test-fail: expected RANK:SLICE");
       o.test_fail_rank = int(parse_int_option(arg, v.substr(0, colon), 0, 1 << 30));
       o.test_fail_slice = int(parse_int_option(arg, v.substr(colon + 1), 0, 35));
-    } else if (arg.size() > 1 && arg[0] == '-')
-      throw usage_error("unknown option " + arg);
+    } else if (args.is_option())
+      args.unknown();
     else
-      args.take_root(o.root);
+      take_root(args, o.root, have_root);
   }
   if (o.help) return o;
-  if (!args.have_root())
+  if (!have_root)
     throw usage_error("missing ROOT section (e.g. 44444554; 00000000 is the full game)");
   if (o.dir.empty()) throw usage_error("missing --dir DIR");
   if (o.root.sum() >= 36) throw usage_error("root " + o.root.str() + " has no empty cell");

@@ -76,10 +76,43 @@ struct index_record {
   uint64_t uncompressed, compressed, offset;
 };
 
-void write_all(MPI_File file, uint64_t offset, std::span<const uint8_t> bytes) {
+// A failed or short file write as one line naming the file ("no space left on device"),
+// rather than MPI's error stack.
+void check_write(int rc, const MPI_Status& status, size_t size, const std::string& path) {
+  std::string reason;
+  if (rc != MPI_SUCCESS) {
+    int error_class = 0;
+    MPI_Error_class(rc, &error_class);
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    MPI_Error_string(rc, text, &length);
+    // MPICH's text is a stack "class, error stack:\nfunction(line): detail": keep the detail.
+    std::string detail(text, size_t(length));
+    while (!detail.empty() && (detail.back() == '\n' || detail.back() == ' ')) detail.pop_back();
+    detail = detail.substr(detail.rfind('\n') + 1);
+    if (const size_t colon = detail.find("): "); colon != std::string::npos)
+      detail = detail.substr(colon + 3);
+    reason = error_class == MPI_ERR_NO_SPACE ? "no space left on device"
+             : error_class == MPI_ERR_QUOTA  ? "disk quota exceeded"
+                                             : detail;
+  } else if (size) {
+    int count = 0;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    if (count >= 0 && size_t(count) < size)
+      reason =
+          "wrote " + std::to_string(count) + " of " + std::to_string(size) + " bytes (disk full?)";
+  }
+  if (reason.empty()) return;
+  throw error("cannot write " + path + ": " + reason);
+}
+
+void write_all(MPI_File file, uint64_t offset, std::span<const uint8_t> bytes,
+               const std::string& path) {
   // Chunks below 2^31 bytes each; every rank calls the collective the same number of times.
-  PENTAGO_MPI(MPI_File_write_at_all(file, MPI_Offset(offset), bytes.data(), int(bytes.size()),
-                                    MPI_BYTE, MPI_STATUS_IGNORE));
+  MPI_Status status;
+  const int rc = MPI_File_write_at_all(file, MPI_Offset(offset), bytes.data(), int(bytes.size()),
+                                       MPI_BYTE, &status);
+  check_write(rc, status, bytes.size(), path);
 }
 
 }  // namespace
@@ -137,7 +170,7 @@ uint64_t write_slice_parallel(const std::string& path, int slice, const partitio
       comm, path.c_str(), MPI_MODE_WRONLY | MPI_MODE_CREATE | MPI_MODE_EXCL, MPI_INFO_NULL, &file);
   if (rc != MPI_SUCCESS) throw error("cannot create " + path + " (it must not exist)");
   MPI_File_set_errhandler(file, MPI_ERRORS_RETURN);
-  write_all(file, headers + before, chunk);
+  write_all(file, headers + before, chunk, path);
 
   // 3. Ship index records to section owners (contiguous ranges of section ids).
   std::vector<int> send_counts(ranks), send_offsets(ranks), recv_counts(ranks), recv_offsets(ranks);
@@ -193,7 +226,7 @@ uint64_t write_slice_parallel(const std::string& path, int slice, const partitio
     index_chunk.insert(index_chunk.end(), indexes[i].begin(), indexes[i].end());
   }
   index_chunk.push_back(0);
-  write_all(file, index_start, index_chunk);
+  write_all(file, index_start, index_chunk, path);
 
   // 5. Rank 0 writes the headers once every index location is known.
   std::vector<uint64_t> all_blobs(rank == 0 ? header_blobs.size() : 0);
@@ -204,12 +237,13 @@ uint64_t write_slice_parallel(const std::string& path, int slice, const partitio
     for (size_t s = 0; s < sections.size(); s++)
       index_blobs[s] = {all_blobs[3 * s], all_blobs[3 * s + 1], all_blobs[3 * s + 2]};
     const auto bytes = slice_file_headers(sections, index_blobs);
-    PENTAGO_MPI(
-        MPI_File_write_at(file, 0, bytes.data(), int(bytes.size()), MPI_BYTE, MPI_STATUS_IGNORE));
+    MPI_Status status;
+    check_write(MPI_File_write_at(file, 0, bytes.data(), int(bytes.size()), MPI_BYTE, &status),
+                status, bytes.size(), path);
   }
   uint64_t total_index = 0;
   PENTAGO_MPI(MPI_Allreduce(&index_size, &total_index, 1, MPI_UINT64_T, MPI_SUM, comm));
-  PENTAGO_MPI(MPI_File_close(&file));
+  check_write(MPI_File_close(&file), MPI_Status{}, 0, path);
   return headers + data_total + total_index;
 }
 

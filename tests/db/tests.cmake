@@ -42,25 +42,37 @@ expect 1 "$0" "$2/cli-no-such-dir"
 add_test(NAME check_cli_failures COMMAND sh -c "${expect_exit}${check_cli_failures_script}" ${check_exe} ${PENTAGO_SHARED_DATA} ${tools_tmp})
 
 set(lookup_cli_script [[
+mkdir -p "$(dirname "$2")" || exit 1
 out=$("$0" --db "$1" 0) || exit 1
-echo "$out" | grep -q '^board 0: 0 stones, black to move: win for black (saved slice)$' &&
-echo "$out" | grep -q '^288 moves: ' || { echo "$out"; exit 1; }
+echo "$out" | grep -q '^board 0: 0 stones, black to place: win for black (database slice 1)$' &&
+echo "$out" | grep -q '^36 placements: ' || { echo "$out"; exit 1; }
 pic='a  ______
 b  ______
 c  ______
 d  ______
 e  ______
 f  0_____'
-printf '%s\n' "$pic" | "$0" --db "$1" - | grep -q '^board 1: 1 stones, white to move: ' || exit 1
-"$0" --db "$1" --no-moves 1 | grep -q 'moves' && exit 1
-expect 2 "$0" 0
+printf '%s\n' "$pic" | "$0" --db "$1" - | grep -q '^board 1: 1 stones, white to place: ' || exit 1
+"$0" --db "$1" --no-moves 1 | grep -q 'placements' && exit 1
+"$0" --db "$1" 1m | grep -q '^8 rotations: ' || exit 1
+"$0" --db "$1" --json 1 | grep -q '^{"board":"1","stones":1,"to_move":"white","phase":"place",' || exit 1
+five=00000_1111__________________________
+"$0" "$five" | grep -q 'loss for white (rules)$' || exit 1
+"$0" --threads 2 010101101010010101101010____________ > "$2.mid" || exit 1
+grep -q '^board [0-9]*: 24 stones, black to place: ' "$2.mid" && grep -q ' (midgame)$' "$2.mid" || { cat "$2.mid"; exit 1; }
+expect 1 "$0" 0
+expect 1 "$0" --db "$1" 000_111_____________________________
+expect 1 "$0" --db http://127.0.0.1:1 0
 expect 2 "$0" --db "$1"
 expect 2 "$0" --db "$1" 12x
+expect 2 "$0" --db "$1" 12
+expect 2 "$0" --db "$1" 0m
 expect 2 "$0" --db "$1" --bogus 0
 expect 2 "$0" --db "$1/no-such-dir" 0
-expect 1 "$0" --db "$1" 25818169344
+expect 2 "$0" --db "$1" - < /dev/zero
+"$0" --db "$1" "$1/no-such-board-file" 2>&1 | grep -q 'no such file' || exit 1
 ]])
-add_test(NAME lookup_cli COMMAND sh -c "${expect_exit}${lookup_cli_script}" ${lookup_exe} ${PENTAGO_SHARED_DATA})
+add_test(NAME lookup_cli COMMAND sh -c "${expect_exit}${lookup_cli_script}" ${lookup_exe} ${PENTAGO_SHARED_DATA} ${tools_tmp}/lookup-cli-out)
 
 set(predict_cli_script [[
 out=$("$0" --ranks 2 --threads 3 --memory 4G --save 34 44444554) || { echo "$out"; exit 1; }

@@ -248,6 +248,48 @@ TEST(endgame, checkpoint_on_signal_then_restart) {
   expect_same_files(resumed, local_reference("00000000", 6), 0, n - 1);
 }
 
+// The logged resume command works when pasted into a shell, even for a --dir with a space.
+TEST(endgame, resume_command_is_shell_quoted) {
+  const std::string dir = fresh_dir("resume quoted");
+  fs::remove_all(dir + "-resume");
+  const std::string args = "--threads 2 --save -1 --meaningless 6 --dir '" + dir + "' 00000000";
+  std::thread signaller([&] {
+    for (int i = 0; i < 600 && !fs::exists(dir + "/log"); i++)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::system(("pkill -USR1 -f '^" + bin + "pentago-endgame .*" + dir + "'").c_str());
+  });
+  const auto r = shell(endgame(2, args));
+  signaller.join();
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::ifstream log(dir + "/log");
+  const std::string text((std::istreambuf_iterator<char>(log)), {});
+  const auto at = text.find("resume with: ");
+  ASSERT_NE(at, std::string::npos) << text;
+  const std::string command = text.substr(at + 13, text.find('\n', at) - at - 13);
+  const auto again = shell(command);
+  ASSERT_EQ(again.code, 0) << command << "\n" << again.output;
+  EXPECT_TRUE(fs::exists(dir + "-resume/counts-0.npy")) << command;
+}
+
+// A full disk while a slice file is written: one line naming the file, not MPI's error stack.
+// Needs a small tmpfs (root); skipped elsewhere.
+TEST(endgame, full_disk_names_the_slice_file) {
+  const std::string mount = fresh_dir("full-disk");
+  fs::create_directories(mount);
+  // Pages of 4 KiB: log, counts and sparse of slices 5 and 4 fill 5, slice-4.pentago needs more.
+  if (std::system(("mount -t tmpfs -o size=24k tmpfs " + mount + " 2>/dev/null").c_str()) != 0)
+    GTEST_SKIP() << "cannot mount a small tmpfs here";
+  const auto r = shell(endgame(
+      2, "--threads 2 --samples 0 --meaningless 5 --save 5 --dir " + mount + "/run 00000000"));
+  std::system(("umount " + mount).c_str());
+  EXPECT_NE(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("cannot write " + mount + "/run/slice-4.pentago: "), std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("error stack"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("MPI_File"), std::string::npos) << r.output;
+}
+
 TEST(endgame, failing_rank_aborts_job_with_message) {
   const std::string dir = fresh_dir("fail");
   const auto start = std::chrono::steady_clock::now();
@@ -302,6 +344,7 @@ TEST(endgame, admission_threshold_equals_predict) {
 
 TEST(endgame, trace_file_is_written) {
   const std::string dir = fresh_dir("trace");
+  fs::remove(dir + ".json");  // an existing trace file is never overwritten
   const auto r = shell(endgame(
       2, "--threads 2 --meaningless 4 --trace " + dir + ".json --dir " + dir + " 00000000"));
   ASSERT_EQ(r.code, 0) << r.output;

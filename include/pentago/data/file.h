@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -34,6 +35,10 @@ class input_file {
   explicit input_file(const std::string& path);
   // A file image in memory (tests, fuzzing, data received over MPI); `name` is for errors.
   input_file(std::string name, std::vector<uint8_t> bytes);
+  // A file read through a function (e.g. HTTP range requests): `read(offset, out)` fills `out`
+  // with the bytes at `offset` (the range is checked against `size` first) or throws.
+  using range_reader = std::function<void(uint64_t offset, std::span<uint8_t> out)>;
+  input_file(std::string name, uint64_t size, range_reader read);
   ~input_file();
   input_file(const input_file&) = delete;
   input_file& operator=(const input_file&) = delete;
@@ -50,7 +55,8 @@ class input_file {
  private:
   std::string name_;
   int fd_ = -1;
-  std::vector<uint8_t> bytes_;  // in-memory image when fd_ < 0
+  std::vector<uint8_t> bytes_;  // in-memory image when fd_ < 0 and there is no reader_
+  range_reader reader_;
   uint64_t size_ = 0;
 };
 

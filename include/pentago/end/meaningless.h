@@ -2,6 +2,9 @@
 // every board, invariant under the 8 global symmetries, used to exercise the early-game
 // machinery cheaply by replacing one slice's values.
 #pragma once
+#include <cstdint>
+#include <string>
+
 #include "pentago/base/super.h"
 
 namespace pentago {
@@ -13,5 +16,10 @@ super_t super_meaningless(board_t board, uint64_t salt);
 // Store-format (win, notlose) value of a board in the meaningless slice:
 // win = sm(0)|sm(1)|sm(2)|sm(3), notlose = win | sm(7).
 superinfo_t meaningless_value(board_t board);
+
+// The plan's line about synthesizing slice `slice` of `nodes` nodes: each node costs 2304 board
+// transforms, tens of times a computed node, so a deep meaningless slice can take longer than
+// solving it for real (use a shallower --meaningless, or none, for big roots).
+std::string meaningless_plan_note(int slice, uint64_t nodes);
 
 }  // namespace pentago

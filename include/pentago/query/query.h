@@ -72,12 +72,15 @@ struct query_options {
   int threads = 0;                     // midgame solver threads (0: all)
   uint64_t block_cache_bytes = uint64_t(128) << 20;
   size_t answer_cache_entries = 4096;
+  int fetch_attempts = 3;             // tries of a remote read (network errors, corrupt data)
+  double fetch_timeout_seconds = 30;  // per HTTP request
 };
 
 struct query_stats {
   uint64_t queries = 0, answer_cache_hits = 0;
   uint64_t block_cache_hits = 0, block_cache_misses = 0, block_cache_bytes = 0;
   uint64_t midgame_solves = 0, midgame_in_flight = 0;
+  uint64_t http_requests = 0;  // range requests to remote databases
 };
 
 // Thread safe. Construction opens (and validates) every database.
@@ -93,6 +96,8 @@ class query_engine {
   // A best line from the position to the end of the game (the position first).
   std::vector<position_answer> best_line(position_t position);
   query_stats stats() const;
+  // The slices the databases hold, ascending.
+  std::vector<int> slices() const;
 
  private:
   struct impl;

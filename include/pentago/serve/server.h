@@ -1,0 +1,52 @@
+// pentago-serve: an HTTP/1.1 JSON API over the query path (docs/api.md) and the web explorer
+// page, with limits on concurrent midgame solves, their queue, request time and body size.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "pentago/query/query.h"
+
+namespace pentago {
+
+struct serve_options {
+  query_options query;  // --db, --solver-threads, --cache, --answer-cache
+  std::string bind = "127.0.0.1";
+  int port = 8080;                // 0: any free port (printed on stdout)
+  int http_threads = 32;          // connections served at once (keep-alive holds a thread)
+  int midgame_slots = 0;          // concurrent midgame solves; 0: hardware threads
+  int midgame_queue = 64;         // requests that may wait for a slot; more get 503
+  double request_timeout_s = 30;  // socket read/write timeout and longest wait for a slot
+  size_t max_body_bytes = size_t(1) << 20;
+  size_t max_batch = 64;     // positions per POST /api/v1/positions
+  int max_age_s = 31536000;  // Cache-Control max-age of answers (they never change)
+  std::string log_path;      // access log (appended); empty: stdout
+};
+
+// The --help text of pentago-serve.
+extern const char serve_usage[];
+// Parses the command line (argv[0] skipped); throws usage_error with a one-line reason.
+serve_options parse_serve_options(int argc, char** argv);
+
+// The server: opens the databases on construction (throws pentago::error / usage_error), binds
+// with bind(), serves requests in run() until stop() (callable from any thread).
+class server {
+ public:
+  explicit server(const serve_options& options);
+  ~server();
+  server(const server&) = delete;
+  server& operator=(const server&) = delete;
+
+  // Binds the listening socket and returns its port; throws pentago::error if it cannot.
+  int bind();
+  // Serves until stop(); returns false if the server failed while listening.
+  bool run();
+  void stop();
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace pentago

@@ -1,0 +1,474 @@
+// The one query path: validates a position, answers it from the rules, the databases (a
+// position to place with n stones reads its children from slice n+1, one to rotate from slice
+// n) or the midgame solver (18 stones or more), sorts the moves best first, and caches answers
+// by position (also the answers of the children a solve has already valued).
+#include "pentago/query/query.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <mutex>
+#include <nlohmann/json.hpp>
+
+#include "database.h"
+#include "pentago/db/lookup.h"
+#include "pentago/mid/midgame.h"
+#include "pentago/util/error.h"
+#include "pentago/util/lru_cache.h"
+
+namespace pentago {
+
+namespace {
+
+constexpr size_t max_position_text = 4096;
+
+const char* color_name(int color) { return color ? "white" : "black"; }
+
+// Who moves at a position: the player to place, or the player who placed and must rotate.
+int mover(position_t p) {
+  const int n = count_stones(p.board);
+  return p.to_rotate ? (n - 1) & 1 : n & 1;
+}
+
+void validate_position(position_t p) {
+  check_board(p.board);
+  if (!p.to_rotate) return;
+  const int n = count_stones(p.board);
+  if (n == 0)
+    throw usage_error("impossible position " + position_code(p) +
+                      ": to rotate, but nobody has placed a stone");
+  const int other = 1 - mover(p);
+  if (won(unpack(p.board, other)))
+    throw usage_error("impossible position " + position_code(p) + ": to rotate, but " +
+                      color_name(other) +
+                      " already had five in a row before the placement (the game was over)");
+}
+
+// The value of a finished position for its mover, by the rules; nullopt while the game goes on.
+std::optional<int> rules_value(position_t p) {
+  if (p.to_rotate) {
+    if (won(unpack(p.board, mover(p)))) return 1;  // five on placement wins at once
+    return std::nullopt;
+  }
+  const int t = terminal_value(p.board);
+  if (t != 2) return t;
+  return std::nullopt;
+}
+
+std::string rotation_name(int q, int dir) {
+  return "q" + std::to_string(q) + (dir > 0 ? " ccw" : " cw");
+}
+
+struct position_hash {
+  size_t operator()(const position_t& p) const {
+    const uint64_t h = (p.board ^ uint64_t(p.to_rotate) << 63) * 0x9e3779b97f4a7c15ULL;
+    return size_t(h ^ h >> 31);
+  }
+};
+
+// The midgame solver's values by position (each for the player to move at that board).
+using midgame_values = std::unordered_map<position_t, int, position_hash>;
+
+// Midgame workspaces kept between solves, one per solve running at the same time.
+class workspace_pool {
+ public:
+  std::unique_ptr<midgame_workspace> take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty()) return std::make_unique<midgame_workspace>();
+    auto w = std::move(free_.back());
+    free_.pop_back();
+    return w;
+  }
+  void give(std::unique_ptr<midgame_workspace> w) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(std::move(w));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<midgame_workspace>> free_;
+};
+
+midgame_values run_midgame(position_t p, int threads, workspace_pool& pool) {
+  midgame_options o;
+  o.threads = threads;
+  auto workspace = pool.take();
+  midgame_result r;
+  try {
+    r = midgame_solve(p.board, p.to_rotate, o, *workspace);
+  } catch (...) {
+    pool.give(std::move(workspace));
+    throw;
+  }
+  pool.give(std::move(workspace));
+  midgame_values values;
+  for (const auto& v : r.values) values[{v.board, v.to_rotate}] = v.value;
+  return values;
+}
+
+// Sorts best first, keeping the board order among equal values.
+template <class T>
+void sort_best_first(std::vector<T>& moves) {
+  std::stable_sort(moves.begin(), moves.end(),
+                   [](const T& a, const T& b) { return a.value > b.value; });
+}
+
+}  // namespace
+
+std::string position_code(position_t position) {
+  return std::to_string(position.board) + (position.to_rotate ? "m" : "");
+}
+
+std::string compact_board(board_t board) {
+  const side_t black = unpack(board, 0), white = unpack(board, 1);
+  std::string s;
+  for (int y = 5; y >= 0; y--)
+    for (int x = 0; x < 6; x++)
+      s += black & cell_bit(x, y) ? '0' : white & cell_bit(x, y) ? '1' : '_';
+  return s;
+}
+
+position_t parse_position(const std::string& text) {
+  if (text.size() > max_position_text)
+    throw usage_error("board text too long (" + std::to_string(text.size()) + " bytes; at most " +
+                      std::to_string(max_position_text) + ")");
+  const size_t a = text.find_first_not_of(" \t\r\n"), e = text.find_last_not_of(" \t\r\n");
+  if (a == std::string::npos) throw usage_error("empty board");
+  std::string t = text.substr(a, e - a + 1);
+  auto all = [](const std::string& s, auto pred) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) { return pred(c); });
+  };
+  auto digit = [](char c) { return std::isdigit((unsigned char)c) != 0; };
+  auto cell = [](char c) { return c == '_' || c == '.' || c == '0' || c == '1'; };
+  position_t p;
+  std::string body = t;
+  if (body.size() > 1 && body.back() == 'm') {
+    const std::string rest = body.substr(0, body.size() - 1);
+    if (all(rest, digit) || (rest.size() == 36 && all(rest, cell))) body = rest, p.to_rotate = true;
+  }
+  if (body.size() == 36 && all(body, cell)) {
+    side_t sides[2] = {0, 0};
+    for (int k = 0; k < 36; k++)
+      if (body[k] == '0' || body[k] == '1') sides[body[k] - '0'] |= cell_bit(k % 6, 5 - k / 6);
+    p.board = pack(sides[0], sides[1]);
+  } else {
+    p.board = parse_board(body);  // the decimal code or the 6x6 picture
+  }
+  validate_position(p);
+  return p;
+}
+
+const char* answer_source_name(answer_source source) {
+  switch (source) {
+    case answer_source::rules:
+      return "rules";
+    case answer_source::database:
+      return "database";
+    case answer_source::midgame:
+      return "midgame";
+    case answer_source::search:
+      return "search";
+  }
+  return "?";
+}
+
+const char* value_word(int value) { return value > 0 ? "win" : value < 0 ? "loss" : "tie"; }
+
+struct query_engine::impl {
+  query_options options;
+  std::unique_ptr<slice_databases> db;
+  lru_cache<position_t, position_answer, position_hash> answers;
+  std::atomic<uint64_t> queries{0}, midgame_solves{0}, midgame_in_flight{0};
+  workspace_pool workspaces;
+
+  explicit impl(const query_options& o)
+      : options(o), answers(std::max<size_t>(o.answer_cache_entries, 1)) {
+    if (o.threads < 0) throw usage_error("threads must be at least 0 (0: all)");
+    if (!o.databases.empty()) {
+      http_options h;
+      h.attempts = o.fetch_attempts;
+      h.timeout_seconds = o.fetch_timeout_seconds;
+      db = std::make_unique<slice_databases>(o.databases, o.block_cache_bytes, h);
+    }
+  }
+
+  // The boards whose values a position's moves need, not counting finished ones.
+  static std::vector<board_t> open_children(position_t p) {
+    std::vector<board_t> result;
+    auto add_rotations = [&](board_t placed) {
+      for (int q = 0; q < 4; q++)
+        for (const int dir : {1, -1}) {
+          const board_t child = rotate_board(placed, q, dir);
+          if (terminal_value(child) == 2) result.push_back(child);
+        }
+    };
+    if (p.to_rotate) {
+      add_rotations(p.board);
+    } else {
+      const int turn = mover(p);
+      for (side_t rest = empty_cells(p.board); rest; rest &= rest - 1) {
+        const int i = __builtin_ctzll(rest);
+        const board_t placed = place_stone(p.board, turn, i / 16, i % 16);
+        if (!won(unpack(placed, turn))) add_rotations(placed);
+      }
+    }
+    return result;
+  }
+
+  // Which source answers an unfinished position (throws naming the missing slice).
+  answer_source route(position_t p, const std::vector<board_t>& children) const {
+    const int n = count_stones(p.board), needed = p.to_rotate ? n : n + 1;
+    std::optional<board_t> uncovered;
+    if (db && db->has_slice(needed)) {
+      for (const board_t c : children)
+        if (!db->covers(c)) {
+          uncovered = c;
+          break;
+        }
+      if (!uncovered) return answer_source::database;
+    }
+    if (n >= midgame_min_stones) return answer_source::midgame;
+    std::string why = "position " + position_code(p) + " (" + std::to_string(n) +
+                      (n == 1 ? " stone" : " stones") + ", to " +
+                      (p.to_rotate ? "rotate" : "place") + ") needs slice-" +
+                      std::to_string(needed) + ".pentago";
+    if (uncovered)
+      why += " with section " + locate_board(*uncovered).section.name() + ", which " +
+             db->describe() + " does not hold";
+    else
+      why += db ? ", which none of the databases " + db->describe() + " holds"
+                : std::string(", and no database is given (--db)");
+    throw error(why + "; the midgame solver answers positions with " +
+                std::to_string(midgame_min_stones) + " or more stones");
+  }
+
+  // Value for the mover of a position to place, from the databases.
+  int database_value(board_t board) const {
+    const auto v = db->find(board);
+    PENTAGO_CHECK(v.has_value(), "board " + std::to_string(board) + " not covered");
+    const bool black = v->win(0), white = v->notlose(0);
+    PENTAGO_CHECK(!(black && white), "both players win board " + std::to_string(board));
+    if (!black && !white) return 0;
+    return black == (board_turn(board) == 0) ? 1 : -1;
+  }
+
+  position_answer compute(position_t p) {
+    position_answer a;
+    a.position = p;
+    a.stones = count_stones(p.board);
+    a.to_move = mover(p);
+    if (const auto v = rules_value(p)) {
+      a.value = *v;
+      a.source = answer_source::rules;
+      return a;
+    }
+    const std::vector<board_t> children = open_children(p);
+    const answer_source source = route(p, children);
+    midgame_values mid;
+    if (source == answer_source::database) {
+      db->prefetch(children);
+      a.slice = a.stones + (p.to_rotate ? 0 : 1);
+    } else {
+      midgame_in_flight++;
+      try {
+        mid = run_midgame(p, options.threads, workspaces);
+      } catch (...) {
+        midgame_in_flight--;
+        throw;
+      }
+      midgame_in_flight--;
+      midgame_solves++;
+    }
+    // The 8 rotations of a placed board, valued for the player who placed.
+    auto rotations = [&](board_t placed) {
+      std::vector<rotation_answer> result;
+      for (int q = 0; q < 4; q++)
+        for (const int dir : {1, -1}) {
+          rotation_answer r;
+          r.move = rotation_name(q, dir);
+          r.child = {rotate_board(placed, q, dir), false};
+          if (const auto v = rules_value(r.child)) {
+            r.value = -*v;
+            r.source = answer_source::rules;
+          } else if (source == answer_source::database) {
+            r.value = -database_value(r.child.board);
+            r.source = source;
+          } else {
+            const auto it = mid.find(r.child);
+            PENTAGO_CHECK(it != mid.end(), "midgame result lacks board " + position_code(r.child));
+            r.value = -it->second;
+            r.source = source;
+          }
+          result.push_back(r);
+        }
+      return result;
+    };
+    auto best_of = [](auto& list, int& value, answer_source& from) {
+      value = -2;
+      for (const auto& r : list)
+        if (r.value > value) value = r.value, from = r.source;
+    };
+    if (p.to_rotate) {
+      for (const auto& r : rotations(p.board)) {
+        move_answer m;
+        m.move = r.move, m.child = r.child, m.value = r.value, m.source = r.source;
+        a.moves.push_back(m);
+      }
+    } else {
+      const int turn = a.to_move;
+      for (int y = 5; y >= 0; y--)
+        for (int x = 0; x < 6; x++) {
+          const side_t bit = cell_bit(x, y);
+          if (!(empty_cells(p.board) & bit)) continue;
+          const int i = __builtin_ctzll(bit);
+          const board_t placed = place_stone(p.board, turn, i / 16, i % 16);
+          move_answer m;
+          m.move = cell_name(x, y);
+          if (won(unpack(placed, turn))) {
+            m.child = {placed, false};
+            m.value = 1;
+            m.source = answer_source::rules;
+          } else {
+            m.child = {placed, true};
+            m.rotations = rotations(placed);
+            best_of(m.rotations, m.value, m.source);
+          }
+          a.moves.push_back(std::move(m));
+        }
+    }
+    best_of(a.moves, a.value, a.source);
+    if (source == answer_source::midgame) {
+      const auto it = mid.find(p);
+      PENTAGO_CHECK(it != mid.end() && it->second == a.value,
+                    "midgame root value disagrees with its children at " + position_code(p));
+    }
+    if (a.source != answer_source::database) a.slice = -1;
+    for (auto& m : a.moves) sort_best_first(m.rotations);
+    sort_best_first(a.moves);
+    return a;
+  }
+
+  // The answers of a position to place's children to rotate, which its answer already holds.
+  void remember_children(const position_answer& a) {
+    if (a.position.to_rotate) return;
+    for (const auto& m : a.moves) {
+      if (!m.child.to_rotate) continue;
+      position_answer c;
+      c.position = m.child;
+      c.stones = a.stones + 1;
+      c.to_move = a.to_move;
+      c.value = m.value;
+      c.source = m.source;
+      if (c.source == answer_source::database) c.slice = a.slice;
+      for (const auto& r : m.rotations) {
+        move_answer rm;
+        rm.move = r.move, rm.child = r.child, rm.value = r.value, rm.source = r.source;
+        c.moves.push_back(rm);
+      }
+      answers.put(c.position, std::move(c));
+    }
+  }
+};
+
+query_engine::query_engine(const query_options& options) : impl_(std::make_unique<impl>(options)) {}
+
+query_engine::~query_engine() = default;
+
+bool query_engine::needs_midgame(position_t position) const {
+  validate_position(position);
+  if (rules_value(position) || impl_->answers.contains(position)) return false;
+  try {
+    return impl_->route(position, impl::open_children(position)) == answer_source::midgame;
+  } catch (const error&) {
+    return false;  // unanswerable: answer() says why
+  }
+}
+
+position_answer query_engine::answer(position_t position) {
+  const auto start = std::chrono::steady_clock::now();
+  validate_position(position);
+  impl_->queries++;
+  bool computed = false;
+  const auto cached = impl_->answers.get(position, [&] {
+    computed = true;
+    return impl_->compute(position);
+  });
+  if (computed) impl_->remember_children(*cached);
+  position_answer a = *cached;
+  a.elapsed_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return a;
+}
+
+std::vector<position_answer> query_engine::best_line(position_t position) {
+  std::vector<position_answer> line;
+  for (;;) {
+    line.push_back(answer(position));
+    const auto& a = line.back();
+    if (a.moves.empty()) break;
+    PENTAGO_CHECK(line.size() <= 80, "best line does not end");
+    position = a.moves.front().child;
+  }
+  return line;
+}
+
+query_stats query_engine::stats() const {
+  query_stats s;
+  s.queries = impl_->queries.load();
+  const auto a = impl_->answers.stats();
+  s.answer_cache_hits = a.hits + a.waits;
+  if (impl_->db) {
+    const auto b = impl_->db->cache_stats();
+    s.block_cache_hits = b.hits + b.waits;
+    s.block_cache_misses = b.misses;
+    s.block_cache_bytes = b.bytes;
+    s.http_requests = impl_->db->http_requests();
+  }
+  s.midgame_solves = impl_->midgame_solves.load();
+  s.midgame_in_flight = impl_->midgame_in_flight.load();
+  return s;
+}
+
+std::vector<int> query_engine::slices() const {
+  return impl_->db ? impl_->db->slices() : std::vector<int>{};
+}
+
+std::string answer_json(const position_answer& answer) {
+  using json = nlohmann::ordered_json;
+  auto source_fields = [](json& j, answer_source source) {
+    j["source"] = answer_source_name(source);
+  };
+  json j;
+  j["board"] = position_code(answer.position);
+  j["stones"] = answer.stones;
+  j["to_move"] = color_name(answer.to_move);
+  j["phase"] = answer.position.to_rotate ? "rotate" : "place";
+  j["value"] = value_word(answer.value);
+  source_fields(j, answer.source);
+  if (answer.source == answer_source::database && answer.slice >= 0) j["slice"] = answer.slice;
+  json moves = json::array();
+  for (const auto& m : answer.moves) {
+    json jm;
+    jm["move"] = m.move;
+    jm["child"] = position_code(m.child);
+    jm["value"] = value_word(m.value);
+    source_fields(jm, m.source);
+    json rotations = json::array();
+    for (const auto& r : m.rotations) {
+      json jr;
+      jr["move"] = r.move;
+      jr["child"] = position_code(r.child);
+      jr["value"] = value_word(r.value);
+      source_fields(jr, r.source);
+      rotations.push_back(std::move(jr));
+    }
+    jm["rotations"] = std::move(rotations);
+    moves.push_back(std::move(jm));
+  }
+  j["moves"] = std::move(moves);
+  j["elapsed_ms"] = answer.elapsed_ms;
+  return j.dump();
+}
+
+}  // namespace pentago

@@ -1,0 +1,259 @@
+// Tests of remote databases against a real HTTP server: Debian's nginx, started by the test on
+// a free loopback port with a temporary configuration, serving the published slices. Answers
+// equal the local ones; concurrent queries fetch each block once; an unreachable host, a
+// missing database and a corrupted copy are clear errors.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "pentago/data/supertensor.h"
+#include "pentago/query/query.h"
+#include "pentago/util/error.h"
+
+using namespace pentago;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string published = PENTAGO_SHARED_DATA;
+const char nginx_path[] = "/usr/sbin/nginx";
+
+// A loopback port nobody listens on right now.
+int free_port() {
+  const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(a);
+  if (s < 0 || ::bind(s, reinterpret_cast<sockaddr*>(&a), sizeof(a)) ||
+      ::getsockname(s, reinterpret_cast<sockaddr*>(&a), &len))
+    throw std::runtime_error("cannot find a free port");
+  ::close(s);
+  return ntohs(a.sin_port);
+}
+
+bool accepts(int port) {
+  const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(uint16_t(port));
+  const bool ok = ::connect(s, reinterpret_cast<sockaddr*>(&a), sizeof(a)) == 0;
+  ::close(s);
+  return ok;
+}
+
+// nginx serving `root` (in the foreground, one process) until destroyed.
+class nginx_server {
+ public:
+  explicit nginx_server(const std::string& root) {
+    dir_ = fs::path(PENTAGO_BINARY_DIR) / "test-runs" / ("nginx-" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "tmp");
+    port_ = free_port();
+    const std::string d = dir_.string();
+    std::ofstream(dir_ / "nginx.conf")
+        << "daemon off;\nmaster_process off;\nworker_processes 1;\npid " << d
+        << "/nginx.pid;\nerror_log " << d << "/error.log;\nevents { worker_connections 64; }\n"
+        << "http {\n  access_log off;\n  client_body_temp_path " << d << "/tmp;\n"
+        << "  proxy_temp_path " << d << "/tmp;\n  fastcgi_temp_path " << d << "/tmp;\n"
+        << "  uwsgi_temp_path " << d << "/tmp;\n  scgi_temp_path " << d << "/tmp;\n"
+        << "  server {\n    listen 127.0.0.1:" << port_ << ";\n    root " << root << ";\n  }\n}\n";
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      const int null = ::open("/dev/null", O_WRONLY);
+      ::dup2(null, 1), ::dup2(null, 2);
+      ::execl(nginx_path, "nginx", "-p", d.c_str(), "-e", (d + "/error.log").c_str(), "-c",
+              (d + "/nginx.conf").c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    for (int i = 0; i < 500 && !accepts(port_); i++) {
+      int status;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  ~nginx_server() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGTERM);
+      ::waitpid(pid_, nullptr, 0);
+    }
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  bool running() const { return pid_ > 0 && accepts(port_); }
+  std::string url(const std::string& path = "") const {
+    return "http://127.0.0.1:" + std::to_string(port_) + path;
+  }
+  std::string log() const {
+    std::ifstream in(dir_ / "error.log");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+
+ private:
+  fs::path dir_;
+  int port_ = 0;
+  pid_t pid_ = -1;
+};
+
+// The directory served: the published slices, plus a corrupted copy of slice 1 under bad/.
+struct served_tree {
+  fs::path root;
+  served_tree() {
+    root = fs::path(PENTAGO_BINARY_DIR) / "test-runs" / ("served-" + std::to_string(getpid()));
+    fs::remove_all(root);
+    fs::create_directories(root / "bad");
+    fs::create_directories(root / "empty");
+    fs::create_directory_symlink(published, root / "data");
+    for (const char* name : {"slice-1.pentago", "slice-1.pentago.index"})
+      fs::copy_file(fs::path(published) / name, root / "bad" / name);
+    const std::string path = (root / "bad" / "slice-1.pentago").string();
+    const supertensor_reader reader(path);
+    const blob_t blob = reader.block_blob(0, {0, 0, 0, 0});
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(std::streamoff(blob.offset + blob.compressed_size / 2));
+    char c;
+    f.get(c);
+    f.seekp(std::streamoff(blob.offset + blob.compressed_size / 2));
+    f.put(char(c ^ 0x5a));
+  }
+  ~served_tree() {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  }
+};
+
+class remote : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (::access(nginx_path, X_OK)) return;
+    tree_ = new served_tree;
+    server_ = new nginx_server(tree_->root.string());
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    delete tree_;
+    server_ = nullptr, tree_ = nullptr;
+  }
+  void SetUp() override {
+    if (!server_) GTEST_SKIP() << "SKIPPED: " << nginx_path << " is not installed (nginx-light)";
+    ASSERT_TRUE(server_->running()) << "nginx did not start: " << server_->log();
+  }
+  static query_options options(const std::string& db) {
+    query_options o;
+    o.databases = {db};
+    return o;
+  }
+  static served_tree* tree_;
+  static nginx_server* server_;
+};
+served_tree* remote::tree_ = nullptr;
+nginx_server* remote::server_ = nullptr;
+
+std::vector<position_t> sample_positions() {
+  std::vector<position_t> result = {{0, false}};
+  for (int c = 0; c < 36; c += 5) {
+    const board_t one = pack(cell_bit(c / 6, c % 6), 0);
+    result.push_back({one, false});
+    result.push_back({one, true});
+    result.push_back({pack(cell_bit(c / 6, c % 6), cell_bit((c + 7) % 6, (c / 6 + 3) % 6)), true});
+  }
+  return result;
+}
+
+}  // namespace
+
+TEST_F(remote, answers_equal_the_local_ones) {
+  query_engine local(options(published));
+  query_engine far(options(server_->url("/data/")));
+  EXPECT_EQ(far.slices(), local.slices());
+  for (const position_t p : sample_positions()) {
+    const position_answer a = local.answer(p), b = far.answer(p);
+    EXPECT_EQ(b.value, a.value) << position_code(p);
+    EXPECT_EQ(b.slice, a.slice);
+    ASSERT_EQ(b.moves.size(), a.moves.size());
+    for (size_t i = 0; i < a.moves.size(); i++) {
+      EXPECT_EQ(b.moves[i].move, a.moves[i].move);
+      EXPECT_EQ(b.moves[i].value, a.moves[i].value);
+      ASSERT_EQ(b.moves[i].rotations.size(), a.moves[i].rotations.size());
+      for (size_t r = 0; r < a.moves[i].rotations.size(); r++)
+        EXPECT_EQ(b.moves[i].rotations[r].value, a.moves[i].rotations[r].value);
+    }
+    // The JSON differs only in the time taken.
+    position_answer a0 = a, b0 = b;
+    a0.elapsed_ms = b0.elapsed_ms = 0;
+    EXPECT_EQ(answer_json(a0), answer_json(b0));
+  }
+  EXPECT_GT(far.stats().http_requests, 0u);
+}
+
+TEST_F(remote, concurrent_queries_fetch_each_block_once) {
+  // The one-stone positions, whose children share blocks of slice 2.
+  std::vector<position_t> positions;
+  for (int c = 0; c < 36; c++) positions.push_back({pack(cell_bit(c / 6, c % 6), 0), false});
+  uint64_t alone;
+  {
+    query_engine e(options(server_->url("/data")));
+    const uint64_t opening = e.stats().http_requests;
+    for (const auto& p : positions) (void)e.answer(p);
+    alone = e.stats().http_requests - opening;
+    EXPECT_GT(alone, 0u);
+  }
+  query_engine e(options(server_->url("/data")));
+  const uint64_t opening = e.stats().http_requests;
+  std::vector<std::thread> threads;
+  std::atomic<int> next{0};
+  for (int t = 0; t < 8; t++)
+    threads.emplace_back([&] {
+      for (int i; (i = next++) < int(positions.size());) (void)e.answer(positions[size_t(i)]);
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(e.stats().http_requests - opening, alone);
+}
+
+TEST_F(remote, an_unreachable_host_is_a_clear_error) {
+  query_options o = options("http://127.0.0.1:" + std::to_string(free_port()));
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    query_engine e(o);
+    FAIL() << "opened a database on a closed port";
+  } catch (const error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("cannot fetch http://127.0.0.1:"), std::string::npos) << what;
+    EXPECT_NE(what.find("3 attempts"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+  // A reachable server without slices.
+  EXPECT_THROW(query_engine(options(server_->url("/empty"))), error);
+}
+
+TEST_F(remote, a_corrupt_block_is_refetched_then_reported) {
+  query_engine e(options(server_->url("/bad")));
+  EXPECT_EQ(e.slices(), std::vector<int>{1});
+  const uint64_t opening = e.stats().http_requests;
+  try {
+    (void)e.answer({0, false});
+    FAIL() << "a corrupt block was accepted";
+  } catch (const error& err) {
+    const std::string what = err.what();
+    EXPECT_NE(what.find("/bad/slice-1.pentago"), std::string::npos) << what;
+    EXPECT_NE(what.find("corrupt"), std::string::npos) << what;
+    EXPECT_NE(what.find("after 3 fetches"), std::string::npos) << what;
+  }
+  EXPECT_GE(e.stats().http_requests - opening, 3u);
+}

@@ -1,0 +1,409 @@
+// pentago-serve over real HTTP: starts the executable on a free loopback port and checks every
+// route and error status against the in-process query engine and the rules of the game.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "pentago/base/board.h"
+#include "pentago/query/query.h"
+
+extern char** environ;
+
+namespace pentago {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+const std::string data_dir = PENTAGO_SHARED_DATA;
+const std::string serve_exe = std::string(PENTAGO_BINARY_DIR) + "/bin/pentago-serve";
+
+// A running pentago-serve: started with --port 0, its port read from its first stdout line.
+class server_process {
+ public:
+  explicit server_process(std::vector<std::string> args) {
+    dir_ = fs::path(PENTAGO_BINARY_DIR) / "test-runs" /
+           ("serve-api-" + std::to_string(getpid()) + "-" + std::to_string(counter_++));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    log_path = (dir_ / "access.log").string();
+    args.insert(args.begin(), {serve_exe, "--port", "0", "--log", log_path});
+    int out[2];
+    if (pipe(out)) throw std::runtime_error("pipe failed");
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    posix_spawn_file_actions_addclose(&actions, out[0]);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (posix_spawn(&pid_, serve_exe.c_str(), &actions, nullptr, argv.data(), environ))
+      throw std::runtime_error("cannot start " + serve_exe);
+    posix_spawn_file_actions_destroy(&actions);
+    close(out[1]);
+    stdout_ = fdopen(out[0], "r");
+    char line[512];
+    if (!std::fgets(line, sizeof line, stdout_))
+      throw std::runtime_error("pentago-serve exited before listening");
+    std::smatch match;
+    const std::string text = line;
+    if (!std::regex_search(text, match, std::regex(R"(http://127\.0\.0\.1:(\d+)/)")))
+      throw std::runtime_error("unexpected first line: " + text);
+    port = std::stoi(match[1]);
+  }
+  ~server_process() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (stdout_) std::fclose(stdout_);
+    fs::remove_all(dir_);
+  }
+  // Sends `signal` and returns the exit status (-1 unless it exited by itself within 10 s).
+  int stop(int signal, std::string* rest_of_stdout) {
+    kill(pid_, signal);
+    for (int i = 0; i < 1000; i++) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        char line[512];
+        while (std::fgets(line, sizeof line, stdout_)) *rest_of_stdout += line;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return -1;
+  }
+  httplib::Client client() const {
+    httplib::Client c("127.0.0.1", port);
+    c.set_read_timeout(120, 0);
+    return c;
+  }
+
+  int port = 0;
+  std::string log_path;
+
+ private:
+  static inline int counter_ = 0;
+  fs::path dir_;
+  pid_t pid_ = -1;
+  FILE* stdout_ = nullptr;
+};
+
+json parse_json(const httplib::Result& res) {
+  EXPECT_TRUE(res) << "no response";
+  if (!res) return json();
+  EXPECT_EQ(res->get_header_value("Content-Type"), "application/json");
+  return json::parse(res->body);
+}
+
+// An answer without its timing (the only field that differs between two correct answers).
+json timeless(json answer) {
+  answer.erase("elapsed_ms");
+  return answer;
+}
+
+int value_rank(const std::string& value) {
+  if (value == "win") return 1;
+  if (value == "loss") return -1;
+  EXPECT_EQ(value, "tie");
+  return 0;
+}
+
+// A legal position with `stones` stones, none in a row of five, from seeded random placements.
+board_t random_board(int stones, unsigned seed) {
+  std::mt19937 random(seed);
+  for (;;) {
+    side_t sides[2] = {0, 0};
+    std::vector<int> cells(36);
+    for (int i = 0; i < 36; i++) cells[i] = i;
+    std::shuffle(cells.begin(), cells.end(), random);
+    for (int k = 0; k < stones; k++) sides[k & 1] |= cell_bit(cells[k] / 6, cells[k] % 6);
+    if (!won(sides[0]) && !won(sides[1])) return pack(sides[0], sides[1]);
+  }
+}
+
+class ServeApi : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server = new server_process({"--db", data_dir, "--max-batch", "8", "--max-body", "64K"});
+    query_options options;
+    options.databases = {data_dir};
+    engine = new query_engine(options);
+  }
+  static void TearDownTestSuite() {
+    delete server;
+    delete engine;
+  }
+
+  static json get(const std::string& path, int expected_status = 200) {
+    auto res = server->client().Get(path.c_str());
+    EXPECT_TRUE(res) << path;
+    if (!res) return json();
+    EXPECT_EQ(res->status, expected_status) << path << ": " << res->body;
+    return parse_json(res);
+  }
+  // The engine's own answer, as JSON.
+  static json expected(const std::string& code) {
+    return timeless(json::parse(answer_json(engine->answer(parse_position(code)))));
+  }
+  // Checks the rules every answer obeys: sorted best first, the value is the best move's, and
+  // (for a few moves) a move's value agrees with the answer served for its child.
+  static void check_consistent(const json& answer, size_t children_to_check) {
+    const auto& moves = answer["moves"];
+    if (moves.empty()) return;
+    int best = -2, previous = 2;
+    for (const auto& m : moves) {
+      const int v = value_rank(m["value"]);
+      EXPECT_LE(v, previous) << "moves not sorted best first at " << m["move"];
+      previous = v;
+      best = std::max(best, v);
+    }
+    EXPECT_EQ(value_rank(answer["value"]), best) << answer["board"];
+    for (size_t i = 0; i < moves.size() && i < children_to_check; i++) {
+      const size_t index = i * (moves.size() - 1) / std::max<size_t>(1, children_to_check - 1);
+      const json& m = moves[index];
+      const json child = get("/api/v1/position/" + m["child"].get<std::string>());
+      const int sign = child["to_move"] == answer["to_move"] ? 1 : -1;
+      EXPECT_EQ(value_rank(m["value"]), sign * value_rank(child["value"]))
+          << answer["board"] << " move " << m["move"];
+    }
+  }
+
+  static inline server_process* server = nullptr;
+  static inline query_engine* engine = nullptr;
+};
+
+TEST_F(ServeApi, Health) {
+  const json health = get("/api/v1/health");
+  EXPECT_EQ(health["status"], "ok");
+  EXPECT_EQ(health["databases"], json::array({data_dir}));
+}
+
+TEST_F(ServeApi, DatabasePositionsMatchTheEngine) {
+  const json root = get("/api/v1/position/0");
+  EXPECT_EQ(timeless(root), expected("0"));
+  EXPECT_EQ(root["stones"], 0);
+  EXPECT_EQ(root["phase"], "place");
+  ASSERT_FALSE(root["moves"].empty());
+  // A placement (to rotate), one of its rotations (1 stone) and a 2-stone position below it.
+  const std::string placed = root["moves"][0]["child"];
+  ASSERT_EQ(placed.back(), 'm');
+  const json to_rotate = get("/api/v1/position/" + placed);
+  EXPECT_EQ(timeless(to_rotate), expected(placed));
+  EXPECT_EQ(to_rotate["phase"], "rotate");
+  const std::string one = to_rotate["moves"].back()["child"];
+  const json one_stone = get("/api/v1/position/" + one);
+  EXPECT_EQ(timeless(one_stone), expected(one));
+  // Two stones to rotate: its children are in slice 2 (slice 3 is not in the test data).
+  const std::string two = one_stone["moves"].back()["child"];
+  ASSERT_EQ(two.back(), 'm');
+  const json two_stones = get("/api/v1/position/" + two);
+  EXPECT_EQ(timeless(two_stones), expected(two));
+  check_consistent(root, 4);
+  check_consistent(to_rotate, 8);
+  check_consistent(one_stone, 4);
+  check_consistent(two_stones, 0);  // its children (2 stones to place) need slice 3
+}
+
+TEST_F(ServeApi, CompactTextFormAndCaching) {
+  const board_t board = random_board(1, 7);
+  const std::string code = position_code({board, false});
+  auto res = server->client().Get(("/api/v1/position/" + compact_board(board)).c_str());
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 200);
+  EXPECT_EQ(json::parse(res->body)["board"], code);
+  EXPECT_NE(res->get_header_value("Cache-Control").find("max-age="), std::string::npos);
+  EXPECT_EQ(res->get_header_value("Access-Control-Allow-Origin"), "*");
+}
+
+TEST_F(ServeApi, MidgamePositionsMatchTheEngine) {
+  for (const int stones : {24, 27}) {
+    const std::string code = position_code({random_board(stones, 100 + stones), false});
+    const json answer = get("/api/v1/position/" + code);
+    EXPECT_EQ(answer["stones"], stones);
+    EXPECT_EQ(timeless(answer), expected(code));
+    check_consistent(answer, 3);
+  }
+}
+
+TEST_F(ServeApi, BestLineEndsTheGame) {
+  const std::string code = position_code({random_board(26, 5), false});
+  const json reply = get("/api/v1/position/" + code + "/line");
+  const json& line = reply["line"];
+  ASSERT_FALSE(line.empty());
+  EXPECT_EQ(line[0]["board"], code);
+  for (size_t i = 0; i + 1 < line.size(); i++) {
+    // The next position is the child of a best move of this one.
+    bool found = false;
+    for (const auto& m : line[i]["moves"])
+      if (m["child"] == line[i + 1]["board"]) {
+        found = true;
+        EXPECT_EQ(m["value"], line[i]["value"]) << "not a best move at step " << i;
+      }
+    EXPECT_TRUE(found) << "step " << i << " is not a move";
+  }
+  EXPECT_TRUE(line.back()["moves"].empty()) << "the line stops before the end of the game";
+}
+
+TEST_F(ServeApi, BatchEqualsSingleAnswers) {
+  const std::vector<std::string> codes = {"0", position_code({random_board(1, 3), false}),
+                                          position_code({random_board(2, 4), true}),
+                                          position_code({random_board(25, 9), false})};
+  auto res = server->client().Post("/api/v1/positions", json{{"positions", codes}}.dump(),
+                                   "application/json");
+  const json batch = parse_json(res);
+  ASSERT_EQ(res->status, 200) << res->body;
+  ASSERT_EQ(batch["results"].size(), codes.size());
+  for (size_t i = 0; i < codes.size(); i++)
+    EXPECT_EQ(timeless(batch["results"][i]), timeless(get("/api/v1/position/" + codes[i])));
+  // A bare array is accepted too.
+  res = server->client().Post("/api/v1/positions", json(codes).dump(), "application/json");
+  EXPECT_EQ(parse_json(res)["results"].size(), codes.size());
+}
+
+// Every error is JSON with a one-line reason and is never cached.
+void expect_error(const httplib::Result& res, int status, const std::string& reason_part = "") {
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, status) << res->body;
+  const json body = json::parse(res->body);
+  ASSERT_TRUE(body["error"].is_string()) << res->body;
+  const std::string reason = body["error"];
+  EXPECT_FALSE(reason.empty());
+  EXPECT_EQ(reason.find('\n'), std::string::npos);
+  EXPECT_NE(reason.find(reason_part), std::string::npos) << reason;
+  EXPECT_EQ(res->get_header_value("Cache-Control"), "no-store");
+}
+
+TEST_F(ServeApi, ErrorStatuses) {
+  auto c = server->client();
+  expect_error(c.Get("/api/v1/position/12x"), 400);
+  expect_error(c.Get("/api/v1/position/12x/line"), 400);
+  // White cannot have more stones than black.
+  const std::string impossible = std::to_string(pack(0, cell_bit(2, 2)));
+  expect_error(c.Get(("/api/v1/position/" + impossible).c_str()), 400);
+  expect_error(c.Get("/api/v1/nope"), 404);
+  expect_error(c.Get("/api/v1/position/"), 404);
+  expect_error(c.Post("/api/v1/positions", "{not json", "application/json"), 400);
+  expect_error(c.Post("/api/v1/positions", R"({"positions": [0]})", "application/json"), 400);
+  expect_error(c.Post("/api/v1/positions", R"({"positions": ["0", "12x"]})", "application/json"),
+               400, "positions[1]");
+  // Over the batch limit (8 in this server), and over the body limit (64K).
+  expect_error(c.Post("/api/v1/positions", json(std::vector<std::string>(9, "0")).dump(),
+                      "application/json"),
+               413);
+  expect_error(c.Post("/api/v1/positions", std::string(100000, ' '), "application/json"), 413);
+  // Two stones to place: its moves need slice 3, which is not in the test data.
+  expect_error(c.Get(("/api/v1/position/" + position_code({random_board(2, 1), false})).c_str()),
+               422, "slice-3.pentago");
+}
+
+TEST_F(ServeApi, StaticPageIsTheEmbeddedWebFolder) {
+  auto c = server->client();
+  for (const std::string name : {"index.html", "app.js", "style.css"}) {
+    std::ifstream in(std::string(PENTAGO_SOURCE_DIR) + "/web/" + name, std::ios::binary);
+    std::stringstream file;
+    file << in.rdbuf();
+    auto res = c.Get(("/" + name).c_str());
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200);
+    EXPECT_EQ(res->body, file.str()) << name;
+  }
+  auto res = c.Get("/");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->get_header_value("Content-Type"), "text/html; charset=utf-8");
+  EXPECT_NE(res->body.find("id=\"board\""), std::string::npos);
+}
+
+TEST_F(ServeApi, StatsCountQueriesAndCacheHits) {
+  const std::string code = position_code({random_board(1, 11), false});
+  get("/api/v1/position/" + code);
+  const json before = get("/api/v1/stats");
+  get("/api/v1/position/" + code);
+  const json after = get("/api/v1/stats");
+  EXPECT_EQ(after["queries"].get<uint64_t>(), before["queries"].get<uint64_t>() + 1);
+  EXPECT_EQ(after["answer_cache_hits"].get<uint64_t>(),
+            before["answer_cache_hits"].get<uint64_t>() + 1);
+  for (const char* field : {"answer_cache_hit_rate", "block_cache_hit_rate", "queue_length",
+                            "solves_in_flight", "midgame_slots", "requests"})
+    EXPECT_TRUE(after.contains(field)) << field;
+}
+
+TEST_F(ServeApi, AccessLogHasOneLinePerRequest) {
+  const auto lines_now = [] {
+    std::ifstream in(server->log_path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+  };
+  const size_t before = lines_now().size();
+  get("/api/v1/health");
+  get("/api/v1/nope", 404);
+  // The line is written right after the response: allow the server a moment.
+  std::vector<std::string> lines;
+  for (int i = 0; i < 200 && (lines = lines_now()).size() < before + 2; i++)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_EQ(lines.size(), before + 2);
+  const std::regex shape(R"(^\S+ 127\.0\.0\.1 GET (\S+) (\d{3}) [0-9.]+ms \d+B$)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(lines[before], m, shape)) << lines[before];
+  EXPECT_EQ(m[1], "/api/v1/health");
+  EXPECT_EQ(m[2], "200");
+  ASSERT_TRUE(std::regex_match(lines[before + 1], m, shape)) << lines[before + 1];
+  EXPECT_EQ(m[2], "404");
+}
+
+TEST(ServeLimits, FullMidgameQueueAnswers503WithRetryAfter) {
+  server_process busy({"--db", data_dir, "--midgame-slots", "1", "--queue", "0"});
+  // An 18-stone solve holds the only slot for a second or more.
+  const std::string slow = position_code({random_board(18, 21), false});
+  int first_status = 0;
+  std::string first_body;
+  std::thread holder([&] {
+    auto first = busy.client().Get(("/api/v1/position/" + slow).c_str());
+    if (first) first_status = first->status, first_body = first->body;
+  });
+  bool in_use = false;
+  for (int i = 0; i < 2000 && !in_use; i++) {
+    auto stats = busy.client().Get("/api/v1/stats");
+    in_use = stats && json::parse(stats->body)["slots_in_use"] == 1;
+    if (!in_use) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ASSERT_TRUE(in_use) << "the 18-stone solve never held the slot";
+  auto res = busy.client().Get(
+      ("/api/v1/position/" + position_code({random_board(24, 22), false})).c_str());
+  holder.join();
+  expect_error(res, 503, "queue");
+  EXPECT_GE(std::stoi(res->get_header_value("Retry-After")), 1);
+  EXPECT_EQ(first_status, 200) << first_body;
+  auto stats = busy.client().Get("/api/v1/stats");
+  ASSERT_TRUE(stats);
+  EXPECT_GE(json::parse(stats->body)["rejected_busy"].get<int>(), 1);
+}
+
+TEST(ServeLimits, SigtermStopsCleanly) {
+  for (const int signal : {SIGTERM, SIGINT}) {
+    server_process s({"--db", data_dir});
+    auto res = s.client().Get("/api/v1/health");
+    ASSERT_TRUE(res);
+    std::string rest;
+    EXPECT_EQ(s.stop(signal, &rest), 0);
+    EXPECT_NE(rest.find("stopped"), std::string::npos) << rest;
+  }
+}
+
+}  // namespace
+}  // namespace pentago

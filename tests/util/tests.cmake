@@ -1,0 +1,5 @@
+# util: the LRU cache's concurrent paths (one computation shared by waiters, failures reaching
+# every waiter) also run under ThreadSanitizer (build-tsan/, ctest -L tsan).
+add_dependencies(pentago_tsan_tests lru_cache_test)
+add_test(NAME lru_cache_tsan COMMAND lru_cache_test)
+set_tests_properties(lru_cache_tsan PROPERTIES LABELS "util;tsan")

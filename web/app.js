@@ -1,0 +1,216 @@
+// The pentago explorer: draws the position named by the URL hash, asks the JSON API for the
+// values of its moves and colours every empty cell (to place) or arrow (to rotate) by them.
+// Moves navigate by setting the hash, so back/forward and permalinks come from the browser.
+'use strict';
+
+const boardElement = document.getElementById('board');
+const statusElement = document.getElementById('status');
+const summaryElement = document.getElementById('summary');
+const codeInput = document.getElementById('code');
+const permalink = document.getElementById('permalink');
+const arrows = Array.from(document.querySelectorAll('.arrow'));
+const cells = [];  // cells[y][x], y = 0 the bottom row (row f), x = 0 the left column
+
+// Cell names as the API writes them: row letter a..f from the top, column digit 1..6.
+function cellName(x, y) {
+  return 'abcdef'[5 - y] + String(x + 1);
+}
+
+for (let y = 0; y < 6; y++) cells.push([]);
+for (let row = 0; row < 6; row++) {
+  for (let x = 0; x < 6; x++) {
+    const y = 5 - row;
+    const cell = document.createElement('button');
+    cell.type = 'button';
+    cell.className = 'cell';
+    cell.dataset.move = cellName(x, y);
+    cell.setAttribute('aria-label', cellName(x, y));
+    cell.style.gridColumn = String(x + 1 + (x >= 3 ? 1 : 0));
+    cell.style.gridRow = String(row + 1 + (row >= 3 ? 1 : 0));
+    cell.addEventListener('click', () => play(cell.dataset.move));
+    boardElement.appendChild(cell);
+    cells[y][x] = cell;
+  }
+}
+for (const arrow of arrows) arrow.addEventListener('click', () => play(arrow.dataset.move));
+
+// Decodes a decimal board code: quadrant q (0 lower left, 1 upper left, 2 lower right,
+// 3 upper right) is a 16-bit radix-3 number whose digit 3*(x%3) + y%3 is 0 empty, 1 black,
+// 2 white. Returns grid[y][x] in {0, 1, 2}, or null for a code that is not a board.
+function decodeBoard(code) {
+  const match = /^(\d+)m?$/.exec(code);
+  if (!match) return null;
+  let value = BigInt(match[1]);
+  if (value >= 1n << 64n) return null;
+  const grid = [0, 1, 2, 3, 4, 5].map(() => [0, 0, 0, 0, 0, 0]);
+  for (let q = 0; q < 4; q++) {
+    let packed = Number((value >> BigInt(16 * q)) & 0xffffn);
+    const qx = 3 * (q >> 1), qy = 3 * (q & 1);
+    for (let i = 0; i < 9; i++) {
+      grid[qy + (i % 3)][qx + Math.floor(i / 3)] = packed % 3;
+      packed = Math.floor(packed / 3);
+    }
+  }
+  return grid;
+}
+
+// Cells of every five in a row (rows, columns, diagonals) as "x,y" strings.
+function fiveInARow(grid) {
+  const found = new Set();
+  const directions = [[1, 0], [0, 1], [1, 1], [1, -1]];
+  for (let y = 0; y < 6; y++) {
+    for (let x = 0; x < 6; x++) {
+      for (const [dx, dy] of directions) {
+        const ex = x + 4 * dx, ey = y + 4 * dy;
+        if (ex < 0 || ex > 5 || ey < 0 || ey > 5) continue;
+        const colour = grid[y][x];
+        if (!colour) continue;
+        let line = true;
+        for (let k = 1; k < 5 && line; k++) line = grid[y + k * dy][x + k * dx] === colour;
+        if (line) for (let k = 0; k < 5; k++) found.add(`${x + k * dx},${y + k * dy}`);
+      }
+    }
+  }
+  return found;
+}
+
+const playerName = (player) => (player === 1 || player === 'white' ? 'white' : 'black');
+
+let current = null;  // {code, answer} once the API answered the position shown
+let requestId = 0;
+let retryTimer = null;
+
+function currentCode() {
+  const hash = decodeURIComponent(location.hash.slice(1)).trim();
+  return hash || '0';
+}
+
+function drawBoard(grid, previousGrid) {
+  const five = grid ? fiveInARow(grid) : new Set();
+  // The last stone is marked only when this board is the previous one plus a placement.
+  const count = (g) => (g ? g.flat().filter((c) => c).length : -1);
+  if (count(grid) !== count(previousGrid) + 1) previousGrid = null;
+  for (let y = 0; y < 6; y++) {
+    for (let x = 0; x < 6; x++) {
+      const cell = cells[y][x];
+      const stone = grid ? grid[y][x] : 0;
+      cell.className = 'cell' + (stone === 1 ? ' black' : stone === 2 ? ' white' : '');
+      if (five.has(`${x},${y}`)) cell.classList.add('five');
+      if (previousGrid && stone && !previousGrid[y][x]) cell.classList.add('last');
+      cell.disabled = true;
+      delete cell.dataset.value;
+    }
+  }
+  for (const arrow of arrows) {
+    arrow.className = 'arrow';
+    arrow.disabled = true;
+    delete arrow.dataset.value;
+  }
+}
+
+function setStatus(state, text) {
+  document.body.dataset.state = state;
+  statusElement.textContent = text;
+}
+
+function sourceText(answer) {
+  if (answer.source === 'database' && answer.slice !== undefined && answer.slice >= 0)
+    return `database slice ${answer.slice}`;
+  if (answer.source === 'midgame') return 'midgame solver';
+  return answer.source === 'rules' ? 'the rules' : String(answer.source);
+}
+
+function showAnswer(code, answer) {
+  current = {code, answer};
+  const grid = decodeBoard(answer.board);
+  drawBoard(grid, previousGrid);
+  const mover = playerName(answer.to_move);
+  const counts = {win: 0, tie: 0, loss: 0};
+  for (const move of answer.moves) {
+    counts[move.value]++;
+    const target = answer.phase === 'rotate' ?
+        arrows.find((arrow) => arrow.dataset.move === move.move) :
+        document.querySelector(`.cell[data-move="${move.move}"]`);
+    if (!target) continue;
+    target.classList.add(move.value, 'playable');
+    target.dataset.value = move.value;
+    target.dataset.child = move.child;
+    target.disabled = false;
+  }
+  const elapsed = `${Number(answer.elapsed_ms).toFixed(1)} ms`;
+  if (!answer.moves.length) {
+    const winner = answer.value === 'win' ? mover : answer.value === 'loss' ?
+        playerName(mover === 'black' ? 1 : 0) : null;
+    setStatus('ready', `Game over: ${winner ? winner + ' wins' : 'tie'} (${sourceText(answer)}, ${elapsed})`);
+    summaryElement.textContent = '';
+  } else {
+    const action = answer.phase === 'rotate' ? 'to rotate' : 'to place';
+    setStatus('ready', `${mover} ${action}: ${answer.value} for ${mover} ` +
+                       `(${sourceText(answer)}, ${elapsed})`);
+    summaryElement.textContent = `${answer.stones} stones; ${answer.moves.length} moves: ` +
+        `${counts.win} win, ${counts.tie} tie, ${counts.loss} loss`;
+  }
+  document.body.dataset.code = answer.board;
+  if (document.activeElement !== codeInput) codeInput.value = answer.board;
+  permalink.href = '#' + answer.board;
+  if (code !== answer.board) history.replaceState(null, '', '#' + answer.board);
+}
+
+let previousGrid = null;
+
+async function load() {
+  const code = currentCode();
+  const id = ++requestId;
+  clearTimeout(retryTimer);
+  const grid = decodeBoard(code);
+  previousGrid = current ? decodeBoard(current.answer.board) : null;
+  drawBoard(grid, previousGrid);
+  summaryElement.textContent = '';
+  const stones = grid ? grid.flat().filter((c) => c).length : 0;
+  // Positions with 18 or more stones run the midgame solver unless already cached.
+  const slow = setTimeout(() => {
+    if (id === requestId)
+      setStatus('loading', stones >= 18 ? 'computing… (midgame solver)' : 'computing…');
+  }, 150);
+  setStatus('loading', 'loading…');
+  try {
+    const response = await fetch('/api/v1/position/' + encodeURIComponent(code));
+    const body = await response.json().catch(() => ({error: `HTTP ${response.status}`}));
+    if (id !== requestId) return;
+    if (response.status === 503) {
+      const seconds = Number(response.headers.get('Retry-After')) || 2;
+      setStatus('loading', `server busy: retrying in ${seconds} s`);
+      retryTimer = setTimeout(() => id === requestId && load(), seconds * 1000);
+      return;
+    }
+    if (!response.ok) {
+      current = null;
+      setStatus('error', body.error || `HTTP ${response.status}`);
+      return;
+    }
+    showAnswer(code, body);
+  } catch (failure) {
+    if (id === requestId) setStatus('error', `cannot reach the server: ${failure.message}`);
+  } finally {
+    clearTimeout(slow);
+  }
+}
+
+// Plays the move named `name` (a cell or "q2 cw") from the position shown.
+function play(name) {
+  if (!current) return;
+  const move = current.answer.moves.find((m) => m.move === name);
+  if (move) location.hash = move.child;
+}
+
+document.getElementById('back').addEventListener('click', () => history.back());
+document.getElementById('forward').addEventListener('click', () => history.forward());
+document.getElementById('restart').addEventListener('click', () => { location.hash = '0'; });
+document.getElementById('goto').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const text = codeInput.value.trim();
+  if (text) location.hash = encodeURIComponent(text);
+  codeInput.blur();
+});
+window.addEventListener('hashchange', load);
+load();
