@@ -30,13 +30,23 @@ std::string read_capped(std::istream& in, const std::string& where) {
 
 }  // namespace
 
+bool is_board_code(const std::string& arg) {
+  // Digits with an optional trailing 'm' (to rotate), or the 36 cells of the compact form.
+  std::string body = arg;
+  if (!body.empty() && body.back() == 'm') body.pop_back();
+  if (body.empty()) return false;
+  if (std::all_of(body.begin(), body.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return true;
+  return body.size() == 36 && std::all_of(body.begin(), body.end(), [](char c) {
+           return c == '_' || c == '.' || c == '0' || c == '1';
+         });
+}
+
 std::string board_text(const std::string& arg, std::istream& stdin_stream) {
   if (arg == "-") return read_capped(stdin_stream, "standard input");
   if (arg.size() > max_board_bytes)
     throw usage_error("board argument longer than " + std::to_string(max_board_bytes) + " bytes");
-  const bool digits = !arg.empty() && std::all_of(arg.begin(), arg.end(),
-                                                  [](char c) { return c >= '0' && c <= '9'; });
-  if (digits || arg.find('\n') != std::string::npos) return arg;
+  if (is_board_code(arg) || arg.find('\n') != std::string::npos) return arg;
   namespace fs = std::filesystem;
   std::error_code ec;
   const auto status = fs::status(arg, ec);

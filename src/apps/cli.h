@@ -19,9 +19,12 @@ namespace pentago::cli {
 // is about 100 bytes; anything much longer is not a board.
 constexpr size_t max_board_bytes = 4096;
 
+// A board code given on the command line: digits with an optional trailing 'm' (to rotate),
+// or the 36-character compact form of the query path (cells '_' '.' '0' '1', optional 'm').
+bool is_board_code(const std::string& arg);
 // Reads the text of a board argument:
 //   "-"                    standard input;
-//   all digits             the decimal board number itself (never a file name);
+//   a board code           the code itself (never a file name);
 //   text with a newline    the picture itself;
 //   anything else          a file name (a missing file or a directory is a usage_error).
 // Input longer than max_board_bytes is a usage_error, read no further.

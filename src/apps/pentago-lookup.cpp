@@ -1,22 +1,14 @@
 // pentago-lookup: the value of a position and of each of its moves, through the query path
 // (databases local or remote, the midgame solver, the rules), as text or as the server's JSON.
-#include <unistd.h>
-
-#include <algorithm>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <iostream>
 
-#include "pentago/end/run_options.h"
+#include "cli.h"
 #include "pentago/query/query.h"
-#include "pentago/util/error.h"
 
 namespace {
 
 using namespace pentago;
-
-constexpr size_t max_board_input = 4096;
 
 const char usage_text[] =
     "usage: pentago-lookup [--db DIR|URL]... [options] BOARD\n"
@@ -41,56 +33,6 @@ const char usage_text[] =
     "0 lower left, 1 upper left, 2 lower right, 3 upper right). A placement making five in a\n"
     "row wins at once and has no turn. Exit status: 0 answered, 1 the data cannot answer or a\n"
     "database failed, 2 bad options or an impossible board.\n";
-
-// Reads at most max_board_input bytes of `fd`; more is a usage error.
-std::string read_capped(int fd, const std::string& what) {
-  std::string text;
-  char buffer[1024];
-  for (;;) {
-    const ssize_t n = ::read(fd, buffer, sizeof(buffer));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw error("cannot read " + what + ": " + std::strerror(errno));
-    }
-    if (n == 0) break;
-    text.append(buffer, size_t(n));
-    if (text.size() > max_board_input)
-      throw usage_error(what + ": board input longer than " + std::to_string(max_board_input) +
-                        " bytes");
-  }
-  return text;
-}
-
-position_t read_position(const std::string& arg) {
-  if (arg == "-") return parse_position(read_capped(0, "stdin"));
-  const bool code = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) {
-    return std::isdigit((unsigned char)c) || c == 'm';
-  });
-  std::error_code ec;
-  if (!code && std::filesystem::exists(arg, ec)) {
-    if (!std::filesystem::is_regular_file(arg, ec))
-      throw usage_error("board file " + arg + ": not a regular file");
-    std::FILE* f = std::fopen(arg.c_str(), "rb");
-    if (!f) throw usage_error("cannot open board file " + arg + ": " + std::strerror(errno));
-    try {
-      const std::string text = read_capped(fileno(f), "board file " + arg);
-      std::fclose(f);
-      return parse_position(text);
-    } catch (...) {
-      std::fclose(f);
-      throw;
-    }
-  }
-  try {
-    return parse_position(arg);
-  } catch (const usage_error& e) {
-    // A one-line argument that is not a code or a 36-character board: a missing file, most
-    // likely, rather than a bad picture.
-    const bool compact = arg.size() >= 36 && arg.size() <= 37;
-    if (code || compact || arg.find('\n') != std::string::npos) throw;
-    throw usage_error("BOARD '" + arg + "': no such file, and not a board code or board");
-  }
-}
 
 std::string source_text(answer_source source, int slice) {
   if (source == answer_source::database && slice >= 0)
@@ -136,31 +78,28 @@ int run(int argc, char** argv) {
   query_options options;
   std::string board_arg;
   bool have_board = false, show_moves = true, json = false;
-  for (int i = 1; i < argc; i++) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw usage_error(arg + " needs a value");
-      return argv[++i];
-    };
+  argument_cursor args(argc, argv);
+  while (args.next()) {
+    const std::string& arg = args.arg();
     if (arg == "--db")
-      options.databases.push_back(value());
+      options.databases.push_back(args.value());
     else if (arg == "--cache")
-      options.block_cache_bytes = parse_memory_option(arg, value());
+      options.block_cache_bytes = args.memory_value();
     else if (arg == "--threads")
-      options.threads = int(parse_int_option(arg, value(), 0, 1024));
+      options.threads = int(args.int_value(0, 1024));
     else if (arg == "--json")
       json = true;
     else if (arg == "--no-moves")
       show_moves = false;
-    else if (arg.size() > 1 && arg[0] == '-')
-      throw usage_error("unknown option " + arg);
+    else if (args.is_option())
+      args.unknown();
     else if (have_board)
       throw usage_error("more than one board given: " + arg);
     else
       board_arg = arg, have_board = true;
   }
   if (!have_board) throw usage_error("missing BOARD");
-  const position_t position = read_position(board_arg);
+  const position_t position = parse_position(cli::board_text(board_arg, std::cin));
   query_engine engine(options);
   const position_answer answer = engine.answer(position);
   if (json)
@@ -173,18 +112,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; i++)
-    if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::fputs(usage_text, stdout);
-      return 0;
-    }
-  try {
-    return run(argc, argv);
-  } catch (const pentago::usage_error& e) {
-    std::fprintf(stderr, "pentago-lookup: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "pentago-lookup: error: %s\n", e.what());
-    return 1;
-  }
+  return pentago::cli::run_main("pentago-lookup", usage_text, argc, argv, run);
 }

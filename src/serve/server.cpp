@@ -17,10 +17,10 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "pentago/end/run_options.h"
 #include "pentago/serve/assets.h"
 #include "pentago/serve/midgame_gate.h"
 #include "pentago/util/error.h"
+#include "pentago/util/options.h"
 
 namespace pentago {
 
