@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -14,6 +13,7 @@
 #include "pentago/end/local_driver.h"
 #include "pentago/end/partition.h"
 #include "pentago/end/run_options.h"
+#include "pentago/end/run_plan.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/util/error.h"
 #include "pentago/util/parallel_for.h"
@@ -112,49 +112,31 @@ std::vector<int> examined_ranks(int ranks, int samples) {
   return {chosen.begin(), chosen.end()};
 }
 
-// The largest block line of a slice in flight: 64 bytes per input node, output node and
-// input block (compressed blocks are received in place and may grow by one byte).
-uint64_t max_line_bytes(const std::vector<section_t>& sections, bool has_inputs) {
-  uint64_t best = 0;
-  for (const auto& s : sections) {
-    const auto shape = s.shape();
-    for (int d = 0; d < 4; d++) {
-      if (s.quadrant_full(d)) continue;
-      uint64_t cross = 1;
-      for (int a = 0; a < 4; a++)
-        if (a != d) cross *= uint64_t(std::min(shape[a], block_size));
-      uint64_t in = 0, in_blocks = 0;
-      if (has_inputs) {
-        line_t line;
-        line.section = s;
-        line.dimension = d;
-        const line_dependency dep = line_dependency_of(line);
-        const int child_length = dep.child.shape()[dep.child_dimension];
-        in = cross * uint64_t(child_length);
-        in_blocks = uint64_t((child_length + block_size - 1) / block_size);
-      }
-      best = std::max(best, 64 * (in + cross * uint64_t(shape[d]) + in_blocks));
-    }
-  }
-  return best;
+std::string bytes_text(double bytes) { return format_bytes(bytes); }
+
+}  // namespace
+
+run_request engine_request(const predict_options& o) {
+  run_request r;
+  r.root = o.root;
+  r.ranks = o.ranks;
+  r.workers = o.threads - 1;
+  r.memory = o.memory;
+  r.meaningless = o.meaningless;
+  r.stop_after = o.stop_after;
+  r.restart_slice = o.restart;
+  r.samples = o.samples;
+  r.line_limit = o.line_limit;
+  return r;
 }
 
-std::string bytes_text(double bytes) { return format_bytes(bytes); }
+namespace {
 
 void validate_options(const predict_options& o) {
   if (o.ranks < 1) throw usage_error("--ranks must be given (at least 1)");
   if (o.memory == 0) throw usage_error("--memory must be given");
   if (o.threads < 2) throw usage_error("--threads must be at least 2 (1 communication thread)");
-  if (!o.root.valid() || o.root.sum() >= 36) throw usage_error("invalid root " + o.root.str());
-  const int top = o.meaningless ? o.meaningless : 35;
-  if (o.meaningless && (o.meaningless < o.root.sum() + 1 || o.meaningless > 35))
-    throw usage_error("--meaningless must lie above the root's slice and at most 35");
-  const int bottom = o.stop_after >= 0 ? o.stop_after : o.root.sum();
-  if (bottom < o.root.sum() || bottom > top - (o.meaningless ? 1 : 0))
-    throw usage_error("--stop-after " + std::to_string(o.stop_after) + " is outside the run");
-  if (o.restart >= 0 && (o.restart <= bottom || o.restart > top))
-    throw usage_error("--restart slice must lie in " + std::to_string(bottom + 1) + ".." +
-                      std::to_string(top));
+  validate_run(engine_request(o));
   if (o.slices_lo > o.slices_hi) throw usage_error("empty --slices range");
   if (!(o.speed > 0)) throw usage_error("--speed must be positive");
 }
@@ -211,7 +193,12 @@ prediction predict(const predict_options& o) {
     s.lines = parts[n]->total_lines();
     s.ranks_examined = int(ranks.size());
     const bool has_prev = n < 35 && n + 1 <= (input_slice >= 0 ? input_slice : 35);
-    const double prev_ratio = n + 1 == o.meaningless && o.restart < 0 ? 1.0 : o.snappy_ratio;
+    const auto ratio_of = [&](int m) {
+      return o.snappy_ratio > 0 ? o.snappy_ratio : store_ratio(m);
+    };
+    const double cur_ratio = ratio_of(n);
+    const double prev_ratio =
+        n + 1 == o.meaningless && o.restart < 0 ? meaningless_ratio : ratio_of(n + 1);
     std::vector<double> lines, blocks, block_nodes, line_nodes, base, write, chunk;
     for (size_t j = 0; j < ranks.size(); j++) {
       const rank_sums& cur = loads[n][j];
@@ -221,8 +208,8 @@ prediction predict(const predict_options& o) {
       blocks.push_back(cur.blocks);
       block_nodes.push_back(cur.block_nodes);
       line_nodes.push_back(cur.line_nodes);
-      const double est_cur = double(block_slack_bytes) * cur.blocks +
-                             heap_slack * o.snappy_ratio * 64 * cur.block_nodes;
+      const double est_cur =
+          double(block_slack_bytes) * cur.blocks + heap_slack * cur_ratio * 64 * cur.block_nodes;
       const double est_prev =
           double(block_slack_bytes) * prev.blocks + heap_slack * prev_ratio * 64 * prev.block_nodes;
       const double samples = double(o.samples) * double(s.sections) * cur.block_nodes /
@@ -250,9 +237,8 @@ prediction predict(const predict_options& o) {
       if (base[j] == base_range.max) {
         const rank_sums& cur = loads[n][j];
         const rank_sums prev = has_prev ? loads[n + 1][j] : rank_sums{};
-        store =
-            double(block_slack_bytes) * (cur.blocks + prev.blocks) +
-            heap_slack * 64 * (o.snappy_ratio * cur.block_nodes + prev_ratio * prev.block_nodes);
+        store = double(block_slack_bytes) * (cur.blocks + prev.blocks) +
+                heap_slack * 64 * (cur_ratio * cur.block_nodes + prev_ratio * prev.block_nodes);
         tables = double(block_table_bytes) * (cur.blocks + prev.blocks);
       }
     const double scale = base_range.max > 0 ? base_range.projected_max / base_range.max : 1;
@@ -267,37 +253,24 @@ prediction predict(const predict_options& o) {
     s.save_peak = uint64_t(range_of(write, o.ranks).projected_max);
     s.save_chunk = s.saved ? uint64_t(range_of(chunk, o.ranks).projected_max) : 0;
     s.output_bytes = s.saved ? 64 * s.nodes : 0;
-    int longest = 1;
-    for (const auto& sec : slices[n]) {
-      const auto nb = section_blocks(sec);
-      for (int d = 0; d < 4; d++)
-        if (!sec.quadrant_full(d)) longest = std::max(longest, nb[d]);
-    }
-    const uint64_t per_rank = (s.lines + uint64_t(o.ranks) - 1) / uint64_t(o.ranks);
-    s.max_local_id = (std::max<uint64_t>(per_rank, 1) - 1) << 6 | uint64_t(longest - 1);
-    const uint64_t inputs = has_prev ? slice_nodes(n + 1) : 0;
-    s.seconds = double(s.nodes + inputs) / (o.speed * o.ranks * o.threads);
+    s.seconds = double(s.nodes) / (o.speed * o.ranks * o.threads);
 
     const uint64_t peak = std::max(s.compute_peak, s.save_peak);
     if (peak > p.peak) p.peak = peak, p.peak_slice = n;
     p.seconds += s.seconds;
     p.output_bytes += s.output_bytes;
     p.output_xz_bytes += uint64_t(o.xz_ratio * double(s.output_bytes));
-    p.max_tag = std::max(p.max_tag, s.max_local_id << 2 | 3);
-
-    if (p.fits && peak > o.memory) {
-      p.fits = false;
-      p.reason = "slice " + std::to_string(n) + " needs about " + bytes_text(double(peak)) +
-                 " per rank (stores " + bytes_text(double(s.store)) + ", lines " +
-                 bytes_text(double(s.line_memory)) + ", while writing " +
-                 bytes_text(double(s.save_peak)) + ") but --memory is " +
-                 bytes_text(double(o.memory));
+    if (peak > o.memory && p.warning.empty()) {
+      p.warning = "slice " + std::to_string(n) + " needs about " + bytes_text(double(peak)) +
+                  " per rank (stores " + bytes_text(double(s.store)) + ", lines " +
+                  bytes_text(double(s.line_memory)) + ", while writing " +
+                  bytes_text(double(s.save_peak)) + ") but --memory is " +
+                  bytes_text(double(o.memory));
     }
-    if (p.fits && s.line_parallelism < 2) {
-      p.fits = false;
-      p.reason = "slice " + std::to_string(n) + " leaves room for " +
-                 std::to_string(s.line_parallelism) + " lines of " +
-                 bytes_text(double(s.max_line_bytes)) + " per rank; at least 2 are needed";
+    if (s.line_parallelism < 2 && p.warning.empty()) {
+      p.warning = "slice " + std::to_string(n) + " leaves room for " +
+                  std::to_string(s.line_parallelism) + " lines of " +
+                  bytes_text(double(s.max_line_bytes)) + " per rank; at least 2 are needed";
     }
     if (p.fits && s.save_chunk >= max_rank_chunk) {
       p.fits = false;
@@ -307,25 +280,13 @@ prediction predict(const predict_options& o) {
     }
     p.slices.push_back(s);
   }
-  p.tag_bits = int(std::bit_width(p.max_tag));
-  if (p.fits && o.tag_ub >= 0 && p.max_tag > uint64_t(o.tag_ub)) {
+  // pentago-endgame's own plan decides whether it starts: the same function it calls.
+  const run_plan engine = make_run_plan(engine_request(o), slices);
+  p.engine_plan = engine.needed;
+  p.engine_arena = engine.arena_bytes;
+  if (p.fits && !engine.fits) {
     p.fits = false;
-    p.reason = "message tags encoding local block ids reach " + std::to_string(p.max_tag) + " (" +
-               std::to_string(p.tag_bits) + " bits), above --tag-ub " + std::to_string(o.tag_ub);
-  }
-
-  // pentago-endgame's own admission test (it refuses to start when this exceeds --memory):
-  // 1.25 times the whole run's two-slice peak divided by the ranks, plus 64 MiB.
-  const int plan_top = o.restart >= 0 ? o.restart : top;
-  const auto plan = plan_slices(slices, plan_top, bottom, o.meaningless > 0 && o.restart < 0);
-  p.engine_plan =
-      uint64_t(1.25 * double(plan_peak_bytes(plan, 0)) / double(o.ranks)) + (uint64_t(64) << 20);
-  p.engine_arena = std::max<uint64_t>(2 * p.engine_plan, uint64_t(256) << 20);
-  if (p.fits && p.engine_plan > o.memory) {
-    p.fits = false;
-    p.reason = "pentago-endgame's own memory plan needs " + bytes_text(double(p.engine_plan)) +
-               " per rank but --memory is " + bytes_text(double(o.memory)) +
-               " (it would refuse to start)";
+    p.reason = "pentago-endgame would refuse to start: " + engine.reason;
   }
   return p;
 }
@@ -347,9 +308,11 @@ std::string format_prediction(const predict_options& o, const prediction& p) {
     const auto& s = p.slices.front();
     std::snprintf(buf, sizeof buf,
                   "loads of %d of %d ranks per slice%s; memory per rank is the projected max over "
-                  "ranks; Snappy %.2f, xz %.2f, %.0f nodes/s/core",
+                  "ranks; Snappy %s, xz %.2f, %.3g output nodes/s/core",
                   s.ranks_examined, o.ranks, s.ranks_examined < o.ranks ? " (sampled)" : "",
-                  o.snappy_ratio, o.xz_ratio, o.speed);
+                  o.snappy_ratio > 0 ? std::to_string(o.snappy_ratio).c_str()
+                                     : "per slice as measured (0.37 at 35, 0.33 at 34, 0.36 below)",
+                  o.xz_ratio, o.speed);
     line(buf);
   }
   line("");
@@ -388,23 +351,18 @@ std::string format_prediction(const predict_options& o, const prediction& p) {
         line(buf);
       }
   }
-  line("engine plan check: " + bytes_text(double(p.engine_plan)) +
-       " per rank (pentago-endgame refuses to start above --memory)");
-  if (p.engine_arena > o.memory)
-    line("warning: pentago-endgame maps a " + bytes_text(double(p.engine_arena)) +
-         " compacting-store arena per rank (2 x its plan), more than --memory; its resident "
-         "memory can grow toward that size");
-  std::snprintf(buf, sizeof buf,
-                "largest local block id tag (id << 2 | dimension): %llu, %d bits%s",
-                (unsigned long long)p.max_tag, p.tag_bits,
-                o.tag_ub >= 0 ? (", --tag-ub " + std::to_string(o.tag_ub)).c_str() : "");
-  line(buf);
+  line("engine plan: " + bytes_text(double(p.engine_plan)) + " (" + std::to_string(p.engine_plan) +
+       " bytes) per rank needed, compacting arena " + bytes_text(double(p.engine_arena)) +
+       " (pentago-endgame refuses to start when the need exceeds --memory)");
+  if (!p.warning.empty()) line("warning: " + p.warning);
   if (p.output_bytes)
     line("output: " + bytes_text(double(p.output_bytes)) + " of slice data, about " +
          bytes_text(double(p.output_xz_bytes)) + " compressed");
-  line("time estimate: " + format_seconds(p.seconds) + " of computing (" +
-       std::to_string(int(o.speed)) + " output+input nodes/s/core, " +
-       std::to_string(o.ranks * o.threads) + " cores), I/O not included");
+  std::snprintf(buf, sizeof buf, "%.3g", o.speed);
+  line("time estimate: " + format_seconds(p.seconds) + " of computing at " + buf +
+       " output nodes per CPU-second per core (measured, docs/tools.md) on " +
+       std::to_string(o.ranks * o.threads) +
+       " cores, one per thread; I/O not included; oversubscribed or shared cores are slower");
   line(p.fits ? "fits in " + bytes_text(double(o.memory)) + " per rank"
               : "does not fit: " + p.reason);
   return out;
@@ -414,9 +372,9 @@ std::string predict_usage() {
   return "usage: pentago-predict --ranks R --memory M [options] ROOT\n"
          "Predicts an MPI run of pentago-endgame on ROOT (8 digits, e.g. 00000000): per slice the\n"
          "lines and blocks per rank (min-max), the memory per rank (block stores of two slices\n"
-         "at the Snappy ratio with 1.1 slack, block tables, line buffers, samples, slice-file\n"
-         "output), message tag sizes, output bytes and computing time, and whether it fits in M.\n"
-         "Exits 1 with a one-line reason if it does not.\n"
+         "at the measured Snappy ratios, block tables, line buffers, samples, slice-file\n"
+         "output), output bytes and computing time, and whether pentago-endgame's own plan\n"
+         "fits in M. Exits 1 with a one-line reason if it does not.\n"
          "  --ranks R          MPI ranks (required)\n"
          "  --memory M         memory per rank, e.g. 7G (required)\n"
          "  --threads T        threads per rank including the communication thread (default 6)\n"
@@ -428,12 +386,11 @@ std::string predict_usage() {
          "  --stop-after S     lowest slice computed (default: the root's)\n"
          "  --slices A[-B]     evaluate only computed slices A..B\n"
          "  --line-limit L     lines in flight per rank (default 8)\n"
-         "  --speed S          nodes/s/core, output plus input (default 40000)\n"
-         "  --snappy-ratio R   in-memory compression ratio (default 0.4)\n"
+         "  --speed S          output nodes per CPU-second per core (default 1e6, measured)\n"
+         "  --snappy-ratio R   in-memory compression ratio (default: measured, per slice)\n"
          "  --xz-ratio R       slice-file compression ratio (default 0.15)\n"
          "  --rank-samples K   ranks examined per slice when there are more (default 64; 0: all)\n"
          "  --jobs J           threads computing loads (default: all hardware threads)\n"
-         "  --tag-ub U         fail if local-id tags exceed U (the MPI_TAG_UB of the target)\n"
          "  --help             this text\n";
 }
 
@@ -489,8 +446,6 @@ predict_options parse_predict_options(int argc, char** argv) {
       o.rank_samples = int(parse_int_option(arg, value(), 0, 1 << 24));
     else if (arg == "--jobs")
       o.jobs = int(parse_int_option(arg, value(), 1, 1024));
-    else if (arg == "--tag-ub")
-      o.tag_ub = parse_int_option(arg, value(), 0, INT64_MAX);
     else if (args.is_option())
       throw usage_error("unknown option " + arg);
     else

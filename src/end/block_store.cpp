@@ -1,6 +1,8 @@
 // Compressed block store: accumulate line contributions, count, sample, freeze.
 #include "pentago/end/block_store.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 
 #include "pentago/data/compress.h"
@@ -36,8 +38,6 @@ uint8_t open_dimensions(const section_t& s) {
   return dims;
 }
 
-constexpr uint64_t full_block_bytes = sizeof(superinfo_t) * 4096;
-
 // Per-thread scratch for decompressing a block and compressing one.
 thread_local std::vector<superinfo_t> scratch_nodes;
 thread_local std::vector<uint8_t> scratch_bytes;
@@ -67,14 +67,63 @@ section_counts_t count_block(const section_t& s, const block_t& b,
   return c;
 }
 
+partial_pool::partial_pool(uint64_t budget) : budget_(budget) {}
+
+partial_pool::~partial_pool() {
+  for (const auto& [p, size] : chunks_) munmap(p, size);
+}
+
+superinfo_t* partial_pool::take() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!free_.empty()) {
+    superinfo_t* b = free_.back();
+    free_.pop_back();
+    return b;
+  }
+  if (carved_ + buffer_bytes > budget_) return nullptr;
+  if (left_ < buffer_bytes) {
+    const uint64_t chunk =
+        std::min<uint64_t>(uint64_t(64) << 20, (budget_ - carved_) / buffer_bytes * buffer_bytes);
+    void* p = mmap(nullptr, chunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return nullptr;  // the compressed path still works
+    chunks_.emplace_back(p, chunk);
+    next_ = static_cast<uint8_t*>(p);
+    left_ = chunk;
+  }
+  auto* b = reinterpret_cast<superinfo_t*>(next_);
+  next_ += buffer_bytes;
+  left_ -= buffer_bytes;
+  carved_ += buffer_bytes;
+  return b;
+}
+
+void partial_pool::give(superinfo_t* buffer) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  free_.push_back(buffer);
+}
+
+uint64_t partial_pool::carved_bytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return carved_;
+}
+
 block_store::block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
                          int samples_per_section, compacting_store& heap, uint64_t partial_budget)
+    : block_store(sections, std::move(blocks), samples_per_section, heap, nullptr) {
+  if (partial_budget >= partial_pool::buffer_bytes) {
+    own_pool_ = std::make_unique<partial_pool>(partial_budget);
+    pool_ = own_pool_.get();
+  }
+}
+
+block_store::block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
+                         int samples_per_section, compacting_store& heap, partial_pool* pool)
     : sections_(sections.begin(), sections.end()),
       keys_(std::move(blocks)),
       missing_dims_(new std::atomic<uint8_t>[keys_.size()]),
       locks_(new std::atomic_flag[keys_.size()]),
-      partial_(keys_.size()),
-      partial_budget_(partial_budget),
+      partial_(keys_.size(), nullptr),
+      pool_(pool),
       heap_(heap),
       group_(heap.create_group(keys_.size())),
       counts_(sections_.size(), section_counts_t{0, 0, 0}) {
@@ -108,7 +157,11 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
   }
 }
 
-block_store::~block_store() { heap_.destroy_group(group_); }
+block_store::~block_store() {
+  for (superinfo_t* p : partial_)
+    if (p) pool_->give(p);
+  heap_.destroy_group(group_);
+}
 
 int block_store::flat_id(int section, const block_t& block) const {
   auto it = flat_of_.find(block_hash_key(section, block));
@@ -140,32 +193,6 @@ void block_store::complete_block(int flat, std::span<const superinfo_t> values) 
   samples_.insert(samples_.end(), found.begin(), found.end());
 }
 
-std::unique_ptr<superinfo_t[]> block_store::take_partial_buffer() {
-  {
-    std::lock_guard<std::mutex> lock(pool_mutex_);
-    if (!pool_.empty()) {
-      auto buffer = std::move(pool_.back());
-      pool_.pop_back();
-      return buffer;
-    }
-  }
-  // Full-block size, so every buffer can be reused for any block.
-  return std::unique_ptr<superinfo_t[]>(
-      new superinfo_t[block_size * block_size * block_size * block_size]);
-}
-
-void block_store::give_partial_buffer(std::unique_ptr<superinfo_t[]> buffer) {
-  std::lock_guard<std::mutex> lock(pool_mutex_);
-  pool_.push_back(std::move(buffer));
-}
-
-bool block_store::reserve_partial(uint64_t bytes) {
-  uint64_t used = partial_bytes_.load(std::memory_order_relaxed);
-  while (used + bytes <= partial_budget_)
-    if (partial_bytes_.compare_exchange_weak(used, used + bytes)) return true;
-  return false;
-}
-
 void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> values) {
   PENTAGO_CHECK(!frozen_, "accumulate into a frozen block store");
   PENTAGO_CHECK(int(values.size()) == nodes(flat), "contribution has the wrong size");
@@ -177,13 +204,14 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
   const bool first = dims == open_dimensions(section(flat));
   const uint8_t left = uint8_t(dims & ~(1 << dimension));
   std::span<superinfo_t> merged = values;
-  if (auto& partial = partial_[flat]) {
+  superinfo_t*& partial = partial_[flat];
+  if (partial) {
     // Held uncompressed: merge in place.
     for (size_t i = 0; i < values.size(); i++) {
       partial[i].win |= values[i].win;
       partial[i].notlose |= values[i].notlose;
     }
-    merged = std::span<superinfo_t>(partial.get(), values.size());
+    merged = std::span<superinfo_t>(partial, values.size());
   } else if (!first) {
     auto& old = scratch_nodes;
     old.resize(values.size());
@@ -193,10 +221,9 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
       values[i].win |= old[i].win;
       values[i].notlose |= old[i].notlose;
     }
-  } else if (left && reserve_partial(full_block_bytes)) {
+  } else if (left && pool_ && (partial = pool_->take())) {
     // First of several contributions: keep it uncompressed while the budget allows.
-    partial = take_partial_buffer();
-    std::copy(values.begin(), values.end(), partial.get());
+    std::copy(values.begin(), values.end(), partial);
     missing_dims_[flat].store(left, std::memory_order_relaxed);
     missing_--;
     return;
@@ -205,11 +232,11 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
   if (!left) {
     complete_block(flat, merged);
     store_compressed(flat, merged);
-    if (partial_[flat]) {
-      give_partial_buffer(std::move(partial_[flat]));
-      partial_bytes_ -= full_block_bytes;
+    if (partial) {
+      pool_->give(partial);
+      partial = nullptr;
     }
-  } else if (!partial_[flat]) {
+  } else if (!partial) {
     store_compressed(flat, merged);
   }
   missing_--;

@@ -208,6 +208,10 @@ bool compacting_store::try_bump(size_t n, size_t& offset) {
   } while (!heap_next_.compare_exchange_weak(next, next + n, std::memory_order_relaxed));
   offset = next;
   allocated_bytes_.fetch_add(n, std::memory_order_relaxed);
+  size_t high = bump_high_water_.load(std::memory_order_relaxed);
+  while (next + n > high &&
+         !bump_high_water_.compare_exchange_weak(high, next + n, std::memory_order_relaxed)) {
+  }
   return true;
 }
 
@@ -372,6 +376,7 @@ compacting_store_stats compacting_store::stats() const {
   s.peak_live_bytes = peak_live_bytes_.load(std::memory_order_relaxed);
   s.frozen_bytes = frozen_end_;
   s.bump_bytes = heap_next_.load(std::memory_order_relaxed);
+  s.bump_high_water = bump_high_water_.load(std::memory_order_relaxed);
   s.collections = collections_.load(std::memory_order_relaxed);
   s.allocated_bytes = allocated_bytes_.load(std::memory_order_relaxed);
   s.moved_bytes = moved_bytes_.load(std::memory_order_relaxed);

@@ -16,6 +16,7 @@
 #include "pentago/end/line_compute.h"
 #include "pentago/end/meaningless.h"
 #include "pentago/end/run_options.h"
+#include "pentago/end/run_plan.h"
 #include "pentago/end/slice_output.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/util/error.h"
@@ -27,6 +28,19 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 double seconds_since(clock_type::time_point t) {
   return std::chrono::duration<double>(clock_type::now() - t).count();
+}
+
+run_request local_request(const local_options& o, uint64_t memory) {
+  run_request r;
+  r.root = o.root;
+  r.ranks = 1;
+  r.workers = o.threads;
+  r.memory = memory;
+  r.meaningless = o.meaningless;
+  r.stop_after = o.stop_after;
+  r.samples = o.samples;
+  r.line_limit = o.threads;
+  return r;
 }
 
 // Every block of every section, in section order then block order.
@@ -88,45 +102,8 @@ local_options parse_local_options(int argc, char** argv) {
   }
   if (!have_root) throw usage_error("missing ROOT section (e.g. 44444554)");
   if (o.dir.empty()) throw usage_error("missing --dir DIR");
-  if (o.root.sum() >= 36) throw usage_error("root " + o.root.str() + " has no empty cell");
-  const int top = o.meaningless ? o.meaningless : 35;
-  if (o.meaningless && o.root.sum() > o.meaningless)
-    throw usage_error("--meaningless " + std::to_string(o.meaningless) +
-                      " is below the root's slice " + std::to_string(o.root.sum()));
-  if (o.stop_after >= 0 && o.stop_after < o.root.sum())
-    throw usage_error("--stop-after " + std::to_string(o.stop_after) +
-                      " is below the root's slice " + std::to_string(o.root.sum()));
-  if (o.stop_after > top - (o.meaningless ? 1 : 0))
-    throw usage_error("--stop-after " + std::to_string(o.stop_after) +
-                      " leaves nothing to compute");
+  validate_run(local_request(o, o.memory ? o.memory : physical_memory() / 2));
   return o;
-}
-
-std::vector<slice_plan_t> plan_slices(const std::vector<std::vector<section_t>>& slices, int top,
-                                      int bottom, bool meaningless) {
-  std::vector<slice_plan_t> plan;
-  for (int n = top; n >= bottom; n--) {
-    slice_plan_t p{n, slices[n].size(), 0, 0, 0, 0};
-    for (const auto& s : slices[n]) {
-      p.blocks += section_block_count(s);
-      p.nodes += s.size();
-    }
-    p.lines = slice_lines(slices[n]).total_lines();
-    // Snappy typically reaches 0.26-0.4 on real data; pseudorandom data does not compress.
-    const double ratio = meaningless && n == top ? 1.0 : 0.45;
-    p.store_bytes = uint64_t(1.1 * ratio * 64 * double(p.nodes)) + 128 * p.blocks;
-    plan.push_back(p);
-  }
-  return plan;
-}
-
-uint64_t plan_peak_bytes(const std::vector<slice_plan_t>& plan, int threads) {
-  uint64_t peak = 0;
-  for (size_t i = 0; i < plan.size(); i++)
-    peak = std::max(peak, plan[i].store_bytes + (i ? plan[i - 1].store_bytes : 0));
-  // Per thread: one input line (up to 53 blocks of 8^4 nodes) and one output block.
-  const uint64_t line_buffers = uint64_t(threads) * 64 * (53 + 1) * 4096;
-  return peak + line_buffers + (64 << 20);
 }
 
 void run_local(const local_options& o) {
@@ -135,15 +112,12 @@ void run_local(const local_options& o) {
   const int top = o.meaningless ? o.meaningless : 35;
   const int bottom = o.stop_after >= 0 ? o.stop_after : root_slice;
   const auto slices = descendant_sections(o.root, top);
-  const auto plan = plan_slices(slices, top, bottom, o.meaningless > 0);
-  const uint64_t peak = plan_peak_bytes(plan, o.threads);
   const uint64_t memory = o.memory ? o.memory : physical_memory() / 2;
+  const run_plan run = make_run_plan(local_request(o, memory), slices);
+  const auto& plan = run.slices;
 
   // Refuse before creating anything if the plan does not fit.
-  std::string plan_text = "memory plan: peak " + format_bytes(double(peak)) + " of " +
-                          format_bytes(double(memory)) + " allowed";
-  if (peak > memory)
-    throw error(plan_text + ": too little memory (raise --memory or choose a smaller root)");
+  if (!run.fits) throw error(run.reason);
 
   create_run_directory(o.dir);
   run_log log;
@@ -153,21 +127,14 @@ void run_local(const local_options& o) {
            " down to " + std::to_string(bottom) + ", threads " + std::to_string(o.threads) +
            ", samples " + std::to_string(o.samples) + ", simd " + simd_name(current_simd_level()) +
            (o.meaningless ? ", meaningless " + std::to_string(o.meaningless) : ""));
-  log.line(plan_text);
+  for (const auto& line : format_run_plan(run)) log.line(line);
   uint64_t total_nodes = 0;
-  for (const auto& p : plan) {
-    char buf[200];
-    std::snprintf(buf, sizeof buf,
-                  "  slice %2d: %6llu sections %10llu blocks %14llu nodes %9llu lines, store ~%s",
-                  p.slice, (unsigned long long)p.sections, (unsigned long long)p.blocks,
-                  (unsigned long long)p.nodes, (unsigned long long)p.lines,
-                  format_bytes(double(p.store_bytes)).c_str());
-    log.line(buf);
-    if (!(o.meaningless && p.slice == top)) total_nodes += p.nodes;
-  }
+  for (const auto& p : plan)
+    if (p.computed) total_nodes += p.nodes;
   if (o.meaningless) log.line(meaningless_plan_note(top, plan.front().nodes));
 
-  compacting_store heap(std::min(memory, std::max<uint64_t>(2 * peak, 256 << 20)));
+  compacting_store heap(run.arena_bytes);
+  partial_pool partials(run.partial_bytes);
   std::unique_ptr<block_store> prev;
   uint64_t done_nodes = 0;
 
@@ -235,9 +202,8 @@ void run_local(const local_options& o) {
     if (sections.empty()) break;
     const slice_lines lines(sections);
     // Memory beyond the plan holds incomplete blocks uncompressed (one compression per block).
-    const uint64_t partial_budget = memory > 2 * peak ? memory - 2 * peak : 0;
-    auto store = std::make_unique<block_store>(sections, all_blocks(sections), o.samples, heap,
-                                               partial_budget);
+    auto store =
+        std::make_unique<block_store>(sections, all_blocks(sections), o.samples, heap, &partials);
     const std::vector<section_t>* prev_sections = n < 35 ? &slices[n + 1] : nullptr;
     parallel_for(o.threads, lines.total_lines(), [&](uint64_t i) {
       const line_t line = lines.line(i);

@@ -19,6 +19,7 @@
 #include "pentago/end/meaningless.h"
 #include "pentago/end/partition.h"
 #include "pentago/end/run_options.h"
+#include "pentago/end/run_plan.h"
 #include "pentago/end/slice_output.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/mpi/comm.h"
@@ -149,38 +150,33 @@ class endgame_run {
                           std::to_string(slices[restart_slice].size()) + ")");
     }
 
-    // Memory plan, identical on every rank.
-    const int plan_top = restart_slice >= 0 ? restart_slice : top;
-    plan_ = plan_slices(slices, plan_top, bottom, o_.meaningless > 0 && restart_slice < 0);
-    const uint64_t whole_peak = plan_peak_bytes(plan_, 0);
-    // Partitions balance nodes within a few percent (see the load balance reports).
-    rank_peak_ = uint64_t(1.1 * double(whole_peak) / ranks_) + (64 << 20);
-    memory_ = o_.memory ? o_.memory : default_memory();
-    if (rank_peak_ > memory_)
-      throw usage_error("memory plan needs about " + format_bytes(double(rank_peak_)) +
-                        " per rank but --memory is " + format_bytes(double(memory_)) +
-                        ": use more ranks or more memory");
+    // Memory plan, identical on every rank (the one pentago-predict reports).
+    run_request request;
+    request.root = o_.root;
+    request.ranks = ranks_;
+    request.workers = o_.threads - 1;
+    request.memory = o_.memory ? o_.memory : default_memory();
+    request.meaningless = o_.meaningless;
+    request.stop_after = o_.stop_after;
+    request.restart_slice = restart_slice;
+    request.samples = o_.samples;
+    request.line_limit = o_.line_limit;
+    plan_ = make_run_plan(request, slices);
+    if (!plan_.fits) throw usage_error(plan_.reason);
   }
 
   int run() {
     const auto start = clock_type::now();
     const int top = top_, bottom = bottom_, restart_slice = restart_slice_;
     const auto& slices = slices_;
-    const auto& plan = plan_;
-    const uint64_t rank_peak = rank_peak_, memory = memory_;
+    const auto& plan = plan_.slices;
     if (rank_ == 0 || o_.log_all)
       log_.open(o_.dir + (rank_ == 0 ? "/log" : "/log-" + std::to_string(rank_)));
     log_.set_echo(rank_ == 0);
-    header(memory, rank_peak, plan);
-    // Budget: lines in flight, then uncompressed partial blocks, then the arena, whose pages
-    // all get touched eventually, so it is sized to what --memory leaves.
-    const uint64_t line_memory = std::max<uint64_t>(64 << 20, (memory - rank_peak) / 4);
-    const uint64_t partial_budget =
-        memory > rank_peak + line_memory ? (memory - rank_peak - line_memory) / 2 : 0;
-    const uint64_t heap_limit = std::max(rank_peak, memory - line_memory - partial_budget);
-    heap_ = std::make_unique<compacting_store>(
-        std::min(heap_limit, std::max<uint64_t>(2 * rank_peak, 256 << 20)));
-    flow_limits limits{o_.gather_limit, o_.line_limit, line_memory, o_.mode};
+    header();
+    heap_ = std::make_unique<compacting_store>(plan_.arena_bytes);
+    partials_ = std::make_unique<partial_pool>(plan_.partial_bytes);
+    flow_limits limits{o_.gather_limit, o_.line_limit, plan_.line_bytes, o_.mode};
 
     if (o_.meaningless && rank_ == 0)
       std::ofstream(o_.dir + "/meaningless-" + std::to_string(o_.meaningless));
@@ -221,7 +217,7 @@ class endgame_run {
       const auto t = clock_type::now();
       auto part = std::make_unique<partition_t>(slices[n], ranks_, o_.randomize);
       auto store = std::make_unique<block_store>(slices[n], keys_of(*part, rank_), o_.samples,
-                                                 *heap_, partial_budget);
+                                                 *heap_, partials_.get());
       report_load(n, *part);
       if (n == o_.test_fail_slice && rank_ == o_.test_fail_rank)
         pool_.push_back([] { throw error("injected failure (--test-fail)"); });
@@ -277,13 +273,17 @@ class endgame_run {
     return physical_memory() / 2 / uint64_t(std::max(local, 1));
   }
 
-  static uint64_t plan_nodes(const std::vector<slice_plan_t>& plan, int n) {
+  static const slice_plan_t* plan_of(const std::vector<slice_plan_t>& plan, int n) {
     for (const auto& p : plan)
-      if (p.slice == n) return p.nodes;
-    return 0;
+      if (p.slice == n) return &p;
+    return nullptr;
+  }
+  static uint64_t plan_nodes(const std::vector<slice_plan_t>& plan, int n) {
+    const auto* p = plan_of(plan, n);
+    return p ? p->nodes : 0;
   }
 
-  void header(uint64_t memory, uint64_t rank_peak, const std::vector<slice_plan_t>& plan) {
+  void header() {
     int major = 0, minor = 0, provided = 0;
     MPI_Get_version(&major, &minor);
     MPI_Query_thread(&provided);
@@ -298,18 +298,9 @@ class endgame_run {
               simd_name(current_simd_level()) + ", samples " + std::to_string(o_.samples) +
               (o_.meaningless ? ", meaningless " + std::to_string(o_.meaningless) : "") +
               (o_.restart.size() ? ", restart " + o_.restart : ""));
-    log_.line("  memory: plan " + format_bytes(double(rank_peak)) + " per rank of " +
-              format_bytes(double(memory)) + " allowed");
-    for (const auto& p : plan) {
-      char buf[200];
-      std::snprintf(buf, sizeof buf,
-                    "  slice %2d: %6llu sections %11llu blocks %15llu nodes %10llu lines", p.slice,
-                    (unsigned long long)p.sections, (unsigned long long)p.blocks,
-                    (unsigned long long)p.nodes, (unsigned long long)p.lines);
-      log_.line(buf);
-    }
+    for (const auto& line : format_run_plan(plan_)) log_.line("  " + line);
     if (o_.meaningless && restart_slice_ < 0)
-      log_.line(meaningless_plan_note(o_.meaningless, plan.front().nodes));
+      log_.line(meaningless_plan_note(o_.meaningless, plan_.slices.front().nodes));
   }
 
   void fill_meaningless(block_store& store) {
@@ -368,11 +359,16 @@ class endgame_run {
     if (o_.per_rank_times)
       PENTAGO_MPI(MPI_Gather(times.data(), int(times.size()), MPI_DOUBLE, per_rank.data(),
                              int(times.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    const auto heap = heap_->stats();
     uint64_t local[5] = {store.compressed_bytes(), store.uncompressed_bytes(), stats.input_bytes,
                          stats.outputs_sent, resident_high_water()};
-    uint64_t total[5] = {}, high = 0;
+    // Per rank maxima: resident set, store bytes, arena live and bump high water, partials.
+    uint64_t local_max[5] = {local[4], local[0], heap.peak_live_bytes, heap.bump_high_water,
+                             partials_->carved_bytes()};
+    uint64_t total[5] = {}, high_of[5] = {};
     PENTAGO_MPI(MPI_Reduce(local, total, 4, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
-    PENTAGO_MPI(MPI_Reduce(&local[4], &high, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
+    PENTAGO_MPI(MPI_Reduce(local_max, high_of, 5, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
+    const uint64_t high = high_of[0];
     if (rank_ != 0) return;
     uint64_t nodes = 0;
     for (const auto& s : store.sections()) nodes += s.size();
@@ -405,6 +401,21 @@ class endgame_run {
                   100 * (all - busy) / std::max(all, 1e-9), format_bytes(double(total[2])).c_str(),
                   (unsigned long long)total[3]);
     log_.line(acts + buf);
+    if (const slice_plan_t* p = plan_of(plan_.slices, n)) {
+      std::snprintf(
+          buf, sizeof buf,
+          "  plan vs measured (max over ranks): store %s vs %s, ratio %.2f vs %.3f; "
+          "arena live %s, touched %s of %s; partial blocks %s of %s; resident %s of "
+          "--memory %s",
+          format_bytes(double(p->rank_store_bytes)).c_str(),
+          format_bytes(double(high_of[1])).c_str(), p->ratio,
+          double(total[0]) / std::max<double>(double(total[1]), 1),
+          format_bytes(double(high_of[2])).c_str(), format_bytes(double(high_of[3])).c_str(),
+          format_bytes(double(plan_.arena_bytes)).c_str(), format_bytes(double(high_of[4])).c_str(),
+          format_bytes(double(plan_.partial_bytes)).c_str(), format_bytes(double(high)).c_str(),
+          format_bytes(double(plan_.memory)).c_str());
+      log_.line(buf);
+    }
     if (file_bytes)
       log_.line("  wrote slice-" + std::to_string(n) +
                 ".pentago: " + format_bytes(double(file_bytes)));
@@ -431,14 +442,14 @@ class endgame_run {
   // The plan of prepare().
   int top_ = 35, bottom_ = 0, restart_slice_ = -1;
   std::vector<std::vector<section_t>> slices_;
-  std::vector<slice_plan_t> plan_;
-  uint64_t rank_peak_ = 0, memory_ = 0;
+  run_plan plan_;
   int argc_;
   char** argv_;
   const int rank_, ranks_;
   worker_pool pool_;
   endgame_comms comms_;
   std::unique_ptr<compacting_store> heap_;
+  std::unique_ptr<partial_pool> partials_;
   std::unique_ptr<trace_recorder> trace_;
   run_log log_;
 };

@@ -226,8 +226,9 @@ class flow {
   }
 
   // ---- Lines: allocate, gather inputs, compute, send outputs ------------------------------
+  // Decompressed inputs with their receive buffers, and the output blocks until delivered.
   uint64_t line_memory(const line_dependency& dep) const {
-    uint64_t bytes = 0;
+    uint64_t bytes = sizeof(superinfo_t) * dep.output.nodes();
     if (prev_)
       for (int b = 0; b < dep.input.length(); b++) {
         const int nodes = block_nodes(dep.input.section, dep.input.block(b));

@@ -319,6 +319,32 @@ TEST(endgame, usage_errors_exit_2_with_one_line) {
   EXPECT_NE(r.output.find("already exists"), std::string::npos);
 }
 
+// pentago-predict's "engine plan" figure is the engine's admission threshold, to the byte:
+// one byte less is refused before anything is created, exactly that much runs to the
+// published counts with every rank's resident set within it.
+TEST(endgame, admission_threshold_equals_predict) {
+  const std::string common = "--ranks 2 --threads 2 --stop-after 35 44444554";
+  auto p = shell(bin + "pentago-predict --memory 64G " + common, 120);
+  ASSERT_EQ(p.code, 0) << p.output;
+  const size_t at = p.output.find("engine plan: ");
+  ASSERT_NE(at, std::string::npos) << p.output;
+  const size_t open = p.output.find('(', at);
+  const uint64_t needed = std::stoull(p.output.substr(open + 1));
+  ASSERT_GT(needed, uint64_t(64) << 20);
+  p = shell(bin + "pentago-predict --memory " + std::to_string(needed - 1) + " " + common, 120);
+  EXPECT_EQ(p.code, 1) << p.output;
+  const std::string dir = fresh_dir("admission");
+  const std::string args = "--threads 2 --stop-after 35 --save -1 --dir " + dir + " 44444554";
+  auto r = shell(endgame(2, "--memory " + std::to_string(needed - 1) + " " + args), 120);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("memory plan needs"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir + "/log"));
+  fs::remove_all(dir);
+  r = shell(endgame(2, "--memory " + std::to_string(needed) + " " + args), 300);
+  ASSERT_EQ(r.code, 0) << r.output;
+  expect_published_counts(dir, 35, 35);
+}
+
 TEST(endgame, trace_file_is_written) {
   const std::string dir = fresh_dir("trace");
   fs::remove(dir + ".json");  // an existing trace file is never overwritten

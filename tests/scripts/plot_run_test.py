@@ -226,13 +226,14 @@ def main():
     r = run([plot_run, "--data", data, "--force", rundir])
     check(r.returncode == 0, "plot-run --force exited %d" % r.returncode)
 
-    # A log without worker time or load balance lines but with a (future) plan vs measured line:
+    # A log without worker time or load balance lines but with a given plan vs measured line:
     # those plots are skipped with a message, the rest are drawn, nothing crashes.
     partial = os.path.join(base, "partial")
     os.makedirs(partial)
     with open(os.path.join(rundir, "log")) as src, open(os.path.join(partial, "log"), "w") as dst:
         for line in src:
-            if "worker time:" in line or "load balance" in line:
+            # The engine's own plan vs measured lines are replaced by the one written below.
+            if "worker time:" in line or "load balance" in line or "plan vs measured" in line:
                 continue
             dst.write(line)
             if line.startswith("slice 33:"):

@@ -1,17 +1,22 @@
 // Resource prediction for an MPI run of pentago-endgame (parallel reference §2.5, §6.4): per
 // slice, the per-rank load from the partition (all ranks, or a sample of them for big runs),
 // the per-rank memory (compressed block stores of two slices, block tables, line buffers,
-// samples, slice-file output), message tag sizes, output bytes and a time estimate, and
-// whether the plan fits in the memory given.
+// samples, slice-file output), output bytes and a time estimate, and whether the engine's
+// plan (run_plan.h, the same code pentago-endgame runs) fits in the memory given.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "pentago/end/run_plan.h"
 #include "pentago/layout/section.h"
 #include "pentago/util/random.h"
 
 namespace pentago {
+
+// Output nodes per CPU-second per core of pentago-endgame, measured with scripts/bench-scale on
+// roots 44444554, 25263480 and 44444454 (2 ranks x 3 threads on 2 cores; docs/tools.md).
+constexpr double calibrated_speed = 1.0e6;
 
 struct predict_options {
   section_t root;
@@ -26,13 +31,14 @@ struct predict_options {
   int stop_after = -1;                // lowest slice computed; -1: the root's slice
   int slices_lo = 0, slices_hi = 35;  // --slices: evaluate only these computed slices
   int line_limit = 8;                 // lines allocated at once (pentago-endgame --line-limit)
-  double speed = 40000;               // nodes per second per core, output plus input nodes
-  double snappy_ratio = 0.4;          // in-memory compression of store blocks (2013 plan: 0.4)
-  double xz_ratio = 0.15;  // slice-file compression (2013 run: 0.12 at slice 18, 0.19 at 17)
-  int rank_samples = 64;   // ranks whose load is computed when there are more (0: all)
+  // Output nodes per CPU second of one core, measured on whole runs (docs/tools.md).
+  double speed = calibrated_speed;
+  double snappy_ratio = 0;  // in-memory compression of store blocks; 0: the measured per-slice
+                            // ratios of the engine's plan (store_ratio)
+  double xz_ratio = 0.15;   // slice-file compression (2013 run: 0.12 at slice 18, 0.19 at 17)
+  int rank_samples = 64;    // ranks whose load is computed when there are more (0: all)
   uint64_t rank_lines = uint64_t(1) << 18;  // lines per rank examined before sampling lines
   int jobs = 0;                             // threads computing loads (0: all hardware threads)
-  int64_t tag_ub = -1;  // if >= 0, fail when local-id tags (id << 2 | dim) exceed it
 };
 
 // Memory constants of the estimate (parallel §2.5, this engine's block store and writer).
@@ -51,7 +57,6 @@ struct rank_range {
 
 struct slice_prediction {
   int slice = 0;
-  bool computed = true;  // false for a meaningless or restart slice (input only)
   bool saved = false;
   uint64_t sections = 0, blocks = 0, nodes = 0, lines = 0;
   int ranks_examined = 0;      // ranks whose load was computed
@@ -64,7 +69,6 @@ struct slice_prediction {
   int line_parallelism = 0;
   uint64_t save_chunk = 0;    // a rank's compressed share of the slice file (projected max)
   uint64_t output_bytes = 0;  // uncompressed slice file data (64 bytes per node) if saved
-  uint64_t max_local_id = 0;  // bound on (local line << 6 | block in line)
   double seconds = 0;
 };
 
@@ -72,17 +76,20 @@ struct prediction {
   std::vector<slice_prediction> slices;  // top slice first
   uint64_t peak = 0;                     // per rank, over slices
   int peak_slice = -1;
-  uint64_t engine_plan = 0;   // pentago-endgame's own admission estimate per rank
-  uint64_t engine_arena = 0;  // the compacting-store arena it maps per rank (2 x plan)
+  // pentago-endgame's own plan for the same run (run_plan.h): its admission figure per rank,
+  // compared with --memory before it starts, and the arena it maps per rank.
+  uint64_t engine_plan = 0;
+  uint64_t engine_arena = 0;
   double seconds = 0;
   uint64_t output_bytes = 0, output_xz_bytes = 0;
-  uint64_t max_tag = 0;
-  int tag_bits = 0;
   bool fits = true;
-  std::string reason;  // why not, one line
+  std::string reason;   // why not, one line
+  std::string warning;  // the per-rank projection exceeds --memory at some slice, one line
 };
 
 prediction predict(const predict_options& options);
+// The engine's view of the same run (for make_run_plan).
+run_request engine_request(const predict_options& options);
 // The report printed by pentago-predict (table and summary, several lines).
 std::string format_prediction(const predict_options& options, const prediction& p);
 

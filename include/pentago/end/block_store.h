@@ -38,6 +38,34 @@ using section_counts_t = std::array<uint64_t, 3>;
 section_counts_t count_block(const section_t& s, const block_t& b,
                              std::span<const superinfo_t> values);
 
+// Uncompressed buffers for incomplete blocks (one full 8^4-node block each), carved from
+// anonymous mmap chunks of at most 64 MiB without zero fill, up to a byte budget. The pool
+// outlives the stores of single slices, so its pages are faulted in once per run; its resident
+// memory never exceeds the budget. Thread safe.
+class partial_pool {
+ public:
+  static constexpr size_t buffer_nodes = 4096;
+  static constexpr size_t buffer_bytes = buffer_nodes * sizeof(superinfo_t);
+  explicit partial_pool(uint64_t budget);
+  ~partial_pool();
+  partial_pool(const partial_pool&) = delete;
+  partial_pool& operator=(const partial_pool&) = delete;
+
+  superinfo_t* take();  // nullptr when the budget is used up
+  void give(superinfo_t* buffer);
+  uint64_t budget() const { return budget_; }
+  uint64_t carved_bytes() const;  // high water of buffers handed out
+
+ private:
+  const uint64_t budget_;
+  mutable std::mutex mutex_;
+  std::vector<superinfo_t*> free_;
+  std::vector<std::pair<void*, size_t>> chunks_;
+  uint8_t* next_ = nullptr;  // uncarved rest of the newest chunk
+  size_t left_ = 0;
+  uint64_t carved_ = 0;
+};
+
 class block_store {
  public:
   // `blocks` lists the held blocks; their position is the block's flat id. Samples are drawn
@@ -47,6 +75,9 @@ class block_store {
   // per contribution; the rest take the compressed path.
   block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
               int samples_per_section, compacting_store& heap, uint64_t partial_budget = 0);
+  // The same, taking partial buffers from a pool shared across slices (may be null).
+  block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
+              int samples_per_section, compacting_store& heap, partial_pool* pool);
   ~block_store();
   block_store(const block_store&) = delete;
   block_store& operator=(const block_store&) = delete;
@@ -80,20 +111,15 @@ class block_store {
  private:
   void complete_block(int flat, std::span<const superinfo_t> values);
   void store_compressed(int flat, std::span<superinfo_t> values);
-  bool reserve_partial(uint64_t bytes);
-  std::unique_ptr<superinfo_t[]> take_partial_buffer();
-  void give_partial_buffer(std::unique_ptr<superinfo_t[]> buffer);
 
   std::vector<section_t> sections_;
   std::vector<block_key_t> keys_;
   std::unordered_map<uint64_t, int> flat_of_;
   std::unique_ptr<std::atomic<uint8_t>[]> missing_dims_;  // per block: dimensions to come
   std::unique_ptr<std::atomic_flag[]> locks_;
-  std::vector<std::unique_ptr<superinfo_t[]>> partial_;  // uncompressed incomplete blocks
-  uint64_t partial_budget_ = 0;
-  std::atomic<uint64_t> partial_bytes_{0};
-  std::mutex pool_mutex_;
-  std::vector<std::unique_ptr<superinfo_t[]>> pool_;  // reusable partial buffers
+  std::vector<superinfo_t*> partial_;  // uncompressed incomplete blocks, from pool_
+  std::unique_ptr<partial_pool> own_pool_;
+  partial_pool* pool_ = nullptr;
   std::atomic<uint64_t> missing_{0};
   uint64_t uncompressed_bytes_ = 0;
   compacting_store& heap_;

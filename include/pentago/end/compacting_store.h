@@ -53,6 +53,7 @@ struct compacting_store_stats {
   size_t peak_live_bytes = 0;  // high-water mark of live_bytes
   size_t frozen_bytes = 0;     // bytes below the frozen watermark (never moved)
   size_t bump_bytes = 0;       // bump pointer: live bytes plus garbage since the last collection
+  size_t bump_high_water = 0;  // highest bump pointer so far: the arena bytes ever touched
   uint64_t collections = 0;
   uint64_t allocated_bytes = 0;           // total bytes ever bump-allocated
   uint64_t moved_bytes = 0;               // total bytes moved by collections
@@ -167,6 +168,7 @@ class compacting_store {
   uint32_t next_generation_ = 1;
   size_t frozen_end_ = 0;  // all frozen arrays lie in [0, frozen_end_)
   std::atomic<size_t> heap_next_{0};
+  std::atomic<size_t> bump_high_water_{0};
   std::atomic<size_t> live_bytes_{0};
   std::atomic<size_t> peak_live_bytes_{0};
   std::atomic<uint64_t> collections_{0};

@@ -27,17 +27,6 @@ struct local_options {
 local_options parse_local_options(int argc, char** argv);
 std::string local_usage();
 
-// Memory estimate per slice (compressed store bytes) for the plan printed before the run.
-struct slice_plan_t {
-  int slice;
-  uint64_t sections, blocks, nodes, lines;
-  uint64_t store_bytes;  // estimated compressed bytes held for the slice
-};
-std::vector<slice_plan_t> plan_slices(const std::vector<std::vector<section_t>>& slices, int top,
-                                      int bottom, bool meaningless);
-// Peak estimate: the largest sum over two consecutive slices, plus per-thread line buffers.
-uint64_t plan_peak_bytes(const std::vector<slice_plan_t>& plan, int threads);
-
 void run_local(const local_options& options);
 
 }  // namespace pentago

@@ -1,0 +1,80 @@
+// The one run plan of the backward solver, shared by pentago-endgame (MPI), pentago-endgame-local
+// and pentago-predict: which slices a run computes (validate_run), the per-slice store estimate
+// from measured compression ratios, and the per-rank memory budget split into fixed overhead,
+// the compacting arena (sized by the two-slice store it holds), lines in flight and
+// uncompressed partial blocks. The admission figure `needed` is what the engines compare with
+// --memory before starting, and what pentago-predict reports as the engine's plan.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pentago/layout/section.h"
+
+namespace pentago {
+
+// What a run is asked to do. Slices are numbered by stones; a run computes first..bottom.
+struct run_request {
+  section_t root;
+  int ranks = 1;
+  int workers = 2;         // threads that compute (pentago-endgame: --threads - 1)
+  uint64_t memory = 0;     // bytes per rank (callers resolve their default first)
+  int meaningless = 0;     // slice K synthesized pseudorandomly, computing starts below it
+  int stop_after = -1;     // lowest slice computed; -1: the root's slice
+  int restart_slice = -1;  // slice read from a restart file; -1: none
+  int samples = 256;       // sparse samples per section
+  int line_limit = 8;      // lines in flight per rank
+};
+
+// Throws usage_error (one line) if the request names no computable run: invalid root, a
+// --meaningless or --stop-after or restart slice outside the run, nothing left to compute.
+void validate_run(const run_request& request);
+
+struct slice_plan_t {
+  int slice = 0;
+  uint64_t sections = 0, blocks = 0, nodes = 0, lines = 0;
+  bool computed = true;           // false for the synthesized or restart slice at the top
+  double ratio = 0;               // compressed / uncompressed bytes assumed for the slice's store
+  uint64_t store_bytes = 0;       // the whole slice's compressed store (all ranks)
+  uint64_t rank_store_bytes = 0;  // one rank's share, with load imbalance
+  uint64_t max_line_bytes = 0;    // the largest line in flight (inputs, outputs, receive slack)
+};
+
+// Compression of the in-memory store (Snappy after the interleave filter), as compressed / 64
+// bytes per node, by slice: the largest measured ratio (0.37 at slice 35, 0.33 at 34, 0.36 at
+// 33 and below); see docs/tools.md. Pseudorandom (meaningless) data does not compress.
+double store_ratio(int slice);
+constexpr double meaningless_ratio = 1.0;
+
+struct run_plan {
+  int top = 35;    // highest slice held (35, the meaningless or the restart slice)
+  int first = 35;  // highest slice computed
+  int bottom = 0;  // lowest slice computed
+  std::vector<slice_plan_t> slices;  // top first, down to bottom
+  uint64_t memory = 0;               // per rank
+  // Per rank: code, MPI, partitions, block tables, samples, thread scratch.
+  uint64_t fixed_bytes = 0;
+  uint64_t store_peak = 0;      // the largest two consecutive slices' stores (arena live data)
+  int peak_slice = -1;          // the lower slice of that pair
+  uint64_t arena_bytes = 0;     // compacting arena: store_peak plus collection headroom
+  uint64_t line_bytes = 0;      // lines in flight (inputs and outputs)
+  uint64_t min_line_bytes = 0;  // the least that keeps two of the largest lines in flight
+  uint64_t partial_bytes = 0;   // uncompressed incomplete blocks, from what is left
+  uint64_t needed = 0;          // admission: fixed + arena + min_line_bytes
+  bool fits = true;
+  std::string reason;        // why not, one line
+  uint64_t total_nodes = 0;  // nodes computed
+};
+
+// The plan of a validated request. `slices[n]` are the root's descendant sections at slice n.
+run_plan make_run_plan(const run_request& request,
+                       const std::vector<std::vector<section_t>>& slices);
+
+// The largest block line of a slice in flight on one rank: 64 bytes per input node and output
+// node plus a compressed receive buffer per input block (Snappy bound).
+uint64_t max_line_bytes(const std::vector<section_t>& sections, bool has_inputs);
+
+// Per-slice plan lines for a log ("slice 34: 1 sections ... store ~312 MiB per rank").
+std::vector<std::string> format_run_plan(const run_plan& plan);
+
+}  // namespace pentago

@@ -1,0 +1,192 @@
+// The run plan: validation, per-slice store estimates and the per-rank memory budget.
+#include "pentago/end/run_plan.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "pentago/data/compress.h"
+#include "pentago/end/run_options.h"
+#include "pentago/layout/blocks.h"
+#include "pentago/layout/line_mapping.h"
+#include "pentago/util/error.h"
+
+namespace pentago {
+namespace {
+
+constexpr uint64_t MiB = uint64_t(1) << 20;
+// Per rank: code, libraries, MPI (shared-memory channels, posted receives), thread stacks.
+constexpr uint64_t base_bytes = 48 * MiB;
+// Per worker thread: decompress and compress scratch, one output block.
+constexpr uint64_t worker_bytes = 2 * MiB;
+// Per block held, per store: key, hash map entry, lock, dimension mask, partial slot, sample
+// list and the arena's table entry; plus its 64-byte alignment in the arena.
+constexpr uint64_t block_table_bytes = 160;
+constexpr uint64_t block_arena_slack = 64;
+// A recorded sample (board, value, indices) on the rank that owns its block.
+constexpr uint64_t sample_bytes = 160;
+// Ranks hold up to a few percent more than their share (the load balance reports: 1.03).
+constexpr double rank_imbalance = 1.03;
+// Arena headroom over its live data: garbage of recompressed blocks between collections.
+constexpr double arena_headroom = 1.05;
+constexpr uint64_t arena_extra = 32 * MiB;
+// With memory to spare, the arena gets up to this much more headroom (relative to its data).
+constexpr double arena_spare_share = 0.15;
+
+}  // namespace
+
+void validate_run(const run_request& r) {
+  if (!r.root.valid()) throw usage_error("invalid root section " + r.root.str());
+  const int root_slice = r.root.sum();
+  if (root_slice >= 36) throw usage_error("root " + r.root.str() + " has no empty cell");
+  if (r.ranks < 1) throw usage_error("at least 1 rank is needed");
+  if (r.workers < 1) throw usage_error("at least 1 worker thread is needed");
+  const int top = r.meaningless ? r.meaningless : 35;
+  if (r.meaningless && (r.meaningless <= root_slice || r.meaningless > 35))
+    throw usage_error("--meaningless " + std::to_string(r.meaningless) +
+                      " must lie above the root's slice " + std::to_string(root_slice) +
+                      " and at most 35");
+  if (r.stop_after >= 0 && r.stop_after < root_slice)
+    throw usage_error("--stop-after " + std::to_string(r.stop_after) +
+                      " is below the root's slice " + std::to_string(root_slice));
+  const int bottom = r.stop_after >= 0 ? r.stop_after : root_slice;
+  if (bottom > top - (r.meaningless ? 1 : 0))
+    throw usage_error("--stop-after " + std::to_string(r.stop_after) +
+                      " leaves nothing to compute");
+  if (r.restart_slice >= 0 && (r.restart_slice <= bottom || r.restart_slice > top))
+    throw usage_error("restart slice " + std::to_string(r.restart_slice) +
+                      " is outside the slices " + std::to_string(bottom + 1) + ".." +
+                      std::to_string(top) + " of this run");
+}
+
+double store_ratio(int slice) {
+  // The largest compressed share measured on 2 ranks (docs/tools.md, "calibration"): 0.367 at
+  // slice 35, 0.325-0.326 at 34, 0.351 at 33 (root 44444454); root 25263480 compresses to
+  // 0.19-0.25 on slices 35-30, so for such roots the plan is an upper bound.
+  if (slice >= 35) return 0.37;
+  if (slice == 34) return 0.33;
+  return 0.36;
+}
+
+uint64_t max_line_bytes(const std::vector<section_t>& sections, bool has_inputs) {
+  uint64_t best = 0;
+  for (const auto& s : sections) {
+    const auto shape = s.shape();
+    for (int d = 0; d < 4; d++) {
+      if (s.quadrant_full(d)) continue;
+      uint64_t cross = 1;
+      for (int a = 0; a < 4; a++)
+        if (a != d) cross *= uint64_t(std::min(shape[a], block_size));
+      uint64_t in = 0, receive = 0;
+      if (has_inputs) {
+        line_t line;
+        line.section = s;
+        line.dimension = d;
+        const line_dependency dep = line_dependency_of(line);
+        const int child_length = dep.child.shape()[dep.child_dimension];
+        in = 64 * cross * uint64_t(child_length);
+        for (int b = 0; b < dep.input.length(); b++)
+          receive += fast_compress_bound(size_t(block_nodes(dep.child, dep.input.block(b))));
+      }
+      best = std::max(best, in + receive + 64 * cross * uint64_t(shape[d]));
+    }
+  }
+  return best;
+}
+
+run_plan make_run_plan(const run_request& r, const std::vector<std::vector<section_t>>& slices) {
+  validate_run(r);
+  run_plan p;
+  p.memory = r.memory;
+  const int top = r.meaningless ? r.meaningless : 35;
+  p.top = r.restart_slice >= 0 ? r.restart_slice : top;
+  p.first = r.restart_slice >= 0 || r.meaningless ? p.top - 1 : 35;
+  p.bottom = r.stop_after >= 0 ? r.stop_after : r.root.sum();
+  const double share = (r.ranks > 1 ? rank_imbalance : 1.0) / double(r.ranks);
+  uint64_t max_line = 0, max_blocks = 0, max_sample_bytes = 0;
+  for (int n = p.top; n >= p.bottom; n--) {
+    if (n >= int(slices.size()) || slices[n].empty()) break;
+    slice_plan_t s;
+    s.slice = n;
+    s.sections = slices[n].size();
+    for (const auto& sec : slices[n]) {
+      s.blocks += section_block_count(sec);
+      s.nodes += sec.size();
+    }
+    s.lines = slice_lines(slices[n]).total_lines();
+    s.computed = n <= p.first;
+    s.ratio = r.meaningless && r.restart_slice < 0 && n == top ? meaningless_ratio : store_ratio(n);
+    s.store_bytes = uint64_t(s.ratio * 64 * double(s.nodes)) + block_arena_slack * s.blocks;
+    s.rank_store_bytes = uint64_t(share * double(s.store_bytes));
+    if (s.computed) {
+      s.max_line_bytes = max_line_bytes(slices[n], n < 35);
+      max_line = std::max(max_line, s.max_line_bytes);
+      p.total_nodes += s.nodes;
+    }
+    const uint64_t pair_blocks = s.blocks + (p.slices.empty() ? 0 : p.slices.back().blocks);
+    max_blocks = std::max(max_blocks, pair_blocks);
+    max_sample_bytes = std::max(max_sample_bytes, uint64_t(r.samples) * s.sections * sample_bytes);
+    const uint64_t pair =
+        s.rank_store_bytes + (p.slices.empty() ? 0 : p.slices.back().rank_store_bytes);
+    if (s.computed && pair > p.store_peak) p.store_peak = pair, p.peak_slice = n;
+    p.slices.push_back(s);
+  }
+  p.fixed_bytes = base_bytes + uint64_t(r.workers) * worker_bytes +
+                  uint64_t(share * double(max_blocks * block_table_bytes)) +
+                  uint64_t(share * double(max_sample_bytes));
+  p.arena_bytes = uint64_t(arena_headroom * double(p.store_peak)) + arena_extra;
+  // Two of the largest lines in flight, and as many again of other ranks' outputs waiting to
+  // be merged here.
+  p.min_line_bytes = 2 * 2 * max_line;
+  p.needed = p.fixed_bytes + p.arena_bytes + p.min_line_bytes;
+  if (p.needed > p.memory) {
+    p.fits = false;
+    p.reason = "memory plan needs about " + format_bytes(double(p.needed)) +
+               " per rank (stores of slices " + std::to_string(p.peak_slice + 1) + " and " +
+               std::to_string(p.peak_slice) + " " + format_bytes(double(p.store_peak)) +
+               ") but --memory is " + format_bytes(double(p.memory)) +
+               (r.ranks > 1 ? ": use more ranks or more memory"
+                            : ": use more memory, more ranks (pentago-endgame) or a smaller root");
+    p.line_bytes = p.min_line_bytes;
+    return p;
+  }
+  // What is left goes first to more lines in flight (up to the line limit), then to arena
+  // headroom (fewer collections, each of which slides every live unfrozen array), then to
+  // uncompressed partial blocks (each compressed once instead of once per contribution).
+  uint64_t spare = p.memory - p.needed;
+  const uint64_t more_lines =
+      std::min(spare / 4, uint64_t(std::max(r.line_limit - 2, 0)) * 2 * max_line);
+  p.line_bytes = p.min_line_bytes + more_lines;
+  spare -= more_lines;
+  const uint64_t more_arena =
+      std::min(spare / 4, uint64_t(arena_spare_share * double(p.store_peak)));
+  p.arena_bytes += more_arena;
+  p.partial_bytes = spare - more_arena;
+  return p;
+}
+
+std::vector<std::string> format_run_plan(const run_plan& p) {
+  std::vector<std::string> lines;
+  char buf[300];
+  std::snprintf(
+      buf, sizeof buf,
+      "memory plan per rank: %s of %s (fixed %s, arena %s for stores up to %s at slices "
+      "%d+%d, lines %s, partial blocks %s)",
+      format_bytes(double(p.needed)).c_str(), format_bytes(double(p.memory)).c_str(),
+      format_bytes(double(p.fixed_bytes)).c_str(), format_bytes(double(p.arena_bytes)).c_str(),
+      format_bytes(double(p.store_peak)).c_str(), p.peak_slice + 1, p.peak_slice,
+      format_bytes(double(p.line_bytes)).c_str(), format_bytes(double(p.partial_bytes)).c_str());
+  lines.push_back(buf);
+  for (const auto& s : p.slices) {
+    std::snprintf(buf, sizeof buf,
+                  "  slice %2d: %6llu sections %11llu blocks %15llu nodes %10llu lines, store "
+                  "~%s per rank (ratio %.2f)%s",
+                  s.slice, (unsigned long long)s.sections, (unsigned long long)s.blocks,
+                  (unsigned long long)s.nodes, (unsigned long long)s.lines,
+                  format_bytes(double(s.rank_store_bytes)).c_str(), s.ratio,
+                  s.computed ? "" : ", input only");
+    lines.push_back(buf);
+  }
+  return lines;
+}
+
+}  // namespace pentago
