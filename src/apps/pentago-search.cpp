@@ -15,6 +15,7 @@
 #include "pentago/search/lockless_table.h"
 #include "pentago/search/super_search.h"
 #include "pentago/util/error.h"
+#include "pentago/util/timer.h"
 
 using namespace pentago;
 
@@ -61,10 +62,6 @@ std::string with_commas(uint64_t n) {
     s += digits[i];
   }
   return s;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 int run(int argc, char** argv) {

@@ -24,6 +24,7 @@
 #include "pentago/layout/line_mapping.h"
 #include "pentago/layout/quadrant_states.h"
 #include "pentago/search/super_search.h"
+#include "pentago/util/combinatorics.h"
 #include "pentago/util/error.h"
 #include "pentago/util/parallel_for.h"
 #include "pentago/util/random.h"
@@ -54,26 +55,12 @@ std::string first_difference(const superinfo_t& a, const superinfo_t& b) {
   return "no difference";
 }
 
-uint64_t binomial(int n, int k) {
-  uint64_t r = 1;
-  for (int i = 1; i <= k; i++) r = r * uint64_t(n - k + i) / uint64_t(i);
-  return r;
-}
-
 // Boards with exactly the section's per-quadrant counts (the counts "total" column).
 uint64_t section_boards(const section_t& s) {
   uint64_t total = 1;
   for (int q = 0; q < 4; q++)
     total *= binomial(9, s.counts[q][0]) * binomial(9 - s.counts[q][0], s.counts[q][1]);
   return total;
-}
-
-// A 64-bit mix for choosing boards pseudorandomly (splitmix64 finalizer).
-uint64_t mix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
 }
 
 // Collects failures and notes, listing at most max_reports of each kind.

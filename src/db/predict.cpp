@@ -17,6 +17,7 @@
 #include "pentago/layout/line_mapping.h"
 #include "pentago/util/error.h"
 #include "pentago/util/parallel_for.h"
+#include "pentago/util/random.h"
 
 namespace pentago {
 namespace {
@@ -26,13 +27,6 @@ struct rank_sums {
   double lines = 0, line_nodes = 0, blocks = 0, block_nodes = 0;
   bool sampled = false;
 };
-
-uint64_t mix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 // The load of one rank as in rank_load, over all its lines or, past max_lines, over one
 // pseudorandom line in each of max_lines equal strides of its range, scaled.

@@ -21,15 +21,12 @@
 #include "pentago/layout/line_mapping.h"
 #include "pentago/util/error.h"
 #include "pentago/util/parallel_for.h"
+#include "pentago/util/timer.h"
 
 namespace pentago {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
-double seconds_since(clock_type::time_point t) {
-  return std::chrono::duration<double>(clock_type::now() - t).count();
-}
-
 run_request local_request(const local_options& o, uint64_t memory) {
   run_request r;
   r.root = o.root;

@@ -7,19 +7,13 @@
 #include <string>
 
 #include "pentago/layout/blocks.h"
+#include "pentago/util/combinatorics.h"
 #include "pentago/util/error.h"
 
 namespace pentago {
 namespace {
 
 using uint128_t = unsigned __int128;
-
-uint64_t binomial(int n, int k) {
-  if (k < 0 || k > n) return 0;
-  uint64_t r = 1;
-  for (int i = 1; i <= k; i++) r = r * uint64_t(n - k + i) / uint64_t(i);  // exact at each step
-  return r;
-}
 
 // Cycle lengths of a cell permutation, sorted.
 std::vector<int> cycle_type(const cell_permutation_t& perm) {

@@ -28,16 +28,13 @@
 #include "pentago/mpi/slice_io.h"
 #include "pentago/mpi/trace.h"
 #include "pentago/util/error.h"
+#include "pentago/util/timer.h"
 #include "pentago/util/worker_pool.h"
 
 namespace pentago {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
-double seconds_since(clock_type::time_point t) {
-  return std::chrono::duration<double>(clock_type::now() - t).count();
-}
-
 volatile std::sig_atomic_t checkpoint_requested = 0;
 extern "C" void request_checkpoint(int) { checkpoint_requested = 1; }
 

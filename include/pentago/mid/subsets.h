@@ -1,4 +1,4 @@
-// Subsets of the midgame solver's empty cells ("spots", midgame.md §4): binomials, colex ranks
+// Subsets of the midgame solver's empty cells ("spots", midgame.md §4): colex ranks
 // of bitmask subsets (rank of {x0 < x1 < ...} = sum of C(x_i, i + 1), which orders subsets by
 // their mask as a number) and the list of all k-subsets of n spots in that order.
 #pragma once
@@ -6,20 +6,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace pentago {
+#include "pentago/util/combinatorics.h"
 
-// C(n, k) for 0 <= n <= 40 (0 when k < 0 or k > n).
-inline uint64_t binomial(int n, int k) {
-  static const auto table = [] {
-    std::array<std::array<uint64_t, 41>, 41> c{};
-    for (int i = 0; i <= 40; i++) {
-      c[i][0] = 1;
-      for (int j = 1; j <= i; j++) c[i][j] = c[i - 1][j - 1] + c[i - 1][j];
-    }
-    return c;
-  }();
-  return k < 0 || k > n ? 0 : table[n][k];
-}
+namespace pentago {
 
 // Colex rank of a subset of 0..31 given as a bitmask.
 inline uint32_t subset_rank(uint32_t mask) {
