@@ -11,6 +11,7 @@
 
 #include "pentago/db/run_directory.h"
 #include "pentago/util/error.h"
+#include "test_support.h"
 
 using namespace pentago;
 namespace fs = std::filesystem;
@@ -19,13 +20,7 @@ namespace {
 
 const std::string published = PENTAGO_SHARED_DATA;
 
-std::string fresh_dir(const std::string& name) {
-  const fs::path dir = fs::path(PENTAGO_BINARY_DIR) / "test-runs" /
-                       ("lookup-" + name + "-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+std::string fresh_dir(const std::string& name) { return test::fresh_dir("lookup", name); }
 
 }  // namespace
 

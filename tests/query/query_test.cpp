@@ -14,6 +14,7 @@
 
 #include "pentago/db/lookup.h"
 #include "pentago/util/error.h"
+#include "test_support.h"
 
 using namespace pentago;
 namespace fs = std::filesystem;
@@ -22,13 +23,7 @@ namespace {
 
 const std::string published = PENTAGO_SHARED_DATA;
 
-std::string fresh_dir(const std::string& name) {
-  const fs::path dir = fs::path(PENTAGO_BINARY_DIR) / "test-runs" /
-                       ("query-" + name + "-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+std::string fresh_dir(const std::string& name) { return test::fresh_dir("query", name); }
 
 // The value of a board to place for its mover, read independently of the query path.
 int stored_value(const slice_database& db, board_t board) {
@@ -200,17 +195,7 @@ TEST(query, a_corrupt_local_block_is_a_clear_error) {
   const std::string dir = fresh_dir("corrupt");
   const std::string path = dir + "/slice-1.pentago";
   fs::copy_file(published + "/slice-1.pentago", path);
-  {
-    // Flip one byte in the middle of the first block's compressed data.
-    const supertensor_reader reader(path);
-    const blob_t blob = reader.block_blob(0, {0, 0, 0, 0});
-    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekg(std::streamoff(blob.offset + blob.compressed_size / 2));
-    char c;
-    f.get(c);
-    f.seekp(std::streamoff(blob.offset + blob.compressed_size / 2));
-    f.put(char(c ^ 0x5a));
-  }
+  test::corrupt_first_block(path);  // one byte of the first block's compressed data
   query_options o;
   o.databases = {dir};
   query_engine engine(o);

@@ -20,6 +20,7 @@
 #include "pentago/data/supertensor.h"
 #include "pentago/query/query.h"
 #include "pentago/util/error.h"
+#include "test_support.h"
 
 using namespace pentago;
 namespace fs = std::filesystem;
@@ -122,14 +123,7 @@ struct served_tree {
     for (const char* name : {"slice-1.pentago", "slice-1.pentago.index"})
       fs::copy_file(fs::path(published) / name, root / "bad" / name);
     const std::string path = (root / "bad" / "slice-1.pentago").string();
-    const supertensor_reader reader(path);
-    const blob_t blob = reader.block_blob(0, {0, 0, 0, 0});
-    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekg(std::streamoff(blob.offset + blob.compressed_size / 2));
-    char c;
-    f.get(c);
-    f.seekp(std::streamoff(blob.offset + blob.compressed_size / 2));
-    f.put(char(c ^ 0x5a));
+    test::corrupt_first_block(path);
   }
   ~served_tree() {
     std::error_code ec;
