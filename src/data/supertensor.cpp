@@ -16,6 +16,8 @@
 
 namespace pentago {
 
+std::string slice_file_name(int n) { return "slice-" + std::to_string(n) + ".pentago"; }
+
 namespace {
 
 std::string str_block(const block_t& b) {

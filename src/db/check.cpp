@@ -539,8 +539,8 @@ superinfo_t recurrence(board_t board, int n, const child_values& children) {
 
 void checker::check_integrity(int n) {
   const std::string kind = "integrity " + std::to_string(n);
-  const std::string path = dir + "/slice-" + std::to_string(n) + ".pentago";
-  const std::string child_path = dir + "/slice-" + std::to_string(n + 1) + ".pentago";
+  const std::string path = dir + "/" + slice_file_name(n);
+  const std::string child_path = dir + "/" + slice_file_name(n + 1);
   slice_database db(options.cache_bytes);
   std::shared_ptr<const supertensor_reader> reader;
   try {
@@ -750,7 +750,7 @@ check_result check_run_directory(const std::string& dir, const check_options& op
     for (const int n : logged.saved) {
       const auto it = slices.find(n);
       if (n <= 36 && (it == slices.end() || it->second.slice.empty()))
-        missing(n, "slice-" + std::to_string(n) + ".pentago", "it was written");
+        missing(n, slice_file_name(n), "it was written");
     }
   }
   if (slices.empty() && !report.count("missing files"))

@@ -141,7 +141,7 @@ void run_local(const local_options& o) {
     write_sparse(o.dir, n, store.samples());
     if (n <= o.save) {
       const auto ts = clock_type::now();
-      const std::string path = o.dir + "/slice-" + std::to_string(n) + ".pentago";
+      const std::string path = o.dir + "/" + slice_file_name(n);
       write_slice_file(
           path, slices[n],
           [&](int section, const section_t& s, const block_t& block, std::span<superinfo_t> out) {

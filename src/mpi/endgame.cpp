@@ -13,6 +13,7 @@
 #include <fstream>
 #include <memory>
 
+#include "pentago/data/supertensor.h"
 #include "pentago/end/block_store.h"
 #include "pentago/end/compacting_store.h"
 #include "pentago/end/local_driver.h"
@@ -230,7 +231,7 @@ class endgame_run {
 
       const auto io_start = clock_type::now();
       write_counts_and_samples(o_.dir, n, *prev, MPI_COMM_WORLD);
-      const std::string slice_path = o_.dir + "/slice-" + std::to_string(n) + ".pentago";
+      const std::string slice_path = o_.dir + "/" + slice_file_name(n);
       uint64_t file_bytes = 0;
       auto save = [&] {
         if (!file_bytes)

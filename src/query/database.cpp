@@ -16,6 +16,7 @@
 #include "pentago/db/run_directory.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/util/error.h"
+#include "pentago/util/parallel_for.h"
 
 namespace pentago {
 
@@ -23,31 +24,6 @@ namespace {
 
 bool is_url(const std::string& s) {
   return s.rfind("http://", 0) == 0 || s.rfind("https://", 0) == 0;
-}
-
-std::string slice_file_name(int n) { return "slice-" + std::to_string(n) + ".pentago"; }
-
-// Runs f(i) for i in [0, count) on up to `threads` threads; rethrows the first exception.
-template <class F>
-void run_parallel(int count, int threads, F&& f) {
-  std::atomic<int> next{0};
-  std::exception_ptr failure;
-  std::mutex mutex;
-  auto work = [&] {
-    for (int i; (i = next++) < count;) {
-      try {
-        f(i);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!failure) failure = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < std::min(threads, count); t++) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace
@@ -155,7 +131,7 @@ void slice_databases::add_url(const std::string& url) {
     found[size_t(n)] = std::move(s);
   };
   probe(0);  // one request first: an unreachable host fails once, not 36 times
-  run_parallel(35, 6, [&](int i) { probe(i + 1); });
+  parallel_for(6, 35, [&](uint64_t i) { probe(int(i) + 1); });
   int count = 0;
   for (auto& s : found)
     if (s) add(std::move(s)), count++;
@@ -223,7 +199,7 @@ void slice_databases::prefetch(const std::vector<board_t>& boards) const {
       jobs.push_back({src, s, block});
   }
   if (jobs.size() < 2) return;
-  run_parallel(int(jobs.size()), 8, [&](int i) {
+  parallel_for(8, jobs.size(), [&](uint64_t i) {
     const job& j = jobs[size_t(i)];
     cache_.get(block_key{j.src, j.section, block_index(j.src->section(j.section), j.block)},
                [&] { return j.src->read_block(j.section, j.block); });

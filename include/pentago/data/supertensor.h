@@ -32,6 +32,9 @@ constexpr uint64_t slice_index_header_size = 24;  // magic, slice
 constexpr uint64_t slice_index_entry_size = 12;
 constexpr int default_xz_preset = 6;  // the production level 26 = xz preset 6
 
+// The file name of slice n in a run directory or database: "slice-<n>.pentago".
+std::string slice_file_name(int n);
+
 // Bytes before the data of a multi-section file with `sections` headers.
 constexpr uint64_t slice_headers_size(uint64_t sections) {
   return sections_header_size + supertensor_header_size * sections;
