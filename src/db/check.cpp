@@ -18,6 +18,7 @@
 #include "pentago/data/npy.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/db/lookup.h"
+#include "pentago/db/run_directory.h"
 #include "pentago/end/block_store.h"
 #include "pentago/end/meaningless.h"
 #include "pentago/end/run_options.h"
@@ -98,10 +99,6 @@ class reporter {
 };
 
 // The files of one slice in a run directory.
-struct slice_paths {
-  std::string counts, sparse, slice, index;
-};
-
 // One sparse row.
 struct sample_row {
   uint64_t row;
@@ -150,7 +147,7 @@ struct checker {
   // (then samples are checked without their section).
   std::vector<sample_row> check_sparse(int n, const std::string& path,
                                        const std::vector<section_t>* sections);
-  void check_slice_file(int n, const slice_paths& paths, const std::vector<section_t>& sections,
+  void check_slice_file(int n, const slice_files& paths, const std::vector<section_t>& sections,
                         const npy_array* counts, std::vector<sample_row>& samples,
                         std::string& summary);
   void search_samples(int n, const std::vector<sample_row>& samples, std::string& summary);
@@ -293,7 +290,7 @@ std::vector<sample_row> checker::check_sparse(int n, const std::string& path,
   return samples;
 }
 
-void checker::check_slice_file(int n, const slice_paths& paths,
+void checker::check_slice_file(int n, const slice_files& paths,
                                const std::vector<section_t>& sections, const npy_array* counts,
                                std::vector<sample_row>& samples, std::string& summary) {
   const std::string where = slice_name(n) + ": " + fs::path(paths.slice).filename().string();
@@ -663,7 +660,7 @@ check_result check_run_directory(const std::string& dir, const check_options& op
   checker c{dir, options, report, result, print, threads};
 
   // Classify the directory's files.
-  std::map<int, slice_paths> slices;
+  std::map<int, slice_files> slices;
   std::vector<std::string> other_pentago;
   std::vector<int> markers;
   bool have_log = false;
@@ -676,37 +673,23 @@ check_result check_run_directory(const std::string& dir, const check_options& op
       report.finish();
       return result;
     }
-    static const std::regex counts_name(R"(counts-(\d+)\.npy)"),
-        sparse_name(R"(sparse-(\d+)\.npy)"), slice_file(R"(slice-(\d+)\.pentago)"),
-        index_name(R"(slice-(\d+)\.pentago\.index)"), marker(R"(meaningless-(\d+))"),
-        pentago_name(R"(.*\.pentago)"),
+    static const std::regex pentago_name(R"(.*\.pentago)"),
         allowed(
             R"(log|log-\d+|history.*|output-.*|.*\.pbs|.*\.sh|slurm-.*\.out|.*\.o\d+|.*\.e\d+|\d+\.(cobaltlog|error|output)|(restart|checkpoint).*)");
-    std::vector<fs::directory_entry> entries;
-    for (const auto& entry : fs::directory_iterator(dir, ec)) entries.push_back(entry);
-    if (ec) report.fail("directory", "cannot list the directory: " + ec.message());
-    std::sort(entries.begin(), entries.end());
-    for (const auto& entry : entries) {
+    run_directory_listing listing;
+    try {
+      listing = scan_run_directory(dir);
+    } catch (const error& e) {
+      report.fail("directory", e.what());
+    }
+    slices = listing.slices;
+    markers = listing.meaningless_markers;
+    for (const auto& entry : listing.others) {
       const std::string name = entry.path().filename().string(), path = entry.path().string();
-      std::smatch m;
-      auto slice_of = [&] {
-        const std::string digits = m[1].str();
-        return digits.size() <= 2 ? std::stoi(digits) : 99;
-      };
       if (name == "plots" && entry.is_directory(ec)) {
         // scripts/plot-run's pictures of the run; not part of the solver's output.
       } else if (!entry.is_regular_file(ec)) {
         report.fail("strange files", "unexpected non-file " + name);
-      } else if (std::regex_match(name, m, counts_name) && slice_of() <= 36) {
-        slices[slice_of()].counts = path;
-      } else if (std::regex_match(name, m, sparse_name) && slice_of() <= 36) {
-        slices[slice_of()].sparse = path;
-      } else if (std::regex_match(name, m, slice_file) && slice_of() <= 36) {
-        slices[slice_of()].slice = path;
-      } else if (std::regex_match(name, m, index_name) && slice_of() <= 36) {
-        slices[slice_of()].index = path;
-      } else if (std::regex_match(name, m, marker) && slice_of() >= 1 && slice_of() <= 35) {
-        markers.push_back(slice_of());
       } else if (std::regex_match(name, pentago_name)) {
         other_pentago.push_back(path);
       } else if (std::regex_match(name, allowed)) {
@@ -760,7 +743,7 @@ check_result check_run_directory(const std::string& dir, const check_options& op
   std::map<int, std::vector<section_t>> section_lists;
   for (auto it = slices.rbegin(); it != slices.rend(); ++it) {
     const int n = it->first;
-    const slice_paths& paths = it->second;
+    const slice_files& paths = it->second;
     std::string summary = "  " + slice_name(n) + ":";
     if (n == 36 || (c.meaningless && n > *c.meaningless)) {
       report.fail("slices", slice_name(n) + ": no such slice in this run");
