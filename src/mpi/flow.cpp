@@ -188,7 +188,6 @@ class flow {
     PENTAGO_MPI(MPI_Isend(bytes.data(), int(bytes.size()), MPI_BYTE, source, payload[2],
                           comms_.response, &r));
     add_request(r, nullptr);
-    stats_.requests_served++;
   }
 
   // ---- Receiving output contributions for our blocks --------------------------------------
@@ -202,7 +201,6 @@ class flow {
         [this, buffer](const MPI_Status& status) {
           int bytes = 0;
           MPI_Get_count(&status, MPI_BYTE, &bytes);
-          stats_.outputs_received++;
           pool_.push_front([this, buffer, bytes] { accumulate_message(*buffer, bytes); });
           post_output_receive();
         },
@@ -251,9 +249,7 @@ class flow {
                     std::to_string(limits_.line_memory) + " are left for lines: raise --memory");
       if (line_memory_used_ + state->memory > limits_.line_memory) break;
       line_memory_used_ += state->memory;
-      stats_.peak_line_memory = std::max(stats_.peak_line_memory, line_memory_used_);
       next_line_++;
-      stats_.lines++;
       state->section_index = partition_.lines().section_index(line.section);
       line_state* s = state.get();
       active_.push_back(std::move(state));
@@ -314,7 +310,6 @@ class flow {
       PENTAGO_MPI(MPI_Isend(s->request_payloads[b].data(), 4, MPI_INT, owner.rank, slice_,
                             comms_.request, &r));
       add_request(r, nullptr);
-      stats_.requests_sent++;
     }
   }
 

@@ -24,8 +24,8 @@ struct flow_limits {
 };
 
 struct flow_stats {
-  uint64_t lines = 0, requests_sent = 0, requests_served = 0, outputs_sent = 0,
-           outputs_received = 0, input_bytes = 0, output_bytes = 0, peak_line_memory = 0;
+  uint64_t input_bytes = 0;   // compressed input block bytes received (the per-slice traffic)
+  uint64_t outputs_sent = 0;  // output blocks sent to their owners
 };
 
 // Computes slice n into `store` (the rank's blocks under `partition`) from `prev` (slice
