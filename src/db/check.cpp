@@ -568,38 +568,30 @@ void checker::check_integrity(int n) {
       report.fail(kind, kind + ": " + block_text(section, block) + ": " + e.what());
       return;
     }
-    const auto shape = block_shape(section, block);
     const uint64_t block_id = block_index(section, block);
-    int k = 0;
-    std::array<int, 4> index;
-    for (int a = 0; a < shape[0]; a++)
-      for (int b = 0; b < shape[1]; b++)
-        for (int c = 0; c < shape[2]; c++)
-          for (int d = 0; d < shape[3]; d++, k++) {
-            if (threshold != UINT64_MAX &&
-                mix64(options.seed ^ mix64(section.sig() ^ mix64(block_id << 12 | uint64_t(k)))) >=
-                    threshold)
-              continue;
-            index = {8 * block[0] + a, 8 * block[1] + b, 8 * block[2] + c, 8 * block[3] + d};
-            const board_t board = section_board(section, index);
-            superinfo_t expected;
-            try {
-              expected = recurrence(board, n, children);
-            } catch (const std::exception& e) {
-              report.fail(kind, kind + ": board " + std::to_string(board) + ": " + e.what());
-              checked++;
-              continue;
-            }
-            const superinfo_t stored = disk_to_store(data[size_t(k)], n & 1);
-            checked++;
-            if (stored == expected)
-              good++;
-            else
-              report.fail(kind, kind + ": board " + std::to_string(board) + " (" + section.name() +
-                                    "): stored value differs from the best "
-                                    "over its children at " +
-                                    first_difference(stored, expected));
-          }
+    for_each_node(section, block, [&](int k, const std::array<int, 4>& index) {
+      if (threshold != UINT64_MAX &&
+          mix64(options.seed ^ mix64(section.sig() ^ mix64(block_id << 12 | uint64_t(k)))) >=
+              threshold)
+        return;
+      const board_t board = section_board(section, index);
+      superinfo_t expected;
+      try {
+        expected = recurrence(board, n, children);
+      } catch (const std::exception& e) {
+        report.fail(kind, kind + ": board " + std::to_string(board) + ": " + e.what());
+        checked++;
+        return;
+      }
+      const superinfo_t stored = disk_to_store(data[size_t(k)], n & 1);
+      checked++;
+      if (stored == expected)
+        good++;
+      else
+        report.fail(kind, kind + ": board " + std::to_string(board) + " (" + section.name() +
+                              "): stored value differs from the best over its children at " +
+                              first_difference(stored, expected));
+    });
   });
   result.integrity_boards += checked;
   say("  integrity " + std::to_string(n) + " -> " +

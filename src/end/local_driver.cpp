@@ -175,18 +175,7 @@ void run_local(const local_options& o) {
     parallel_for(o.threads, uint64_t(prev->blocks()), [&](uint64_t f) {
       const auto& key = prev->key(int(f));
       const section_t& s = slices[n][key.section];
-      const auto shape = block_shape(s, key.block);
-      std::vector<superinfo_t> values;
-      values.reserve(4096);
-      std::array<int, 4> k;
-      for (int a = 0; a < shape[0]; a++)
-        for (int b = 0; b < shape[1]; b++)
-          for (int c = 0; c < shape[2]; c++)
-            for (int d = 0; d < shape[3]; d++) {
-              k = {8 * key.block[0] + a, 8 * key.block[1] + b, 8 * key.block[2] + c,
-                   8 * key.block[3] + d};
-              values.push_back(meaningless_value(section_board(s, k)));
-            }
+      auto values = meaningless_block(s, key.block);
       prev->set(int(f), values);
     });
     prev->freeze();

@@ -1,6 +1,8 @@
 // Deterministic pseudorandom slice values for meaningless mode.
 #include "pentago/end/meaningless.h"
 
+#include "pentago/layout/line_mapping.h"
+
 namespace pentago {
 namespace {
 
@@ -51,6 +53,14 @@ std::string meaningless_plan_note(int slice, uint64_t nodes) {
   return "  meaningless slice " + std::to_string(slice) + ": " + std::to_string(nodes) +
          " nodes synthesized pseudorandomly (test mode; each costs tens of computed nodes, so a "
          "large meaningless slice takes longer than solving it)";
+}
+
+std::vector<superinfo_t> meaningless_block(const section_t& s, const block_t& b) {
+  std::vector<superinfo_t> values(size_t(block_nodes(s, b)));
+  for_each_node(s, b, [&](int k, const std::array<int, 4>& index) {
+    values[size_t(k)] = meaningless_value(section_board(s, index));
+  });
+  return values;
 }
 
 }  // namespace pentago

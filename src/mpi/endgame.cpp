@@ -306,16 +306,7 @@ class endgame_run {
       pool_.push_back([this, &store, f] {
         const auto& key = store.key(f);
         const section_t& s = store.section(f);
-        const auto shape = block_shape(s, key.block);
-        std::vector<superinfo_t> values;
-        values.reserve(size_t(store.nodes(f)));
-        for (int a = 0; a < shape[0]; a++)
-          for (int b = 0; b < shape[1]; b++)
-            for (int c = 0; c < shape[2]; c++)
-              for (int d = 0; d < shape[3]; d++)
-                values.push_back(meaningless_value(
-                    section_board(s, {8 * key.block[0] + a, 8 * key.block[1] + b,
-                                      8 * key.block[2] + c, 8 * key.block[3] + d})));
+        auto values = meaningless_block(s, key.block);
         store.set(f, values);
       });
     pool_.wait_idle();

@@ -4,8 +4,10 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "pentago/base/super.h"
+#include "pentago/layout/blocks.h"
 
 namespace pentago {
 
@@ -16,6 +18,8 @@ super_t super_meaningless(board_t board, uint64_t salt);
 // Store-format (win, notlose) value of a board in the meaningless slice:
 // win = sm(0)|sm(1)|sm(2)|sm(3), notlose = win | sm(7).
 superinfo_t meaningless_value(board_t board);
+// meaningless_value of every node of block b of section s, in C order.
+std::vector<superinfo_t> meaningless_block(const section_t& s, const block_t& b);
 
 // The plan's line about synthesizing slice `slice` of `nodes` nodes: each node costs 2304 board
 // transforms, tens of times a computed node, so a deep meaningless slice can take longer than

@@ -17,6 +17,21 @@ std::array<int, 4> section_blocks(const section_t& s);  // ceil(shape / 8) per a
 uint64_t section_block_count(const section_t& s);
 std::array<int, 4> block_shape(const section_t& s, const block_t& b);
 int block_nodes(const section_t& s, const block_t& b);  // product of block_shape
+// Calls fn(k, index) for every node of block b of s in C order: k = 0, 1, ... the position in
+// the block's data, index the node's indices in the whole section.
+template <class F>
+void for_each_node(const section_t& s, const block_t& b, F&& fn) {
+  const std::array<int, 4> shape = block_shape(s, b);
+  std::array<int, 4> index;
+  int k = 0;
+  for (int i0 = 0; i0 < shape[0]; i0++)
+    for (int i1 = 0; i1 < shape[1]; i1++)
+      for (int i2 = 0; i2 < shape[2]; i2++)
+        for (int i3 = 0; i3 < shape[3]; i3++, k++) {
+          index = {8 * b[0] + i0, 8 * b[1] + i1, 8 * b[2] + i2, 8 * b[3] + i3};
+          fn(k, index);
+        }
+}
 // Row-major index of a block within its section (the .index / file order).
 uint64_t block_index(const section_t& s, const block_t& b);
 block_t block_from_index(const section_t& s, uint64_t index);
