@@ -217,17 +217,22 @@ TEST(endgame, meaningless_on_2_and_3_ranks) {
     }
 }
 
+// A thread that waits until the job writing `dir` has started (its log exists), then sends
+// SIGUSR1 to its solver processes only (not mpiexec, timeout or the shell): a checkpoint.
+std::thread checkpoint_signal_once_started(const std::string& dir) {
+  return std::thread([dir] {
+    for (int i = 0; i < 600 && !fs::exists(dir + "/log"); i++)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::system(("pkill -USR1 -f '^" + bin + "pentago-endgame .*" + dir + "'").c_str());
+  });
+}
+
 TEST(endgame, checkpoint_on_signal_then_restart) {
   const std::string dir = fresh_dir("checkpoint"), resumed = fresh_dir("checkpoint-resume");
   const std::string args = "--threads 2 --save -1 --meaningless 6 --dir " + dir + " 00000000";
   // Start the job, signal it once it has started, and let it checkpoint.
-  std::thread signaller([&] {
-    for (int i = 0; i < 600 && !fs::exists(dir + "/log"); i++)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    // Only the solver processes (not mpiexec, timeout or the shell) get the signal.
-    std::system(("pkill -USR1 -f '^" + bin + "pentago-endgame .*" + dir + "'").c_str());
-  });
+  std::thread signaller = checkpoint_signal_once_started(dir);
   const auto r = shell(endgame(2, args));
   signaller.join();
   ASSERT_EQ(r.code, 0) << r.output;
@@ -253,12 +258,7 @@ TEST(endgame, resume_command_is_shell_quoted) {
   const std::string dir = fresh_dir("resume quoted");
   fs::remove_all(dir + "-resume");
   const std::string args = "--threads 2 --save -1 --meaningless 6 --dir '" + dir + "' 00000000";
-  std::thread signaller([&] {
-    for (int i = 0; i < 600 && !fs::exists(dir + "/log"); i++)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    std::system(("pkill -USR1 -f '^" + bin + "pentago-endgame .*" + dir + "'").c_str());
-  });
+  std::thread signaller = checkpoint_signal_once_started(dir);
   const auto r = shell(endgame(2, args));
   signaller.join();
   ASSERT_EQ(r.code, 0) << r.output;
