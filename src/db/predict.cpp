@@ -121,6 +121,7 @@ run_request engine_request(const predict_options& o) {
   r.restart_slice = o.restart;
   r.samples = o.samples;
   r.line_limit = o.line_limit;
+  r.save = o.save;
   return r;
 }
 

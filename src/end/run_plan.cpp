@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "pentago/data/compress.h"
+#include "pentago/end/line_order.h"
 #include "pentago/end/run_options.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/layout/line_mapping.h"
@@ -29,8 +30,14 @@ constexpr double rank_imbalance = 1.03;
 // Arena headroom over its live data: garbage of recompressed blocks between collections.
 constexpr double arena_headroom = 1.05;
 constexpr uint64_t arena_extra = 32 * MiB;
+// A dropped slice holds its incomplete blocks: the simulated peak of completion order, times
+// this for lines in flight and for ranks that are not exactly in step.
+constexpr double dropped_drift_one = 1.1;
+constexpr double dropped_drift_ranks = 1.25;
 // With memory to spare, the arena gets up to this much more headroom (relative to its data).
 constexpr double arena_spare_share = 0.15;
+// Share of --memory kept back from the spare memory (lines, arena headroom, partial blocks).
+constexpr double unplanned_share = 0.03;
 
 }  // namespace
 
@@ -115,7 +122,16 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
     s.lines = slice_lines(slices[n]).total_lines();
     s.computed = n <= p.first;
     s.ratio = r.meaningless && r.restart_slice < 0 && n == top ? meaningless_ratio : store_ratio(n);
-    s.store_bytes = uint64_t(s.ratio * 64 * double(s.nodes)) + block_arena_slack * s.blocks;
+    s.dropped = s.computed && n == p.bottom && n > r.save;
+    if (s.dropped) {
+      // Only incomplete blocks are held; ranks drift apart a little while they go through
+      // the sections in the same completion order.
+      const double held = incomplete_peak_nodes(slice_lines(slices[n])) *
+                          (r.ranks > 1 ? dropped_drift_ranks : dropped_drift_one);
+      s.store_bytes = uint64_t(s.ratio * 64 * held) + block_arena_slack * s.blocks;
+    } else {
+      s.store_bytes = uint64_t(s.ratio * 64 * double(s.nodes)) + block_arena_slack * s.blocks;
+    }
     s.rank_store_bytes = uint64_t(share * double(s.store_bytes));
     if (s.computed) {
       s.max_line_bytes = max_line_bytes(slices[n], n < 35);
@@ -152,7 +168,10 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
   // What is left goes first to more lines in flight (up to the line limit), then to arena
   // headroom (fewer collections, each of which slides every live unfrozen array), then to
   // uncompressed partial blocks (each compressed once instead of once per contribution).
+  // A little of what is left is never handed out: allocator slack and MPI buffers that the
+  // fixed part does not itemize keep the resident set under --memory.
   uint64_t spare = p.memory - p.needed;
+  spare -= std::min(spare, uint64_t(unplanned_share * double(p.memory)));
   const uint64_t more_lines =
       std::min(spare / 4, uint64_t(std::max(r.line_limit - 2, 0)) * 2 * max_line);
   p.line_bytes = p.min_line_bytes + more_lines;
@@ -183,7 +202,9 @@ std::vector<std::string> format_run_plan(const run_plan& p) {
                   s.slice, (unsigned long long)s.sections, (unsigned long long)s.blocks,
                   (unsigned long long)s.nodes, (unsigned long long)s.lines,
                   format_bytes(double(s.rank_store_bytes)).c_str(), s.ratio,
-                  s.computed ? "" : ", input only");
+                  s.dropped    ? ", incomplete blocks only (dropped when complete)"
+                  : s.computed ? ""
+                               : ", input only");
     lines.push_back(buf);
   }
   return lines;

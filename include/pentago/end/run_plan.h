@@ -24,6 +24,7 @@ struct run_request {
   int restart_slice = -1;  // slice read from a restart file; -1: none
   int samples = 256;       // sparse samples per section
   int line_limit = 8;      // lines in flight per rank
+  int save = -1;           // slices <= save are written; below that the lowest slice is dropped
 };
 
 // Throws usage_error (one line) if the request names no computable run: invalid root, a
@@ -33,9 +34,10 @@ void validate_run(const run_request& request);
 struct slice_plan_t {
   int slice = 0;
   uint64_t sections = 0, blocks = 0, nodes = 0, lines = 0;
-  bool computed = true;           // false for the synthesized or restart slice at the top
-  double ratio = 0;               // compressed / uncompressed bytes assumed for the slice's store
-  uint64_t store_bytes = 0;       // the whole slice's compressed store (all ranks)
+  bool computed = true;      // false for the synthesized or restart slice at the top
+  bool dropped = false;      // the lowest slice, not saved: complete blocks are counted, then freed
+  double ratio = 0;          // compressed / uncompressed bytes assumed for the slice's store
+  uint64_t store_bytes = 0;  // the whole slice's compressed store (all ranks)
   uint64_t rank_store_bytes = 0;  // one rank's share, with load imbalance
   uint64_t max_line_bytes = 0;    // the largest line in flight (inputs, outputs, receive slack)
 };
