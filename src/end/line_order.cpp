@@ -4,12 +4,22 @@
 #include <algorithm>
 #include <tuple>
 
+#include "pentago/util/error.h"
+
 namespace pentago {
 namespace {
 
+// The box grows in proportion to the section's shape: a line's place is the largest of its
+// base coordinates, each as a fraction of its axis (in 1/4096ths).
 auto completion_key(const line_t& line, const slice_lines& order) {
-  const int cube = std::max({line.base[0], line.base[1], line.base[2]});
-  return std::make_tuple(order.section_index(line.section), cube, line.dimension, line.base);
+  const auto blocks = section_blocks(line.section);
+  int box = 0;
+  for (int a = 0, j = 0; a < 4; a++)
+    if (a != line.dimension) {
+      box = std::max(box, (2 * line.base[j] + 1) * 2048 / blocks[a]);
+      j++;
+    }
+  return std::make_tuple(order.section_index(line.section), box, line.dimension, line.base);
 }
 
 }  // namespace
@@ -33,26 +43,32 @@ std::vector<line_t> lines_in_completion_order(const slice_lines& order) {
   return lines;
 }
 
+uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> ordered) {
+  int open = 0;
+  for (int d = 0; d < 4; d++) open += !s.quadrant_full(d);
+  if (open < 2) return 0;  // each block is complete with its one line
+  std::vector<uint8_t> seen(section_block_count(s), 0);
+  uint64_t held = 0, peak = 0;
+  for (const auto& line : ordered) {
+    PENTAGO_CHECK(line.section == s, "incomplete_peak_nodes: line of another section");
+    for (int k = 0; k < line.length(); k++) {
+      const block_t b = line.block(k);
+      uint8_t& count = seen[block_index(s, b)];
+      const uint64_t nodes = uint64_t(block_nodes(s, b));
+      if (++count == 1) held += nodes;
+      if (count == open) held -= nodes;
+      peak = std::max(peak, held);
+    }
+  }
+  return peak;
+}
+
 uint64_t incomplete_peak_nodes(const slice_lines& order) {
-  // Sections run one after another, so each is simulated on its own.
+  // Sections run one after another in completion order, so each is simulated on its own.
   uint64_t peak = 0;
-  const auto sections = order.sections();
-  for (const auto& s : sections) {
+  for (const auto& s : order.sections()) {
     const slice_lines one(std::span<const section_t>(&s, 1));
-    const auto lines = lines_in_completion_order(one);
-    int open = 0;
-    for (int d = 0; d < 4; d++) open += !s.quadrant_full(d);
-    std::vector<uint8_t> seen(section_block_count(s), 0);
-    uint64_t held = 0;
-    for (const auto& line : lines)
-      for (int k = 0; k < line.length(); k++) {
-        const block_t b = line.block(k);
-        const uint64_t index = block_index(s, b);
-        const uint64_t nodes = uint64_t(block_nodes(s, b));
-        if (++seen[index] == 1 && open > 1) held += nodes;
-        if (seen[index] == open && open > 1) held -= nodes;
-        peak = std::max(peak, held);
-      }
+    peak = std::max(peak, incomplete_peak_nodes(s, lines_in_completion_order(one)));
   }
   return peak;
 }
