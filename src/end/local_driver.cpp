@@ -132,6 +132,7 @@ void run_local(const local_options& o) {
 
   compacting_store heap(run.arena_bytes);
   partial_pool partials(run.partial_bytes);
+  worker_pool pool(o.threads - 1);  // with the calling thread, o.threads for every slice
   std::unique_ptr<block_store> prev;
   uint64_t done_nodes = 0;
 
@@ -172,7 +173,7 @@ void run_local(const local_options& o) {
     const auto t = clock_type::now();
     const int n = top;
     prev = std::make_unique<block_store>(slices[n], all_blocks(slices[n]), o.samples, heap);
-    parallel_for(o.threads, uint64_t(prev->blocks()), [&](uint64_t f) {
+    parallel_for(pool, uint64_t(prev->blocks()), [&](uint64_t f) {
       const auto& key = prev->key(int(f));
       const section_t& s = slices[n][key.section];
       auto values = meaningless_block(s, key.block);
@@ -191,7 +192,7 @@ void run_local(const local_options& o) {
     auto store =
         std::make_unique<block_store>(sections, all_blocks(sections), o.samples, heap, &partials);
     const std::vector<section_t>* prev_sections = n < 35 ? &slices[n + 1] : nullptr;
-    parallel_for(o.threads, lines.total_lines(), [&](uint64_t i) {
+    parallel_for(pool, lines.total_lines(), [&](uint64_t i) {
       const line_t line = lines.line(i);
       const line_dependency dep = line_dependency_of(line);
       thread_local std::vector<std::vector<superinfo_t>> input_blocks;
