@@ -121,6 +121,7 @@ run_request engine_request(const predict_options& o) {
   r.restart_slice = o.restart;
   r.samples = o.samples;
   r.line_limit = o.line_limit;
+  r.save = o.save;
   return r;
 }
 
@@ -171,6 +172,14 @@ prediction predict(const predict_options& o) {
     loads[n][j] = rank_load_estimate(*parts[n], ranks[j], o.rank_lines);
   });
 
+  // pentago-endgame's own plan decides whether it starts: the same function it calls. A
+  // dropped slice holds only a share of its blocks (those still incomplete).
+  const run_plan engine = make_run_plan(engine_request(o), slices);
+  const auto held_share = [&](int n) {
+    for (const auto& e : engine.slices)
+      if (e.slice == n && e.nodes) return double(e.held_nodes) / double(e.nodes);
+    return 1.0;
+  };
   prediction p;
   const auto slice_nodes = [&](int n) {
     uint64_t nodes = 0;
@@ -188,9 +197,9 @@ prediction predict(const predict_options& o) {
     s.ranks_examined = int(ranks.size());
     const bool has_prev = n < 35 && n + 1 <= (input_slice >= 0 ? input_slice : 35);
     const auto ratio_of = [&](int m) {
-      return o.snappy_ratio > 0 ? o.snappy_ratio : store_ratio(m);
+      return o.snappy_ratio > 0 ? o.snappy_ratio : engine.ratio_scale * store_ratio(m);
     };
-    const double cur_ratio = ratio_of(n);
+    const double cur_ratio = ratio_of(n) * held_share(n);
     const double prev_ratio =
         n + 1 == o.meaningless && o.restart < 0 ? meaningless_ratio : ratio_of(n + 1);
     std::vector<double> lines, blocks, block_nodes, line_nodes, base, write, chunk;
@@ -274,8 +283,6 @@ prediction predict(const predict_options& o) {
     }
     p.slices.push_back(s);
   }
-  // pentago-endgame's own plan decides whether it starts: the same function it calls.
-  const run_plan engine = make_run_plan(engine_request(o), slices);
   p.engine_plan = engine.needed;
   p.engine_arena = engine.arena_bytes;
   if (p.fits && !engine.fits) {

@@ -127,6 +127,7 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
       heap_(heap),
       group_(heap.create_group(keys_.size())),
       counts_(sections_.size(), section_counts_t{0, 0, 0}) {
+  held_size_.reset(new uint32_t[keys_.size()]());
   flat_of_.reserve(keys_.size());
   uint64_t missing = 0;
   for (int f = 0; f < int(keys_.size()); f++) {
@@ -170,9 +171,30 @@ int block_store::flat_id(int section, const block_t& block) const {
 
 int block_store::nodes(int flat) const { return block_nodes(section(flat), keys_[flat].block); }
 
+void block_store::held_changed(int flat, uint32_t size) {
+  const uint32_t old = held_size_[flat];
+  held_size_[flat] = size;
+  const uint64_t now = held_.fetch_add(uint64_t(size) - old) + (uint64_t(size) - old);
+  for (uint64_t peak = peak_held_.load();
+       now > peak && !peak_held_.compare_exchange_weak(peak, now);)
+    ;
+}
+
 void block_store::store_compressed(int flat, std::span<superinfo_t> values) {
   fast_compress(values, scratch_bytes);
   heap_.set(group_, flat, scratch_bytes.data(), scratch_bytes.size());
+  held_changed(flat, uint32_t(scratch_bytes.size()));
+}
+
+void block_store::drop(int flat) {
+  if (!held_size_[flat]) return;
+  heap_.set(group_, flat, nullptr, 0);
+  held_changed(flat, 0);
+}
+
+void block_store::drop_complete_blocks() {
+  PENTAGO_CHECK(!frozen_, "drop_complete_blocks on a frozen block store");
+  drop_complete_ = true;
 }
 
 void block_store::complete_block(int flat, std::span<const superinfo_t> values) {
@@ -231,7 +253,10 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
   missing_dims_[flat].store(left, std::memory_order_relaxed);
   if (!left) {
     complete_block(flat, merged);
-    store_compressed(flat, merged);
+    if (drop_complete_)
+      drop(flat);
+    else
+      store_compressed(flat, merged);
     if (partial) {
       pool_->give(partial);
       partial = nullptr;
@@ -249,11 +274,15 @@ void block_store::set(int flat, std::span<superinfo_t> values) {
   const uint8_t dims = missing_dims_[flat].exchange(0);
   missing_ -= popcount(dims);
   complete_block(flat, values);
-  store_compressed(flat, values);
+  if (drop_complete_)
+    drop(flat);
+  else
+    store_compressed(flat, values);
 }
 
 void block_store::read(int flat, std::span<superinfo_t> out) const {
   PENTAGO_CHECK(int(out.size()) == nodes(flat), "read buffer has the wrong size");
+  PENTAGO_CHECK(!drop_complete_, "read from a block store that drops complete blocks");
   if (frozen_) {
     fast_uncompress(compressed(flat), out);
     return;
@@ -265,6 +294,7 @@ void block_store::read(int flat, std::span<superinfo_t> out) const {
 
 std::span<const uint8_t> block_store::compressed(int flat) const {
   PENTAGO_CHECK(frozen_, "compressed bytes of a store that is not frozen");
+  PENTAGO_CHECK(!drop_complete_, "compressed bytes of a block store that drops complete blocks");
   return heap_.frozen_data(group_, flat);
 }
 
@@ -290,10 +320,6 @@ std::vector<sample_t> block_store::samples() const {
   return s;
 }
 
-uint64_t block_store::compressed_bytes() const {
-  uint64_t total = 0;
-  for (int f = 0; f < blocks(); f++) total += heap_.size(group_, f);
-  return total;
-}
+uint64_t block_store::compressed_bytes() const { return held_.load(); }
 
 }  // namespace pentago

@@ -14,6 +14,7 @@
 #include "pentago/end/block_store.h"
 #include "pentago/end/compacting_store.h"
 #include "pentago/end/line_compute.h"
+#include "pentago/end/line_order.h"
 #include "pentago/end/meaningless.h"
 #include "pentago/end/run_options.h"
 #include "pentago/end/run_plan.h"
@@ -37,6 +38,7 @@ run_request local_request(const local_options& o, uint64_t memory) {
   r.stop_after = o.stop_after;
   r.samples = o.samples;
   r.line_limit = o.threads;
+  r.save = o.save;
   return r;
 }
 
@@ -156,15 +158,19 @@ void run_local(const local_options& o) {
     const double elapsed = seconds_since(start);
     const double rate = done_nodes / std::max(elapsed, 1e-9);
     const double eta = (total_nodes - done_nodes) / std::max(rate, 1e-9);
+    char ratio[32] = "- (complete blocks dropped)";
+    if (!store.drops_complete_blocks())
+      std::snprintf(
+          ratio, sizeof ratio, "%.3f",
+          double(store.compressed_bytes()) / std::max<double>(store.uncompressed_bytes(), 1));
     char buf[400];
-    std::snprintf(
-        buf, sizeof buf,
-        "slice %2d: %llu sections, %d blocks, %llu nodes in %s (%.3g nodes/s), "
-        "compression %.3f, elapsed %s, eta %s",
-        n, (unsigned long long)slices[n].size(), store.blocks(), (unsigned long long)nodes,
-        format_seconds(seconds).c_str(), nodes / std::max(seconds, 1e-9),
-        double(store.compressed_bytes()) / std::max<double>(store.uncompressed_bytes(), 1),
-        format_seconds(elapsed).c_str(), format_seconds(eta).c_str());
+    std::snprintf(buf, sizeof buf,
+                  "slice %2d: %llu sections, %d blocks, %llu nodes in %s (%.3g nodes/s), "
+                  "compression %s, elapsed %s, eta %s",
+                  n, (unsigned long long)slices[n].size(), store.blocks(),
+                  (unsigned long long)nodes, format_seconds(seconds).c_str(),
+                  nodes / std::max(seconds, 1e-9), ratio, format_seconds(elapsed).c_str(),
+                  format_seconds(eta).c_str());
     log.line(buf);
   };
 
@@ -191,9 +197,11 @@ void run_local(const local_options& o) {
     // Memory beyond the plan holds incomplete blocks uncompressed (one compression per block).
     auto store =
         std::make_unique<block_store>(sections, all_blocks(sections), o.samples, heap, &partials);
+    if (n == bottom && n > o.save) store->drop_complete_blocks();
     const std::vector<section_t>* prev_sections = n < 35 ? &slices[n + 1] : nullptr;
-    parallel_for(pool, lines.total_lines(), [&](uint64_t i) {
-      const line_t line = lines.line(i);
+    const std::vector<line_t> ordered = lines_in_completion_order(lines);
+    parallel_for(pool, ordered.size(), [&](uint64_t i) {
+      const line_t& line = ordered[i];
       const line_dependency dep = line_dependency_of(line);
       thread_local std::vector<std::vector<superinfo_t>> input_blocks;
       thread_local std::vector<superinfo_t> output;

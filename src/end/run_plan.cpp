@@ -5,6 +5,8 @@
 #include <cstdio>
 
 #include "pentago/data/compress.h"
+#include "pentago/end/line_compute.h"
+#include "pentago/end/line_order.h"
 #include "pentago/end/run_options.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/layout/line_mapping.h"
@@ -29,8 +31,18 @@ constexpr double rank_imbalance = 1.03;
 // Arena headroom over its live data: garbage of recompressed blocks between collections.
 constexpr double arena_headroom = 1.05;
 constexpr uint64_t arena_extra = 32 * MiB;
+// A dropped slice holds its incomplete blocks: the simulated peak of completion order, times
+// this for lines in flight and for ranks that are not exactly in step. Measured on 2 ranks:
+// 0.83-0.93 of the simulation alone (partly merged blocks compress better than complete ones).
+constexpr double dropped_drift_one = 1.05;
+constexpr double dropped_drift_ranks = 1.05;
 // With memory to spare, the arena gets up to this much more headroom (relative to its data).
 constexpr double arena_spare_share = 0.15;
+// Blocks of slice 35 compressed to measure a root's ratio, and the range of the scale applied.
+constexpr int ratio_samples = 32;
+constexpr double min_ratio_scale = 0.5, max_ratio_scale = 1.25;
+// Share of --memory kept back from the spare memory (lines, arena headroom, partial blocks).
+constexpr double unplanned_share = 0.03;
 
 }  // namespace
 
@@ -56,6 +68,47 @@ void validate_run(const run_request& r) {
     throw usage_error("restart slice " + std::to_string(r.restart_slice) +
                       " is outside the slices " + std::to_string(bottom + 1) + ".." +
                       std::to_string(top) + " of this run");
+}
+
+double sampled_top_ratio(const std::vector<section_t>& slice35, int samples) {
+  uint64_t total_blocks = 0;
+  for (const auto& s : slice35) total_blocks += section_block_count(s);
+  if (!total_blocks || samples < 1) return 0;
+  // Every (total / samples)-th block of the slice, in section then block order.
+  std::vector<std::pair<int, uint64_t>> picks;
+  for (int i = 0; i < samples && uint64_t(i) < total_blocks; i++) {
+    uint64_t flat =
+        uint64_t(i) * total_blocks / uint64_t(std::min<uint64_t>(samples, total_blocks));
+    int s = 0;
+    while (flat >= section_block_count(slice35[s])) flat -= section_block_count(slice35[s++]);
+    picks.push_back({s, flat});
+  }
+  uint64_t compressed = 0, raw = 0;
+  std::vector<superinfo_t> value, part;
+  std::vector<uint8_t> bytes;
+  for (const auto& [si, index] : picks) {
+    const section_t& s = slice35[si];
+    const block_t b = block_from_index(s, index);
+    value.assign(size_t(block_nodes(s, b)), superinfo_t{});
+    part.resize(value.size());
+    for (int d = 0; d < 4; d++) {
+      if (s.quadrant_full(d)) continue;
+      line_t line;
+      line.section = s;
+      line.dimension = d;
+      for (int a = 0, j = 0; a < 4; a++)
+        if (a != d) line.base[j++] = b[a];
+      compute_line_block(line_dependency_of(line), {}, b[d], part.data());
+      for (size_t i = 0; i < value.size(); i++) {
+        value[i].win |= part[i].win;
+        value[i].notlose |= part[i].notlose;
+      }
+    }
+    bytes.resize(fast_compress_bound(value.size()));
+    compressed += fast_compress(std::span<const superinfo_t>(value), std::span<uint8_t>(bytes));
+    raw += 64 * value.size();
+  }
+  return double(compressed) / double(raw);
 }
 
 double store_ratio(int slice) {
@@ -102,6 +155,13 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
   p.first = r.restart_slice >= 0 || r.meaningless ? p.top - 1 : 35;
   p.bottom = r.stop_after >= 0 ? r.stop_after : r.root.sum();
   const double share = (r.ranks > 1 ? rank_imbalance : 1.0) / double(r.ranks);
+  // Roots compress differently: scale the calibrated ratios by how this root's slice 35
+  // compresses (measured on a sample of its blocks) against the calibration's.
+  if (!r.meaningless && slices.size() > 35 && !slices[35].empty()) {
+    p.top_ratio = sampled_top_ratio(slices[35], ratio_samples);
+    if (p.top_ratio > 0)
+      p.ratio_scale = std::clamp(p.top_ratio / store_ratio(35), min_ratio_scale, max_ratio_scale);
+  }
   uint64_t max_line = 0, max_blocks = 0, max_sample_bytes = 0;
   for (int n = p.top; n >= p.bottom; n--) {
     if (n >= int(slices.size()) || slices[n].empty()) break;
@@ -114,8 +174,19 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
     }
     s.lines = slice_lines(slices[n]).total_lines();
     s.computed = n <= p.first;
-    s.ratio = r.meaningless && r.restart_slice < 0 && n == top ? meaningless_ratio : store_ratio(n);
-    s.store_bytes = uint64_t(s.ratio * 64 * double(s.nodes)) + block_arena_slack * s.blocks;
+    s.ratio = r.meaningless && r.restart_slice < 0 && n == top ? meaningless_ratio
+                                                               : p.ratio_scale * store_ratio(n);
+    s.dropped = s.computed && n == p.bottom && n > r.save;
+    if (s.dropped) {
+      // Only incomplete blocks are held; ranks drift apart a little while they go through
+      // the sections in the same completion order.
+      const double held = incomplete_peak_nodes(slice_lines(slices[n])) *
+                          (r.ranks > 1 ? dropped_drift_ranks : dropped_drift_one);
+      s.held_nodes = std::min(s.nodes, uint64_t(held));
+    } else {
+      s.held_nodes = s.nodes;
+    }
+    s.store_bytes = uint64_t(s.ratio * 64 * double(s.held_nodes)) + block_arena_slack * s.blocks;
     s.rank_store_bytes = uint64_t(share * double(s.store_bytes));
     if (s.computed) {
       s.max_line_bytes = max_line_bytes(slices[n], n < 35);
@@ -152,7 +223,10 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
   // What is left goes first to more lines in flight (up to the line limit), then to arena
   // headroom (fewer collections, each of which slides every live unfrozen array), then to
   // uncompressed partial blocks (each compressed once instead of once per contribution).
+  // A little of what is left is never handed out: allocator slack and MPI buffers that the
+  // fixed part does not itemize keep the resident set under --memory.
   uint64_t spare = p.memory - p.needed;
+  spare -= std::min(spare, uint64_t(unplanned_share * double(p.memory)));
   const uint64_t more_lines =
       std::min(spare / 4, uint64_t(std::max(r.line_limit - 2, 0)) * 2 * max_line);
   p.line_bytes = p.min_line_bytes + more_lines;
@@ -176,14 +250,26 @@ std::vector<std::string> format_run_plan(const run_plan& p) {
       format_bytes(double(p.store_peak)).c_str(), p.peak_slice + 1, p.peak_slice,
       format_bytes(double(p.line_bytes)).c_str(), format_bytes(double(p.partial_bytes)).c_str());
   lines.push_back(buf);
+  if (p.top_ratio > 0) {
+    std::snprintf(buf, sizeof buf,
+                  "  compression: slice 35 sampled at %.3f, calibrated ratios scaled by %.2f",
+                  p.top_ratio, p.ratio_scale);
+    lines.push_back(buf);
+  }
   for (const auto& s : p.slices) {
+    char held[120];
+    std::snprintf(held, sizeof held,
+                  ", incomplete blocks only: %.0f%% of its nodes at once (dropped when complete)",
+                  100.0 * double(s.held_nodes) / double(std::max<uint64_t>(s.nodes, 1)));
     std::snprintf(buf, sizeof buf,
                   "  slice %2d: %6llu sections %11llu blocks %15llu nodes %10llu lines, store "
                   "~%s per rank (ratio %.2f)%s",
                   s.slice, (unsigned long long)s.sections, (unsigned long long)s.blocks,
                   (unsigned long long)s.nodes, (unsigned long long)s.lines,
                   format_bytes(double(s.rank_store_bytes)).c_str(), s.ratio,
-                  s.computed ? "" : ", input only");
+                  s.dropped    ? held
+                  : s.computed ? ""
+                               : ", input only");
     lines.push_back(buf);
   }
   return lines;

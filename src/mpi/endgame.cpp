@@ -159,6 +159,7 @@ class endgame_run {
     request.restart_slice = restart_slice;
     request.samples = o_.samples;
     request.line_limit = o_.line_limit;
+    request.save = o_.save;
     plan_ = make_run_plan(request, slices);
     if (!plan_.fits) throw usage_error(plan_.reason);
   }
@@ -217,6 +218,7 @@ class endgame_run {
       auto store = std::make_unique<block_store>(slices[n], keys_of(*part, rank_), o_.samples,
                                                  *heap_, partials_.get());
       report_load(n, *part);
+      if (n == bottom && n > o_.save) store->drop_complete_blocks();
       if (n == o_.test_fail_slice && rank_ == o_.test_fail_rank)
         pool_.push_back([] { throw error("injected failure (--test-fail)"); });
       const flow_stats stats = compute_slice_flow(n, *part, *store, prev_part.get(), prev.get(),
@@ -352,8 +354,8 @@ class endgame_run {
     uint64_t local[5] = {store.compressed_bytes(), store.uncompressed_bytes(), stats.input_bytes,
                          stats.outputs_sent, resident_high_water()};
     // Per rank maxima: resident set, store bytes, arena live and bump high water, partials.
-    uint64_t local_max[5] = {local[4], local[0], heap.peak_live_bytes, heap.bump_high_water,
-                             partials_->carved_bytes()};
+    uint64_t local_max[5] = {local[4], store.peak_held_bytes(), heap.peak_live_bytes,
+                             heap.bump_high_water, partials_->carved_bytes()};
     uint64_t total[5] = {}, high_of[5] = {};
     PENTAGO_MPI(MPI_Reduce(local, total, 4, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
     PENTAGO_MPI(MPI_Reduce(local_max, high_of, 5, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
@@ -369,15 +371,20 @@ class endgame_run {
     }
     const double rate = double(done_nodes) / std::max(elapsed, 1e-9);
     char buf[600];
+    // A dropped slice keeps no complete blocks, so it has no compression ratio to report.
+    std::snprintf(buf, sizeof buf, "%.3f",
+                  double(total[0]) / std::max<double>(double(total[1]), 1));
+    const bool dropped = store.drops_complete_blocks();
+    const std::string ratio = dropped ? "-" : buf;
+    const std::string compression = dropped ? "- (complete blocks dropped)" : ratio;
     std::snprintf(
         buf, sizeof buf,
         "slice %d: %zu sections, %llu nodes in %s (compute %s, io %s), %.4g nodes/s/core, "
-        "compression %.3f, memory high water %s/rank, elapsed %s, eta %s",
+        "compression %s, memory high water %s/rank, elapsed %s, eta %s",
         n, sections, (unsigned long long)nodes,
         format_seconds(compute_seconds + io_seconds).c_str(),
         format_seconds(compute_seconds).c_str(), format_seconds(io_seconds).c_str(),
-        double(nodes) / std::max(compute_seconds, 1e-9) / cores,
-        double(total[0]) / std::max<double>(double(total[1]), 1),
+        double(nodes) / std::max(compute_seconds, 1e-9) / cores, compression.c_str(),
         format_bytes(double(high)).c_str(), format_seconds(elapsed).c_str(),
         format_seconds(double(total_nodes - done_nodes) / std::max(rate, 1e-9)).c_str());
     log_.line(buf);
@@ -393,12 +400,11 @@ class endgame_run {
     if (const slice_plan_t* p = plan_of(plan_.slices, n)) {
       std::snprintf(
           buf, sizeof buf,
-          "  plan vs measured (max over ranks): store %s vs %s, ratio %.2f vs %.3f; "
+          "  plan vs measured (max over ranks): store %s vs %s, ratio %.2f vs %s; "
           "arena live %s, touched %s of %s; partial blocks %s of %s; resident %s of "
           "--memory %s",
           format_bytes(double(p->rank_store_bytes)).c_str(),
-          format_bytes(double(high_of[1])).c_str(), p->ratio,
-          double(total[0]) / std::max<double>(double(total[1]), 1),
+          format_bytes(double(high_of[1])).c_str(), p->ratio, ratio.c_str(),
           format_bytes(double(high_of[2])).c_str(), format_bytes(double(high_of[3])).c_str(),
           format_bytes(double(plan_.arena_bytes)).c_str(), format_bytes(double(high_of[4])).c_str(),
           format_bytes(double(plan_.partial_bytes)).c_str(), format_bytes(double(high)).c_str(),

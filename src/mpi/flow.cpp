@@ -11,6 +11,7 @@
 
 #include "pentago/data/compress.h"
 #include "pentago/end/line_compute.h"
+#include "pentago/end/line_order.h"
 #include "pentago/util/error.h"
 
 namespace pentago {
@@ -56,6 +57,7 @@ class flow {
         limits_(limits),
         trace_(trace),
         lines_(partition.rank_lines(rank_)) {
+    sort_lines_for_completion(lines_, partition.lines());
     for (const auto& l : lines_) total_outputs_ += uint64_t(l.length());
     int tag_ub = 32767, flag = 0;
     int* value = nullptr;

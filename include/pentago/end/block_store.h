@@ -100,17 +100,25 @@ class block_store {
   std::span<const uint8_t> compressed(int flat) const;
   // Packs the store and forbids further writes. Every block must be complete.
   void freeze();
+  // From now on complete blocks are counted and sampled, then dropped instead of stored: for
+  // the last slice of a run that does not save it, which nothing reads afterwards. Blocks can
+  // then not be read. Call before the first write.
+  void drop_complete_blocks();
+  bool drops_complete_blocks() const { return drop_complete_; }
   bool frozen() const { return frozen_; }
 
   uint64_t missing_contributions() const { return missing_.load(); }
   std::vector<section_counts_t> counts() const;  // per section of the slice
   std::vector<sample_t> samples() const;         // recorded samples, by (section, draw)
   uint64_t compressed_bytes() const;
+  uint64_t peak_held_bytes() const { return peak_held_.load(); }  // compressed, high water
   uint64_t uncompressed_bytes() const { return uncompressed_bytes_; }
 
  private:
   void complete_block(int flat, std::span<const superinfo_t> values);
   void store_compressed(int flat, std::span<superinfo_t> values);
+  void drop(int flat);  // frees a block's compressed bytes
+  void held_changed(int flat, uint32_t size);
 
   std::vector<section_t> sections_;
   std::vector<block_key_t> keys_;
@@ -125,6 +133,9 @@ class block_store {
   compacting_store& heap_;
   group_id group_;
   bool frozen_ = false;
+  bool drop_complete_ = false;
+  std::unique_ptr<uint32_t[]> held_size_;  // per block: compressed bytes in the heap
+  std::atomic<uint64_t> held_{0}, peak_held_{0};
 
   struct sample_slot {
     int section, draw, offset;  // offset within the block

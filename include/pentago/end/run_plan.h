@@ -24,6 +24,7 @@ struct run_request {
   int restart_slice = -1;  // slice read from a restart file; -1: none
   int samples = 256;       // sparse samples per section
   int line_limit = 8;      // lines in flight per rank
+  int save = -1;           // slices <= save are written; below that the lowest slice is dropped
 };
 
 // Throws usage_error (one line) if the request names no computable run: invalid root, a
@@ -33,9 +34,11 @@ void validate_run(const run_request& request);
 struct slice_plan_t {
   int slice = 0;
   uint64_t sections = 0, blocks = 0, nodes = 0, lines = 0;
-  bool computed = true;           // false for the synthesized or restart slice at the top
-  double ratio = 0;               // compressed / uncompressed bytes assumed for the slice's store
-  uint64_t store_bytes = 0;       // the whole slice's compressed store (all ranks)
+  bool computed = true;      // false for the synthesized or restart slice at the top
+  bool dropped = false;      // the lowest slice, not saved: complete blocks are counted, then freed
+  uint64_t held_nodes = 0;   // nodes whose blocks the store holds at its peak (all unless dropped)
+  double ratio = 0;          // compressed / uncompressed bytes assumed for the slice's store
+  uint64_t store_bytes = 0;  // the whole slice's compressed store (all ranks)
   uint64_t rank_store_bytes = 0;  // one rank's share, with load imbalance
   uint64_t max_line_bytes = 0;    // the largest line in flight (inputs, outputs, receive slack)
 };
@@ -44,6 +47,9 @@ struct slice_plan_t {
 // bytes per node, by slice: the largest measured ratio (0.37 at slice 35, 0.33 at 34, 0.36 at
 // 33 and below); see docs/tools.md. Pseudorandom (meaningless) data does not compress.
 double store_ratio(int slice);
+// The compressed share of a root's slice 35, from `samples` of its blocks computed and
+// compressed here (0 if the slice is empty).
+double sampled_top_ratio(const std::vector<section_t>& slice35, int samples);
 constexpr double meaningless_ratio = 1.0;
 
 struct run_plan {
@@ -52,6 +58,8 @@ struct run_plan {
   int bottom = 0;  // lowest slice computed
   std::vector<slice_plan_t> slices;  // top first, down to bottom
   uint64_t memory = 0;               // per rank
+  double top_ratio = 0;              // this root's slice 35 compression, sampled (0: not measured)
+  double ratio_scale = 1;            // applied to store_ratio: top_ratio against the calibration's
   // Per rank: code, MPI, partitions, block tables, samples, thread scratch.
   uint64_t fixed_bytes = 0;
   uint64_t store_peak = 0;      // the largest two consecutive slices' stores (arena live data)

@@ -1,0 +1,28 @@
+// The order in which the engine computes a slice's lines: section by section, and within a
+// section as a growing box of block coordinates, so that every output block receives all of
+// its line contributions close together. Few blocks are then incomplete at any time, which is
+// what the last slice of a run holds when its complete blocks are counted and dropped.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "pentago/layout/blocks.h"
+
+namespace pentago {
+
+// Sorts lines (all of one slice) into completion order: by section index in `order`, then by
+// a box growing in proportion to the section's shape (the largest of the line's base
+// coordinates, each as a fraction of its axis), then dimension, then base.
+void sort_lines_for_completion(std::vector<line_t>& lines, const slice_lines& order);
+
+// Every line of the slice, in completion order.
+std::vector<line_t> lines_in_completion_order(const slice_lines& order);
+
+// The most nodes held at once by incomplete blocks of section s (reached by some but not all
+// of their lines) when its lines run one at a time in the given order.
+uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> ordered);
+// The same for a whole slice whose lines run in completion order.
+uint64_t incomplete_peak_nodes(const slice_lines& order);
+
+}  // namespace pentago

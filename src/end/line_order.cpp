@@ -1,0 +1,76 @@
+// Completion order of a slice's lines, and the incomplete-block peak it leads to.
+#include "pentago/end/line_order.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include "pentago/util/error.h"
+
+namespace pentago {
+namespace {
+
+// The box grows in proportion to the section's shape: a line's place is the largest of its
+// base coordinates, each as a fraction of its axis (in 1/4096ths).
+auto completion_key(const line_t& line, const slice_lines& order) {
+  const auto blocks = section_blocks(line.section);
+  int box = 0;
+  for (int a = 0, j = 0; a < 4; a++)
+    if (a != line.dimension) {
+      box = std::max(box, (2 * line.base[j] + 1) * 2048 / blocks[a]);
+      j++;
+    }
+  return std::make_tuple(order.section_index(line.section), box, line.dimension, line.base);
+}
+
+}  // namespace
+
+void sort_lines_for_completion(std::vector<line_t>& lines, const slice_lines& order) {
+  std::vector<std::pair<decltype(completion_key(line_t{}, order)), size_t>> keyed;
+  keyed.reserve(lines.size());
+  for (size_t i = 0; i < lines.size(); i++) keyed.push_back({completion_key(lines[i], order), i});
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<line_t> sorted;
+  sorted.reserve(lines.size());
+  for (const auto& k : keyed) sorted.push_back(lines[k.second]);
+  lines.swap(sorted);
+}
+
+std::vector<line_t> lines_in_completion_order(const slice_lines& order) {
+  std::vector<line_t> lines;
+  lines.reserve(order.total_lines());
+  for (uint64_t i = 0; i < order.total_lines(); i++) lines.push_back(order.line(i));
+  sort_lines_for_completion(lines, order);
+  return lines;
+}
+
+uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> ordered) {
+  int open = 0;
+  for (int d = 0; d < 4; d++) open += !s.quadrant_full(d);
+  if (open < 2) return 0;  // each block is complete with its one line
+  std::vector<uint8_t> seen(section_block_count(s), 0);
+  uint64_t held = 0, peak = 0;
+  for (const auto& line : ordered) {
+    PENTAGO_CHECK(line.section == s, "incomplete_peak_nodes: line of another section");
+    for (int k = 0; k < line.length(); k++) {
+      const block_t b = line.block(k);
+      uint8_t& count = seen[block_index(s, b)];
+      const uint64_t nodes = uint64_t(block_nodes(s, b));
+      if (++count == 1) held += nodes;
+      if (count == open) held -= nodes;
+      peak = std::max(peak, held);
+    }
+  }
+  return peak;
+}
+
+uint64_t incomplete_peak_nodes(const slice_lines& order) {
+  // Sections run one after another in completion order, so each is simulated on its own.
+  uint64_t peak = 0;
+  for (const auto& s : order.sections()) {
+    const slice_lines one(std::span<const section_t>(&s, 1));
+    peak = std::max(peak, incomplete_peak_nodes(s, lines_in_completion_order(one)));
+  }
+  return peak;
+}
+
+}  // namespace pentago
