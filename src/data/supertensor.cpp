@@ -234,8 +234,9 @@ void write_slice_file(const std::string& path, std::span<const section_t> sectio
   };
   std::vector<job_t> batch;
   const size_t batch_limit = 4 * size_t(threads);
+  worker_pool pool(threads - 1);  // one pool for all batches; the caller compresses too
   auto flush = [&] {
-    parallel_for(threads, batch.size(), [&](uint64_t j) {
+    parallel_for(pool, batch.size(), [&](uint64_t j) {
       compress_disk_block(batch[j].nodes, batch[j].compressed, preset);
     });
     for (auto& job : batch) {

@@ -134,6 +134,7 @@ void run_local(const local_options& o) {
 
   compacting_store heap(run.arena_bytes);
   partial_pool partials(run.partial_bytes);
+  worker_pool pool(o.threads - 1);  // with the calling thread, o.threads for every slice
   std::unique_ptr<block_store> prev;
   uint64_t done_nodes = 0;
 
@@ -178,7 +179,7 @@ void run_local(const local_options& o) {
     const auto t = clock_type::now();
     const int n = top;
     prev = std::make_unique<block_store>(slices[n], all_blocks(slices[n]), o.samples, heap);
-    parallel_for(o.threads, uint64_t(prev->blocks()), [&](uint64_t f) {
+    parallel_for(pool, uint64_t(prev->blocks()), [&](uint64_t f) {
       const auto& key = prev->key(int(f));
       const section_t& s = slices[n][key.section];
       auto values = meaningless_block(s, key.block);
@@ -199,7 +200,7 @@ void run_local(const local_options& o) {
     if (n == bottom && n > o.save) store->drop_complete_blocks();
     const std::vector<section_t>* prev_sections = n < 35 ? &slices[n + 1] : nullptr;
     const std::vector<line_t> ordered = lines_in_completion_order(lines);
-    parallel_for(o.threads, ordered.size(), [&](uint64_t i) {
+    parallel_for(pool, ordered.size(), [&](uint64_t i) {
       const line_t& line = ordered[i];
       const line_dependency dep = line_dependency_of(line);
       thread_local std::vector<std::vector<superinfo_t>> input_blocks;

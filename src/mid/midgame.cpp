@@ -96,7 +96,7 @@ struct layer_t {
   std::vector<halfsuper_t> mover_wins, placer_wins;
 };
 
-layer_t make_layer(const root_info& root, int n, int threads) {
+layer_t make_layer(const root_info& root, int n, worker_pool& pool) {
   const int spots = root.spots;
   layer_t L;
   L.n = n;
@@ -146,7 +146,7 @@ layer_t make_layer(const root_info& root, int n, int threads) {
   const uint64_t chunk = 256;
   const uint64_t mover_chunks = (mover_sets.size() + chunk - 1) / chunk;
   const uint64_t placer_chunks = (placer_sets.size() + chunk - 1) / chunk;
-  parallel_for(threads, mover_chunks + placer_chunks, [&](uint64_t c) {
+  parallel_for(pool, mover_chunks + placer_chunks, [&](uint64_t c) {
     if (c < mover_chunks) {
       for (uint64_t r = c * chunk; r < std::min<uint64_t>(mover_sets.size(), (c + 1) * chunk); r++)
         L.mover_wins[r] = halfsuper_wins(mover_root | root.side_of(mover_sets[r]), L.parity);
@@ -242,7 +242,7 @@ struct solved_halves {
   std::vector<halfsuper_t> win, notlose;
 };
 
-solved_halves solve_halves(const root_info& root, int threads, halfsuper_t* buffer,
+solved_halves solve_halves(const root_info& root, worker_pool& pool, halfsuper_t* buffer,
                            uint64_t entries) {
   const int spots = root.spots;
   std::vector<halfsuper_t> pass_values[2];
@@ -252,7 +252,7 @@ solved_halves solve_halves(const root_info& root, int threads, halfsuper_t* buff
     std::unique_ptr<layer_t> next;
     const halfsuper_t* next_data = nullptr;
     for (int n = spots; n >= 0; n--) {
-      auto layer = std::make_unique<layer_t>(make_layer(root, n, threads));
+      auto layer = std::make_unique<layer_t>(make_layer(root, n, pool));
       const uint64_t size = layer->rows * layer->cols;
       PENTAGO_CHECK(size == midgame_layer_size(spots, n), "midgame layer size");
       // Even layers at the start of the workspace, odd layers flush against its end.
@@ -261,7 +261,7 @@ solved_halves solve_halves(const root_info& root, int threads, halfsuper_t* buff
       const uint64_t rows = layer->rows;
       const bool stream = size * sizeof(halfsuper_t) >= stream_bytes;
       auto solve = [&](auto stream_flag, auto by_mover_flag) {
-        parallel_for(threads, rows, [&](uint64_t row) {
+        parallel_for(pool, rows, [&](uint64_t row) {
           solve_row<stream_flag(), by_mover_flag()>(*layer, next.get(), next_data, row, data,
                                                     win_bit, values.data());
         });
@@ -386,8 +386,9 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
     workspace.data_ = p;
     workspace.bytes_ = result.workspace_bytes;
   }
+  worker_pool pool(result.threads - 1);  // with the calling thread, for every layer
   const solved_halves h =
-      solve_halves(root, result.threads, static_cast<halfsuper_t*>(workspace.data_), entries);
+      solve_halves(root, pool, static_cast<halfsuper_t*>(workspace.data_), entries);
 
   if (to_rotate) {
     const int v = append_rotations(result.values, board, h, 0);

@@ -11,7 +11,7 @@
 #include "pentago/search/lockless_table.h"
 #include "pentago/search/standardize.h"
 #include "pentago/util/error.h"
-#include "task_pool.h"
+#include "pentago/util/worker_pool.h"
 
 namespace pentago {
 namespace {
@@ -76,7 +76,7 @@ search_stats& search_stats::operator+=(const search_stats& o) {
 struct super_searcher::impl {
   super_search_options options;
   value_table table;
-  std::unique_ptr<detail::task_pool> pool;
+  std::unique_ptr<worker_pool> pool;  // threads - 1 workers; the caller is the last thread
   std::mutex stats_mutex;
   search_stats totals;
 
@@ -89,7 +89,7 @@ struct super_searcher::impl {
                         std::to_string(o.leaf_stones));
     if (o.leaf_stones != -1 && !o.leaf)
       throw usage_error("leaf stone count given without a leaf function");
-    if (o.threads > 1) pool = std::make_unique<detail::task_pool>(o.threads - 1);
+    if (o.threads > 1) pool = std::make_unique<worker_pool>(o.threads - 1);
   }
 
   void merge(const search_stats& s) {
@@ -187,31 +187,34 @@ struct super_searcher::impl {
     split_point sp(ctx.split);
     sp.pending.store(count - 1, std::memory_order_relaxed);
     for (int i = 1; i < count; i++)
-      pool->submit(sp.level, [&, i] {
-        task_context task;
-        task.split = &sp;
-        try {
-          if (sp.cancelled()) {
-            sp.incomplete.store(true, std::memory_order_relaxed);
-          } else {
-            const superinfo_t child = child_value(i, task);
-            if (task.aborted) {
-              sp.incomplete.store(true, std::memory_order_relaxed);
-            } else {
+      pool->push_back(
+          [&, i] {
+            task_context task;
+            task.split = &sp;
+            try {
+              if (sp.cancelled()) {
+                sp.incomplete.store(true, std::memory_order_relaxed);
+              } else {
+                const superinfo_t child = child_value(i, task);
+                if (task.aborted) {
+                  sp.incomplete.store(true, std::memory_order_relaxed);
+                } else {
+                  std::lock_guard<std::mutex> lock(sp.mutex);
+                  absorb(sp.win, sp.notlose, child);
+                  if (all_ones(sp.win | win | decided))
+                    sp.done.store(true, std::memory_order_relaxed);
+                }
+              }
+            } catch (...) {
               std::lock_guard<std::mutex> lock(sp.mutex);
-              absorb(sp.win, sp.notlose, child);
-              if (all_ones(sp.win | win | decided)) sp.done.store(true, std::memory_order_relaxed);
+              if (!sp.failure) sp.failure = std::current_exception();
+              sp.incomplete.store(true, std::memory_order_relaxed);
+              sp.done.store(true, std::memory_order_relaxed);
             }
-          }
-        } catch (...) {
-          std::lock_guard<std::mutex> lock(sp.mutex);
-          if (!sp.failure) sp.failure = std::current_exception();
-          sp.incomplete.store(true, std::memory_order_relaxed);
-          sp.done.store(true, std::memory_order_relaxed);
-        }
-        merge(task.stats);
-        if (sp.pending.fetch_sub(1, std::memory_order_acq_rel) == 1) pool->wake_all();
-      });
+            merge(task.stats);
+            if (sp.pending.fetch_sub(1, std::memory_order_acq_rel) == 1) pool->wake_helpers();
+          },
+          sp.level);
     // Help only with tasks of this split level or deeper: every nested wait is then one level
     // deeper, which bounds the stack (helping with any task can recurse without limit).
     pool->help_until(sp.level, [&] { return sp.pending.load(std::memory_order_acquire) == 0; });

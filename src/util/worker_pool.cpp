@@ -1,7 +1,8 @@
-// Worker pool with a front/back job deque, time accounting and error capture.
+// The thread pool: a leveled front/back job deque, helping waits, time accounting and error
+// capture.
 #include "pentago/util/worker_pool.h"
 
-#include <chrono>
+#include <algorithm>
 
 namespace pentago {
 
@@ -11,7 +12,7 @@ const char* activity_name(activity a) {
 }
 
 worker_pool::worker_pool(int threads) {
-  for (int t = 0; t < threads; t++) threads_.emplace_back([this] { run(); });
+  for (int t = 0; t < threads; t++) threads_.emplace_back([this] { work(); });
 }
 
 worker_pool::~worker_pool() {
@@ -23,26 +24,40 @@ worker_pool::~worker_pool() {
   for (auto& t : threads_) t.join();
 }
 
-void worker_pool::push_back(std::function<void()> job) {
+void worker_pool::push(job_t job, bool front) {
+  bool helpers;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    jobs_.push_back(std::move(job));
+    if (front)
+      jobs_.push_front(std::move(job));
+    else
+      jobs_.push_back(std::move(job));
+    helpers = helpers_waiting_ > 0;
   }
   wake_.notify_one();
+  // All of them: a helper woken for a job below its level would not take it.
+  if (helpers) help_.notify_all();
 }
 
-void worker_pool::push_front(std::function<void()> job) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    jobs_.push_front(std::move(job));
-  }
-  wake_.notify_one();
+void worker_pool::push_back(std::function<void()> job, int level) {
+  push({level, std::move(job)}, false);
 }
 
-bool worker_pool::run_one(std::unique_lock<std::mutex>& lock) {
-  if (jobs_.empty()) return false;
-  auto job = std::move(jobs_.front());
-  jobs_.pop_front();
+void worker_pool::push_front(std::function<void()> job, int level) {
+  push({level, std::move(job)}, true);
+}
+
+bool worker_pool::has_job(int min_level) const {
+  return std::any_of(jobs_.begin(), jobs_.end(),
+                     [&](const job_t& j) { return j.level >= min_level; });
+}
+
+bool worker_pool::run_one(std::unique_lock<std::mutex>& lock, int min_level) {
+  auto it = jobs_.begin();
+  while (it != jobs_.end() && it->level < min_level) ++it;
+  if (it == jobs_.end()) return false;
+  auto job = std::move(it->run);
+  jobs_.erase(it);
   running_++;
   lock.unlock();
   try {
@@ -54,16 +69,17 @@ bool worker_pool::run_one(std::unique_lock<std::mutex>& lock) {
     std::lock_guard<std::mutex> guard(mutex_);
     if (!failed_) failure_ = "unknown exception in a worker thread", failed_ = true;
   }
+  job = nullptr;  // its captures are released before the job counts as finished
   lock.lock();
   running_--;
   if (jobs_.empty() && !running_) idle_.notify_all();
   return true;
 }
 
-void worker_pool::run() {
+void worker_pool::work() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
-    if (run_one(lock)) continue;
+    if (run_one(lock, 0)) continue;
     if (stop_) return;
     const auto start = std::chrono::steady_clock::now();
     wake_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
@@ -78,8 +94,28 @@ void worker_pool::run() {
 int worker_pool::help() {
   std::unique_lock<std::mutex> lock(mutex_);
   int n = 0;
-  while (run_one(lock)) n++;
+  while (run_one(lock, 0)) n++;
   return n;
+}
+
+bool worker_pool::run_one(int min_level) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return run_one(lock, min_level);
+}
+
+void worker_pool::help_until(int min_level, const std::function<bool()>& done) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!done()) {
+    if (run_one(lock, min_level)) continue;
+    helpers_waiting_++;
+    help_.wait(lock, [&] { return has_job(min_level) || done(); });
+    helpers_waiting_--;
+  }
+}
+
+void worker_pool::wake_helpers() {
+  { std::lock_guard<std::mutex> lock(mutex_); }  // a helper is either before its check or asleep
+  help_.notify_all();
 }
 
 void worker_pool::wait_idle() {

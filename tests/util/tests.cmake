@@ -3,3 +3,7 @@
 add_dependencies(pentago_tsan_tests lru_cache_test)
 add_test(NAME lru_cache_tsan COMMAND lru_cache_test)
 set_tests_properties(lru_cache_tsan PROPERTIES LABELS "util;tsan")
+# The thread pool and parallel_for also run under ThreadSanitizer.
+add_dependencies(pentago_tsan_tests worker_pool_test)
+add_test(NAME worker_pool_tsan COMMAND worker_pool_test)
+set_tests_properties(worker_pool_tsan PROPERTIES LABELS "util;tsan")
