@@ -175,6 +175,16 @@ prediction predict(const predict_options& o) {
   // pentago-endgame's own plan decides whether it starts: the same function it calls. A
   // dropped slice holds only a share of its blocks (those still incomplete).
   const run_plan engine = make_run_plan(engine_request(o), slices);
+  // Input blocks are released after their last reader: the engine's paired store over the
+  // sum of both stores.
+  const auto pair_share = [&](int n) {
+    for (size_t i = 1; i < engine.slices.size(); i++) {
+      const auto& e = engine.slices[i];
+      const uint64_t sum = e.rank_store_bytes + engine.slices[i - 1].rank_store_bytes;
+      if (e.slice == n && sum) return std::min(1.0, double(e.pair_bytes) / double(sum));
+    }
+    return 1.0;
+  };
   const auto held_share = [&](int n) {
     for (const auto& e : engine.slices)
       if (e.slice == n && e.nodes) return double(e.held_nodes) / double(e.nodes);
@@ -218,7 +228,8 @@ prediction predict(const predict_options& o) {
       const double samples = double(o.samples) * double(s.sections) * cur.block_nodes /
                              double(std::max<uint64_t>(s.nodes, 1)) * double(sample_bytes);
       const double tables = double(block_table_bytes) * (cur.blocks + prev.blocks);
-      base.push_back(est_cur + est_prev + tables + samples + double(fixed_rank_bytes));
+      base.push_back(pair_share(n) * (est_cur + est_prev) + tables + samples +
+                     double(fixed_rank_bytes));
       // Writing: the previous slice is gone; rank 0 gathers every sample; saved slices hold
       // each block compressed, then copied into one chunk.
       const double xz = s.saved ? o.xz_ratio * 64 * cur.block_nodes : 0;
@@ -245,7 +256,7 @@ prediction predict(const predict_options& o) {
         tables = double(block_table_bytes) * (cur.blocks + prev.blocks);
       }
     const double scale = base_range.max > 0 ? base_range.projected_max / base_range.max : 1;
-    s.store = uint64_t(store * scale);
+    s.store = uint64_t(pair_share(n) * store * scale);
     s.tables = uint64_t(tables * scale);
     s.max_line_bytes = max_line_bytes(slices[n], n < 35);
     const uint64_t base_max = uint64_t(base_range.projected_max);

@@ -283,8 +283,9 @@ void block_store::set(int flat, std::span<superinfo_t> values) {
 void block_store::read(int flat, std::span<superinfo_t> out) const {
   PENTAGO_CHECK(int(out.size()) == nodes(flat), "read buffer has the wrong size");
   PENTAGO_CHECK(!drop_complete_, "read from a block store that drops complete blocks");
-  if (frozen_) {
-    fast_uncompress(compressed(flat), out);
+  if (frozen_) {  // read under the heap's locks: released neighbours may move this block
+    heap_.with_array(group_, flat,
+                     [&](std::span<const uint8_t> bytes) { fast_uncompress(bytes, out); });
     return;
   }
   spin_guard guard(locks_[flat]);
@@ -296,6 +297,17 @@ std::span<const uint8_t> block_store::compressed(int flat) const {
   PENTAGO_CHECK(frozen_, "compressed bytes of a store that is not frozen");
   PENTAGO_CHECK(!drop_complete_, "compressed bytes of a block store that drops complete blocks");
   return heap_.frozen_data(group_, flat);
+}
+
+void block_store::read_compressed(int flat, std::vector<uint8_t>& out) const {
+  PENTAGO_CHECK(frozen_, "read_compressed on a store that is not frozen");
+  heap_.get(group_, flat, out);
+}
+
+void block_store::release(int flat) {
+  PENTAGO_CHECK(frozen_, "release on a store that is not frozen");
+  heap_.release(group_, flat);
+  held_changed(flat, 0);
 }
 
 void block_store::freeze() {

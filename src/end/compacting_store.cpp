@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -28,6 +29,7 @@ struct compacting_store::group_table {
   size_t arrays = 0;
   uint32_t generation = 0;  // 0 while the slot is unused
   bool frozen = false;
+  bool movable = false;  // a frozen group with released arrays: collections compact it too
   size_t frozen_begin = 0, frozen_end = 0;  // where a frozen group's arrays lie
 };
 
@@ -328,11 +330,38 @@ void compacting_store::freeze(group_id group) {
 }
 
 std::span<const uint8_t> compacting_store::frozen_data(group_id group, size_t index) const {
-  // No locks: a frozen group's table and bytes never change until it is destroyed.
+  // No locks: a frozen group's table and bytes never change until it is destroyed or one of
+  // its arrays is released.
   const array_entry& entry = checked_entry(group, index, "frozen_data");
   if (!groups_[group.slot].frozen)
     throw error("compacting store: frozen_data on an unfrozen group");
+  if (groups_[group.slot].movable)
+    throw error("compacting store: frozen_data on a group with released arrays");
   return {heap_ + entry.offset, entry.size};
+}
+
+void compacting_store::release(group_id group, size_t index) {
+  {
+    const shared_guard guard(heap_lock_);
+    group_table& table = checked_group(group, "release");
+    if (table.frozen && !table.movable) {
+      // First release of a frozen group: from now on collections may move its arrays.
+    } else {
+      array_entry& entry = checked_entry(group, index, "release");
+      lock_entry(entry);
+      const size_t have = align(entry.size);
+      entry.size = 0;
+      unlock_entry(entry);
+      add_live(0, have);
+      return;
+    }
+  }
+  const exclusive_guard guard(heap_lock_);
+  group_table& table = checked_group(group, "release");
+  table.movable = true;
+  array_entry& entry = checked_entry(group, index, "release");
+  add_live(0, align(entry.size));
+  entry.size = 0;
 }
 
 void compacting_store::collect() {
@@ -341,20 +370,35 @@ void compacting_store::collect() {
 }
 
 void compacting_store::collect_exclusive() {
-  // Slide every live unfrozen array down, in address order, to just above the frozen data.
-  // Each target is at or below its source, so memmove never overwrites an unmoved array.
+  // Slide every live array that may move (unfrozen groups, and frozen groups with released
+  // arrays when no fixed frozen group lies above them) down, in address order, to just above
+  // the frozen data that stays. Each target is at or below its source, so memmove never
+  // overwrites an unmoved array.
+  size_t fixed_end = 0;  // frozen data that does not move ends here
+  for (size_t slot = 0; slot < max_groups; slot++) {
+    const group_table& table = groups_[slot];
+    if (table.generation && table.frozen && !table.movable)
+      fixed_end = std::max(fixed_end, table.frozen_end);
+  }
   std::vector<std::pair<uint64_t, array_entry*>> live;
+  std::vector<group_table*> moving_frozen;
   for (size_t slot = 0; slot < max_groups; slot++) {
     group_table& table = groups_[slot];
-    if (!table.generation || table.frozen) continue;
+    if (!table.generation) continue;
+    if (table.frozen && !(table.movable && table.frozen_begin >= fixed_end)) continue;
+    if (table.frozen) moving_frozen.push_back(&table);
     for (size_t i = 0; i < table.arrays; i++)
       if (table.entries[i].size) live.emplace_back(table.entries[i].offset, &table.entries[i]);
   }
   std::sort(live.begin(), live.end());
-  size_t target = frozen_end_;
+  size_t target = fixed_end;
+  for (group_table* table : moving_frozen) {
+    target = std::min(target, table->frozen_begin);
+    table->frozen_begin = table->frozen_end = SIZE_MAX;
+  }
   uint64_t moved = 0;
   for (const auto& [offset, entry] : live) {
-    PENTAGO_CHECK(offset >= target, "unfrozen array below the compaction target");
+    PENTAGO_CHECK(offset >= target, "array below the compaction target");
     if (offset != target) {
       std::memmove(heap_ + target, heap_ + offset, entry->size);
       entry->offset = target;
@@ -362,6 +406,23 @@ void compacting_store::collect_exclusive() {
     }
     target += align(entry->size);
   }
+  // Moved frozen groups stay below the unfrozen arrays (address order is kept): find their
+  // new extents, and where frozen data now ends.
+  for (group_table* table : moving_frozen) {
+    size_t begin = SIZE_MAX, end = 0;
+    for (size_t i = 0; i < table->arrays; i++)
+      if (table->entries[i].size) {
+        begin = std::min<size_t>(begin, table->entries[i].offset);
+        end = std::max<size_t>(end, table->entries[i].offset + align(table->entries[i].size));
+      }
+    if (begin == SIZE_MAX) begin = end = fixed_end;
+    table->frozen_begin = begin;
+    table->frozen_end = end;
+  }
+  frozen_end_ = 0;
+  for (size_t slot = 0; slot < max_groups; slot++)
+    if (groups_[slot].generation && groups_[slot].frozen)
+      frozen_end_ = std::max(frozen_end_, groups_[slot].frozen_end);
   heap_next_.store(target, std::memory_order_relaxed);
   collections_.fetch_add(1, std::memory_order_relaxed);
   moved_bytes_.fetch_add(moved, std::memory_order_relaxed);

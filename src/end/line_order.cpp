@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "pentago/layout/line_mapping.h"
 #include "pentago/util/error.h"
 
 namespace pentago {
@@ -71,6 +72,59 @@ uint64_t incomplete_peak_nodes(const slice_lines& order) {
     peak = std::max(peak, incomplete_peak_nodes(s, lines_in_completion_order(one)));
   }
   return peak;
+}
+
+namespace {
+
+// For each (section, open dimension) of the slice in order: the index of its child in `above`.
+std::vector<std::pair<int, int>> child_of_sheaves(const slice_lines& order,
+                                                  const slice_lines& above) {
+  std::vector<std::pair<int, int>> result;  // (section index, child index)
+  for (int si = 0; si < int(order.sections().size()); si++) {
+    const section_t& s = order.sections()[si];
+    for (int d = 0; d < 4; d++) {
+      if (s.quadrant_full(d)) continue;
+      line_t line;
+      line.section = s;
+      line.dimension = d;
+      const int child = above.section_index(line_dependency_of(line).child);
+      PENTAGO_CHECK(child >= 0, "input_readers: child section missing from the slice above");
+      result.push_back({si, child});
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+std::vector<int> input_readers(const slice_lines& order, const slice_lines& above) {
+  std::vector<int> readers(above.sections().size(), 0);
+  for (const auto& [si, child] : child_of_sheaves(order, above)) readers[child]++;
+  return readers;
+}
+
+double paired_store_peak(const slice_lines& order, const slice_lines& above, double input_bytes,
+                         double output_bytes, double dropped_held_bytes) {
+  const auto sheaves = child_of_sheaves(order, above);
+  const auto& in = above.sections();
+  const auto& out = order.sections();
+  // The last section (in order) that reads each input section.
+  std::vector<int> last(in.size(), -1);
+  for (const auto& [si, child] : sheaves) last[child] = std::max(last[child], si);
+  double remaining = 0;  // inputs still to be read
+  for (size_t c = 0; c < in.size(); c++) remaining += input_bytes * double(in[c].size());
+  // Inputs never read are held to the end; the others leave after their last section.
+  std::vector<double> leaving(out.size() + 1, 0);
+  for (size_t c = 0; c < in.size(); c++)
+    if (last[c] >= 0) leaving[last[c]] += input_bytes * double(in[c].size());
+  double done = 0, peak = 0;
+  for (size_t si = 0; si < out.size(); si++) {
+    done += output_bytes * double(out[si].size());
+    const double outputs = dropped_held_bytes >= 0 ? dropped_held_bytes : done;
+    peak = std::max(peak, remaining + outputs);
+    remaining -= leaving[si];
+  }
+  return std::max(peak, remaining + (dropped_held_bytes >= 0 ? dropped_held_bytes : done));
 }
 
 }  // namespace pentago

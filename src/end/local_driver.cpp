@@ -200,6 +200,13 @@ void run_local(const local_options& o) {
     if (n == bottom && n > o.save) store->drop_complete_blocks();
     const std::vector<section_t>* prev_sections = n < 35 ? &slices[n + 1] : nullptr;
     const std::vector<line_t> ordered = lines_in_completion_order(lines);
+    // Each input block is released after its last reader.
+    std::unique_ptr<std::atomic<int>[]> reads_left;
+    if (prev_sections) {
+      const auto readers = input_readers(lines, slice_lines(*prev_sections));
+      reads_left.reset(new std::atomic<int>[prev->blocks()]);
+      for (int f = 0; f < prev->blocks(); f++) reads_left[f] = readers[prev->key(f).section];
+    }
     parallel_for(pool, ordered.size(), [&](uint64_t i) {
       const line_t& line = ordered[i];
       const line_dependency dep = line_dependency_of(line);
@@ -219,6 +226,7 @@ void run_local(const local_options& o) {
           PENTAGO_CHECK(f >= 0, "input block missing");
           input_blocks[b].resize(prev->nodes(f));
           prev->read(f, input_blocks[b]);
+          if (--reads_left[f] == 0) prev->release(f);
           inputs.push_back(input_blocks[b].data());
         }
       }
@@ -230,6 +238,9 @@ void run_local(const local_options& o) {
         store->accumulate(f, line.dimension, output);
       }
     });
+    if (prev_sections)
+      for (int f = 0; f < prev->blocks(); f++)
+        PENTAGO_CHECK(reads_left[f] == 0, "an input block was not read as often as planned");
     // Free slice n+1 before freezing n, so the collector packs n at the bottom of the heap.
     prev.reset();
     store->freeze();

@@ -196,8 +196,19 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
     const uint64_t pair_blocks = s.blocks + (p.slices.empty() ? 0 : p.slices.back().blocks);
     max_blocks = std::max(max_blocks, pair_blocks);
     max_sample_bytes = std::max(max_sample_bytes, uint64_t(r.samples) * s.sections * sample_bytes);
-    const uint64_t pair =
-        s.rank_store_bytes + (p.slices.empty() ? 0 : p.slices.back().rank_store_bytes);
+    // Both stores at once, but input blocks are released after their last reader: the
+    // section-by-section estimate of paired_store_peak (line_order.h).
+    uint64_t pair = s.rank_store_bytes;
+    if (!p.slices.empty()) {
+      const slice_plan_t& above = p.slices.back();
+      const double held =
+          s.dropped ? s.ratio * 64 * double(s.held_nodes) : -1;  // a dropped slice's outputs
+      const double both = paired_store_peak(slice_lines(slices[n]), slice_lines(slices[n + 1]),
+                                            above.ratio * 64, s.ratio * 64, held) +
+                          double(block_arena_slack * (s.blocks + above.blocks));
+      pair = std::min(pair + above.rank_store_bytes, uint64_t(share * both));
+    }
+    s.pair_bytes = pair;
     if (s.computed && pair > p.store_peak) p.store_peak = pair, p.peak_slice = n;
     p.slices.push_back(s);
   }

@@ -44,7 +44,7 @@ struct line_state {
 class flow {
  public:
   flow(int slice, const partition_t& partition, block_store& store,
-       const partition_t* prev_partition, const block_store* prev, const endgame_comms& comms,
+       const partition_t* prev_partition, block_store* prev, const endgame_comms& comms,
        worker_pool& pool, const flow_limits& limits, trace_recorder* trace)
       : slice_(slice),
         rank_(mpi_rank()),
@@ -66,6 +66,12 @@ class flow {
     const int tags = std::min(tag_ub - first_response_tag, 1 << 16);
     PENTAGO_CHECK(tags >= 64, "MPI_TAG_UB too small");
     for (int t = 0; t < tags; t++) free_tags_.push_back(first_response_tag + t);
+    if (prev_) {
+      // Each input block is released after its last reader: this many lines read it.
+      const auto readers = input_readers(partition.lines(), prev_partition->lines());
+      reads_left_.reset(new std::atomic<int>[prev_->blocks()]);
+      for (int f = 0; f < prev_->blocks(); f++) reads_left_[f] = readers[prev_->key(f).section];
+    }
   }
 
   flow_stats run() {
@@ -105,6 +111,11 @@ class flow {
     for (size_t i = 0; i < requests_.size(); i++) MPI_Wait(&requests_[i], MPI_STATUS_IGNORE);
     pool_.wait_idle();
     if (pool_.failed()) throw error(pool_.failure());
+    if (prev_)
+      for (int f = 0; f < prev_->blocks(); f++)
+        if (reads_left_[f] != 0)
+          throw error("input block " + prev_->section(f).name() + " was read " +
+                      std::to_string(reads_left_[f].load()) + " times fewer than planned");
     return stats_;
   }
 
@@ -185,11 +196,21 @@ class flow {
     const int flat = prev_->flat_id(payload[0], unpack_block(payload[1]));
     if (flat < 0)
       throw error("rank " + std::to_string(source) + " requested a block this rank does not own");
-    const auto bytes = prev_->compressed(flat);
+    // A copy, so that the block can be released (and its neighbours moved) during the send.
+    auto bytes = std::make_shared<std::vector<uint8_t>>();
+    prev_->read_compressed(flat, *bytes);
+    input_read(flat);
     MPI_Request r;
-    PENTAGO_MPI(MPI_Isend(bytes.data(), int(bytes.size()), MPI_BYTE, source, payload[2],
+    PENTAGO_MPI(MPI_Isend(bytes->data(), int(bytes->size()), MPI_BYTE, source, payload[2],
                           comms_.response, &r));
-    add_request(r, nullptr);
+    add_request(r, [bytes](const MPI_Status&) {});
+  }
+
+  // Any thread: one line has read an own input block; the last one releases it.
+  void input_read(int flat) {
+    const int left = --reads_left_[flat];
+    if (left == 0) prev_->release(flat);
+    if (left < 0) throw error("input block " + prev_->section(flat).name() + " read too often");
   }
 
   // ---- Receiving output contributions for our blocks --------------------------------------
@@ -285,7 +306,12 @@ class flow {
         const int flat = prev_->flat_id(child_index, block);
         PENTAGO_CHECK(flat >= 0, "own input block missing");
         pool_.push_back([this, s, b, flat] {
-          decompress(prev_->compressed(flat), s->inputs[b]);
+          {
+            activity_timer timer(pool_, activity::decompress);
+            trace_scope t(trace_, "decompress");
+            prev_->read(flat, s->inputs[b]);
+          }
+          input_read(flat);
           input_arrived(s);
         });
         continue;
@@ -395,7 +421,9 @@ class flow {
   const partition_t& partition_;
   block_store& store_;
   const partition_t* prev_partition_;
-  const block_store* prev_;
+  block_store* prev_;
+  // Per own block of the previous slice: reads still to come before it is released.
+  std::unique_ptr<std::atomic<int>[]> reads_left_;
   const endgame_comms& comms_;
   worker_pool& pool_;
   const flow_limits limits_;
@@ -422,7 +450,7 @@ class flow {
 }  // namespace
 
 flow_stats compute_slice_flow(int slice, const partition_t& partition, block_store& store,
-                              const partition_t* prev_partition, const block_store* prev,
+                              const partition_t* prev_partition, block_store* prev,
                               const endgame_comms& comms, worker_pool& pool,
                               const flow_limits& limits, trace_recorder* trace) {
   flow f(slice, partition, store, prev_partition, prev, comms, pool, limits, trace);

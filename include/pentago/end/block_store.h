@@ -96,8 +96,13 @@ class block_store {
   void set(int flat, std::span<superinfo_t> values);
   // Decompresses a block into `out` (nodes(flat) values, store format).
   void read(int flat, std::span<superinfo_t> out) const;
-  // The compressed bytes of a block; only after freeze(), stable until the store dies.
+  // The compressed bytes of a block; only after freeze(), stable until the store dies or a
+  // block is released.
   std::span<const uint8_t> compressed(int flat) const;
+  // A copy of a frozen block's compressed bytes (locked; safe while blocks are released).
+  void read_compressed(int flat, std::vector<uint8_t>& out) const;
+  // Frees a frozen block whose last reader is done (an input block of the slice below).
+  void release(int flat);
   // Packs the store and forbids further writes. Every block must be complete.
   void freeze();
   // From now on complete blocks are counted and sampled, then dropped instead of stored: for

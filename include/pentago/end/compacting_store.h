@@ -24,6 +24,9 @@
 //   stable span without taking locks (e.g. for MPI send buffers). Freezing requires every other
 //   unfrozen group to be empty (as in 2013, the usual order is destroy the old slice, then
 //   freeze the new one); otherwise the group could not be made contiguous in place.
+// * Releasing single arrays of a frozen group (input blocks whose last reader is done) makes
+//   the group movable: collections then slide its live arrays down too (they stay below the
+//   unfrozen data, in address order), and frozen_data refuses it, so that readers lock.
 // * Destroying a group frees its space at the next collection. A frozen group's space is
 //   reclaimed once no frozen group above it remains (frozen groups stack at the bottom).
 // * A collection allocates a temporary table of 16 bytes per live unfrozen array for sorting.
@@ -136,8 +139,13 @@ class compacting_store {
   // its arrays never move or change again until the group is destroyed. Throws if another
   // unfrozen group holds data.
   void freeze(group_id group);
-  // A frozen array's bytes: a stable span, read without locks. Throws if not frozen.
+  // A frozen array's bytes: a stable span, read without locks. Throws if not frozen, or once
+  // an array of the group has been released.
   std::span<const uint8_t> frozen_data(group_id group, size_t index) const;
+  // Drops one array's bytes (frozen groups too: an input block whose last reader is done).
+  // Thread safe. After the first release in a frozen group, collections compact that group
+  // as well, so its arrays must be read through read()/with_array/get from then on.
+  void release(group_id group, size_t index);
 
   // Runs a full collection now (set and freeze run them when needed).
   void collect();

@@ -25,4 +25,17 @@ uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> order
 // The same for a whole slice whose lines run in completion order.
 uint64_t incomplete_peak_nodes(const slice_lines& order);
 
+// How many lines of the slice read each block of each section of the slice above (indexed as
+// `above`): every (section, dimension) pair whose child standardizes to that section reads
+// each of its blocks exactly once, through one line of its sheaf. A block can be freed once
+// that many reads are done.
+std::vector<int> input_readers(const slice_lines& order, const slice_lines& above);
+
+// Peak store bytes of computing a slice from the one above when input blocks are freed after
+// their last reader, estimated section by section in completion order: the inputs some later
+// (or the current) section still reads plus the outputs of the sections done so far (or, for
+// a dropped slice, `dropped_held_bytes`). Inputs and outputs are in bytes per node.
+double paired_store_peak(const slice_lines& order, const slice_lines& above, double input_bytes,
+                         double output_bytes, double dropped_held_bytes = -1);
+
 }  // namespace pentago

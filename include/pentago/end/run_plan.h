@@ -37,6 +37,7 @@ struct slice_plan_t {
   bool computed = true;      // false for the synthesized or restart slice at the top
   bool dropped = false;      // the lowest slice, not saved: complete blocks are counted, then freed
   uint64_t held_nodes = 0;   // nodes whose blocks the store holds at its peak (all unless dropped)
+  uint64_t pair_bytes = 0;   // per rank: this store and the one above, inputs released early
   double ratio = 0;          // compressed / uncompressed bytes assumed for the slice's store
   uint64_t store_bytes = 0;  // the whole slice's compressed store (all ranks)
   uint64_t rank_store_bytes = 0;  // one rank's share, with load imbalance

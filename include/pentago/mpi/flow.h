@@ -31,7 +31,7 @@ struct flow_stats {
 // Computes slice n into `store` (the rank's blocks under `partition`) from `prev` (slice
 // n+1's frozen store under `prev_partition`; both null for slice 35). Collective.
 flow_stats compute_slice_flow(int slice, const partition_t& partition, block_store& store,
-                              const partition_t* prev_partition, const block_store* prev,
+                              const partition_t* prev_partition, block_store* prev,
                               const endgame_comms& comms, worker_pool& pool,
                               const flow_limits& limits, trace_recorder* trace);
 
