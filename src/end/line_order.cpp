@@ -103,8 +103,65 @@ std::vector<int> input_readers(const slice_lines& order, const slice_lines& abov
   return readers;
 }
 
+namespace {
+
+// Flat block ids of a slice: section offsets, then the block's row-major index.
+std::vector<uint64_t> block_offsets(std::span<const section_t> sections) {
+  std::vector<uint64_t> offsets(sections.size() + 1, 0);
+  for (size_t i = 0; i < sections.size(); i++)
+    offsets[i + 1] = offsets[i] + section_block_count(sections[i]);
+  return offsets;
+}
+
+// The paired peak line by line: every line of the slice in completion order, one at a time.
+double paired_peak_by_lines(const slice_lines& order, const slice_lines& above, double input_bytes,
+                            double output_bytes, bool dropped) {
+  const auto out_offsets = block_offsets(order.sections());
+  const auto in_offsets = block_offsets(above.sections());
+  const auto readers = input_readers(order, above);
+  std::vector<int> reads_left(in_offsets.back());
+  double held_in = 0;
+  for (size_t c = 0; c < above.sections().size(); c++) {
+    for (uint64_t b = in_offsets[c]; b < in_offsets[c + 1]; b++) reads_left[b] = readers[c];
+    held_in += input_bytes * double(above.sections()[c].size());
+  }
+  std::vector<uint8_t> contributions(out_offsets.back(), 0);
+  double held_out = 0, peak = held_in;
+  for (const auto& line : lines_in_completion_order(order)) {
+    const int si = order.section_index(line.section);
+    int open = 0;
+    for (int d = 0; d < 4; d++) open += !line.section.quadrant_full(d);
+    const line_dependency dep = line_dependency_of(line);
+    const int ci = above.section_index(dep.child);
+    // While the line runs it holds its inputs and its outputs.
+    for (int k = 0; k < line.length(); k++) {
+      const block_t b = line.block(k);
+      if (++contributions[out_offsets[si] + block_index(line.section, b)] == 1)
+        held_out += output_bytes * block_nodes(line.section, b);
+    }
+    peak = std::max(peak, held_in + held_out);
+    for (int k = 0; k < line.length(); k++) {
+      const block_t b = line.block(k);
+      if (dropped && contributions[out_offsets[si] + block_index(line.section, b)] == open)
+        held_out -= output_bytes * block_nodes(line.section, b);
+    }
+    for (int k = 0; k < dep.input.length(); k++) {
+      const block_t b = dep.input.block(k);
+      if (--reads_left[in_offsets[ci] + block_index(dep.child, b)] == 0)
+        held_in -= input_bytes * block_nodes(dep.child, b);
+    }
+  }
+  return peak;
+}
+
+}  // namespace
+
 double paired_store_peak(const slice_lines& order, const slice_lines& above, double input_bytes,
                          double output_bytes, double dropped_held_bytes) {
+  // Slices of up to a few million lines are simulated line by line; larger ones (which have
+  // many sections) section by section, which holds each section's inputs and outputs whole.
+  if (order.total_lines() <= max_simulated_lines)
+    return paired_peak_by_lines(order, above, input_bytes, output_bytes, dropped_held_bytes >= 0);
   const auto sheaves = child_of_sheaves(order, above);
   const auto& in = above.sections();
   const auto& out = order.sections();

@@ -32,9 +32,12 @@ uint64_t incomplete_peak_nodes(const slice_lines& order);
 std::vector<int> input_readers(const slice_lines& order, const slice_lines& above);
 
 // Peak store bytes of computing a slice from the one above when input blocks are freed after
-// their last reader, estimated section by section in completion order: the inputs some later
-// (or the current) section still reads plus the outputs of the sections done so far (or, for
-// a dropped slice, `dropped_held_bytes`). Inputs and outputs are in bytes per node.
+// their last reader, with the lines in completion order. Slices of at most
+// max_simulated_lines lines are simulated line by line (a dropped slice, when
+// dropped_held_bytes >= 0, holds only its incomplete blocks); larger ones are estimated section
+// by section: the inputs some later (or the current) section still reads plus the outputs of
+// the sections done so far (or dropped_held_bytes). Inputs and outputs are in bytes per node.
+constexpr uint64_t max_simulated_lines = uint64_t(1) << 22;
 double paired_store_peak(const slice_lines& order, const slice_lines& above, double input_bytes,
                          double output_bytes, double dropped_held_bytes = -1);
 
