@@ -2,8 +2,10 @@
 #include "pentago/mpi/comm.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include "pentago/util/error.h"
 
@@ -16,6 +18,9 @@ void abort_job(const std::string& message) {
   const int rank = initialized && !finalized ? mpi_rank() : 0;
   std::fprintf(stderr, "pentago-endgame: rank %d: %s\n", rank, message.c_str());
   std::fflush(stderr);
+  // Give the process manager a moment to forward the line: MPI_Abort kills every rank, and a
+  // loaded node can lose output still in flight through the launcher's pipes.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, 1);
   std::_Exit(1);
 }
