@@ -69,7 +69,12 @@ void parallel_for(worker_pool& pool, uint64_t count, F&& fn) {
   loop(*state, 0);
   std::unique_lock<std::mutex> lock(state->mutex);
   state->finished.wait(lock, [&] { return state->active == 0; });
-  if (state->first) std::rethrow_exception(state->first);
+  // Take the exception out of the shared state: a pool job that never ran may drop the last
+  // reference to the state on its thread, and must not release the exception with it.
+  const std::exception_ptr first = std::move(state->first);
+  state->first = nullptr;
+  lock.unlock();
+  if (first) std::rethrow_exception(first);
 }
 
 // One-off form: a temporary pool of threads - 1 workers (spawned for this call only; callers
