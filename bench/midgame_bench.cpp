@@ -8,6 +8,7 @@
 
 #include <random>
 
+#include "pentago/base/random_moves.h"
 #include "pentago/mid/midgame.h"
 #include "pentago/mid/subsets.h"
 
@@ -21,13 +22,7 @@ board_t fixed_position(int stones) {
     board_t board = 0;
     bool open = true;
     for (int n = 0; n < stones && open; n++) {
-      const side_t empty = empty_cells(board);
-      int pick = int(rng() % popcount(empty));
-      side_t rest = empty;
-      while (pick--) rest &= rest - 1;
-      const int bit = __builtin_ctzll(rest);
-      board = rotate_board(place_stone(board, n & 1, bit / 16, bit % 16), int(rng() % 4),
-                           rng() & 1 ? 1 : -1);
+      board = rotate_randomly(place_random_stone(board, n & 1, rng), rng);
       open = terminal_value(board) == 2;
     }
     if (open) return board;

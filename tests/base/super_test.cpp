@@ -6,6 +6,7 @@
 
 #include <random>
 
+#include "pentago/base/random_moves.h"
 #include "pentago/base/symmetry.h"
 
 using namespace pentago;
@@ -24,13 +25,7 @@ side_t random_side(double p) {
 
 board_t random_board() {
   const int stones = std::uniform_int_distribution<int>(0, 36)(rng);
-  std::vector<int> cells;
-  for (int b = 0; b < 64; b++)
-    if (side_mask >> b & 1) cells.push_back(b);
-  std::shuffle(cells.begin(), cells.end(), rng);
-  side_t black = 0, white = 0;
-  for (int i = 0; i < stones; i++) (i & 1 ? white : black) |= side_t(1) << cells[i];
-  return pack(black, white);
+  return random_cells_board(rng, stones);
 }
 
 super_t random_super() {

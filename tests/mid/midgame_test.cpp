@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "pentago/base/random_moves.h"
 #include "pentago/mid/subsets.h"
 #include "pentago/search/super_search.h"
 #include "pentago/util/error.h"
@@ -25,15 +26,10 @@ board_t random_position(std::mt19937_64& rng, int stones, bool to_rotate) {
     board_t board = 0;
     bool open = true;
     for (int n = 0; n < stones && open; n++) {
-      const side_t empty = empty_cells(board);
-      int pick = int(rng() % popcount(empty));
-      side_t rest = empty;
-      while (pick--) rest &= rest - 1;
-      const int bit = __builtin_ctzll(rest);
-      board = place_stone(board, n & 1, bit / 16, bit % 16);
+      board = place_random_stone(board, n & 1, rng);
       if (won(unpack(board, n & 1))) open = false;
       if (to_rotate && n == stones - 1) break;
-      board = rotate_board(board, int(rng() % 4), rng() & 1 ? 1 : -1);
+      board = rotate_randomly(board, rng);
       if (terminal_value(board) != 2) open = false;
     }
     if (open) return board;

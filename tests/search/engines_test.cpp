@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "pentago/base/random_moves.h"
 #include "pentago/base/symmetry.h"
 #include "pentago/search/board_search.h"
 #include "pentago/search/standardize.h"
@@ -18,15 +19,7 @@ using namespace pentago;
 namespace {
 
 // A board with `stones` stones on random cells (black first), no reachability filter.
-board_t random_board(std::mt19937_64& rng, int stones) {
-  std::vector<int> cells;
-  for (int b = 0; b < 64; b++)
-    if (side_mask >> b & 1) cells.push_back(b);
-  std::shuffle(cells.begin(), cells.end(), rng);
-  side_t black = 0, white = 0;
-  for (int i = 0; i < stones; i++) (i & 1 ? white : black) |= side_t(1) << cells[i];
-  return pack(black, white);
-}
+board_t random_board(std::mt19937_64& rng, int stones) { return random_cells_board(rng, stones); }
 
 // A position reached by random legal moves from the empty board, still open, with `stones`
 // stones; tries again when a playout ends early.
@@ -35,14 +28,9 @@ board_t random_playout(std::mt19937_64& rng, int stones) {
     board_t board = 0;
     int n = 0;
     for (; n < stones && terminal_value(board) == 2; n++) {
-      const side_t empty = empty_cells(board);
-      int pick = int(rng() % popcount(empty));
-      side_t rest = empty;
-      while (pick--) rest &= rest - 1;
-      const int bit = __builtin_ctzll(rest);
-      board = place_stone(board, n & 1, bit / 16, bit % 16);
+      board = place_random_stone(board, n & 1, rng);
       if (won(unpack(board, n & 1))) break;  // immediate win: the game is over
-      board = rotate_board(board, int(rng() % 4), rng() & 1 ? 1 : -1);
+      board = rotate_randomly(board, rng);
     }
     if (n == stones && terminal_value(board) == 2) return board;
   }

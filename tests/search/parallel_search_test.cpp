@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "pentago/base/random_moves.h"
 #include "pentago/base/symmetry.h"
 #include "pentago/search/super_search.h"
 
@@ -23,11 +24,7 @@ std::vector<board_t> fixed_positions(const std::vector<int>& stone_counts, uint6
       board_t board = 0;
       int n = 0;
       for (; n < stones && terminal_value(board) == 2; n++) {
-        side_t rest = empty_cells(board);
-        for (int pick = int(rng() % popcount(rest)); pick; pick--) rest &= rest - 1;
-        const int bit = __builtin_ctzll(rest);
-        board = place_stone(board, n & 1, bit / 16, bit % 16);
-        board = rotate_board(board, int(rng() % 4), rng() & 1 ? 1 : -1);
+        board = rotate_randomly(place_random_stone(board, n & 1, rng), rng);
       }
       if (n == stones && terminal_value(board) == 2) {
         positions.push_back(board);

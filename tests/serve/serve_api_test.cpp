@@ -349,13 +349,19 @@ TEST_F(ServeApi, AccessLogHasOneLinePerRequest) {
     for (std::string line; std::getline(in, line);) lines.push_back(line);
     return lines;
   };
+  // A line is written right after its response, from the connection's thread: wait for each
+  // before the next request, so that the two lines cannot swap.
+  std::vector<std::string> lines;
+  const auto wait_for = [&](size_t count) {
+    for (int i = 0; i < 200 && (lines = lines_now()).size() < count; i++)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  };
   const size_t before = lines_now().size();
   get("/api/v1/health");
+  wait_for(before + 1);
+  ASSERT_EQ(lines.size(), before + 1);
   get("/api/v1/nope", 404);
-  // The line is written right after the response: allow the server a moment.
-  std::vector<std::string> lines;
-  for (int i = 0; i < 200 && (lines = lines_now()).size() < before + 2; i++)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  wait_for(before + 2);
   ASSERT_EQ(lines.size(), before + 2);
   const std::regex shape(R"(^\S+ 127\.0\.0\.1 GET (\S+) (\d{3}) [0-9.]+ms \d+B$)");
   std::smatch m;
