@@ -178,17 +178,13 @@ prediction predict(const predict_options& o) {
   // Input blocks are released after their last reader: the engine's paired store over the
   // sum of both stores.
   const auto pair_share = [&](int n) {
-    for (size_t i = 1; i < engine.slices.size(); i++) {
-      const auto& e = engine.slices[i];
-      const uint64_t sum = e.rank_store_bytes + engine.slices[i - 1].rank_store_bytes;
-      if (e.slice == n && sum) return std::min(1.0, double(e.pair_bytes) / double(sum));
-    }
-    return 1.0;
+    const slice_plan_t *e = engine.slice_plan(n), *above = engine.slice_plan(n + 1);
+    const uint64_t sum = e && above ? e->rank_store_bytes + above->rank_store_bytes : 0;
+    return sum ? std::min(1.0, double(e->pair_bytes) / double(sum)) : 1.0;
   };
   const auto held_share = [&](int n) {
-    for (const auto& e : engine.slices)
-      if (e.slice == n && e.nodes) return double(e.held_nodes) / double(e.nodes);
-    return 1.0;
+    const slice_plan_t* e = engine.slice_plan(n);
+    return e && e->nodes ? double(e->held_nodes) / double(e->nodes) : 1.0;
   };
   prediction p;
   const auto slice_nodes = [&](int n) {

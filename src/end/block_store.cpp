@@ -30,14 +30,6 @@ struct spin_guard {
   }
 };
 
-// The non-full quadrants of a section: the dimensions whose lines contribute to its blocks.
-uint8_t open_dimensions(const section_t& s) {
-  uint8_t dims = 0;
-  for (int d = 0; d < 4; d++)
-    if (!s.quadrant_full(d)) dims |= uint8_t(1 << d);
-  return dims;
-}
-
 // Per-thread scratch for decompressing a block and compressing one.
 thread_local std::vector<superinfo_t> scratch_nodes;
 thread_local std::vector<uint8_t> scratch_bytes;
@@ -133,7 +125,7 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
   for (int f = 0; f < int(keys_.size()); f++) {
     const auto& k = keys_[f];
     flat_of_[block_hash_key(k.section, k.block)] = f;
-    const uint8_t dims = open_dimensions(sections_[k.section]);
+    const uint8_t dims = sections_[k.section].open_quadrants();
     missing_dims_[f] = dims;
     missing += popcount(dims);
     uncompressed_bytes_ += 64 * uint64_t(nodes(f));
@@ -223,7 +215,7 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
   if (!(dims >> dimension & 1))
     throw error("block " + section(flat).name() + " received dimension " +
                 std::to_string(dimension) + " twice or for a full quadrant");
-  const bool first = dims == open_dimensions(section(flat));
+  const bool first = dims == section(flat).open_quadrants();
   const uint8_t left = uint8_t(dims & ~(1 << dimension));
   std::span<superinfo_t> merged = values;
   superinfo_t*& partial = partial_[flat];
@@ -308,6 +300,28 @@ void block_store::release(int flat) {
   PENTAGO_CHECK(frozen_, "release on a store that is not frozen");
   heap_.release(group_, flat);
   held_changed(flat, 0);
+}
+
+void block_store::expect_reads(const std::vector<int>& readers) {
+  PENTAGO_CHECK(frozen_, "expect_reads on a store that is not frozen");
+  PENTAGO_CHECK(readers.size() == sections_.size(), "expect_reads: one count per section");
+  reads_left_.reset(new std::atomic<int>[keys_.size()]);
+  for (size_t f = 0; f < keys_.size(); f++) reads_left_[f] = readers[keys_[f].section];
+}
+
+void block_store::read_done(int flat) {
+  PENTAGO_CHECK(reads_left_, "read_done before expect_reads");
+  const int left = --reads_left_[flat];
+  if (left == 0) release(flat);
+  if (left < 0) throw error("input block " + section(flat).name() + " read too often");
+}
+
+void block_store::check_reads_done() const {
+  PENTAGO_CHECK(reads_left_, "check_reads_done before expect_reads");
+  for (int f = 0; f < blocks(); f++)
+    if (reads_left_[f] != 0)
+      throw error("input block " + section(f).name() + " was read " +
+                  std::to_string(reads_left_[f].load()) + " times fewer than planned");
 }
 
 void block_store::freeze() {

@@ -45,8 +45,7 @@ std::vector<line_t> lines_in_completion_order(const slice_lines& order) {
 }
 
 uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> ordered) {
-  int open = 0;
-  for (int d = 0; d < 4; d++) open += !s.quadrant_full(d);
+  const int open = s.open_quadrant_count();
   if (open < 2) return 0;  // each block is complete with its one line
   std::vector<uint8_t> seen(section_block_count(s), 0);
   uint64_t held = 0, peak = 0;
@@ -129,8 +128,7 @@ double paired_peak_by_lines(const slice_lines& order, const slice_lines& above, 
   double held_out = 0, peak = held_in;
   for (const auto& line : lines_in_completion_order(order)) {
     const int si = order.section_index(line.section);
-    int open = 0;
-    for (int d = 0; d < 4; d++) open += !line.section.quadrant_full(d);
+    const int open = line.section.open_quadrant_count();
     const line_dependency dep = line_dependency_of(line);
     const int ci = above.section_index(dep.child);
     // While the line runs it holds its inputs and its outputs.

@@ -197,16 +197,11 @@ void run_local(const local_options& o) {
     // Memory beyond the plan holds incomplete blocks uncompressed (one compression per block).
     auto store =
         std::make_unique<block_store>(sections, all_blocks(sections), o.samples, heap, &partials);
-    if (n == bottom && n > o.save) store->drop_complete_blocks();
+    if (run.slice_plan(n)->dropped) store->drop_complete_blocks();
     const std::vector<section_t>* prev_sections = n < 35 ? &slices[n + 1] : nullptr;
     const std::vector<line_t> ordered = lines_in_completion_order(lines);
     // Each input block is released after its last reader.
-    std::unique_ptr<std::atomic<int>[]> reads_left;
-    if (prev_sections) {
-      const auto readers = input_readers(lines, slice_lines(*prev_sections));
-      reads_left.reset(new std::atomic<int>[prev->blocks()]);
-      for (int f = 0; f < prev->blocks(); f++) reads_left[f] = readers[prev->key(f).section];
-    }
+    if (prev_sections) prev->expect_reads(input_readers(lines, slice_lines(*prev_sections)));
     parallel_for(pool, ordered.size(), [&](uint64_t i) {
       const line_t& line = ordered[i];
       const line_dependency dep = line_dependency_of(line);
@@ -226,7 +221,7 @@ void run_local(const local_options& o) {
           PENTAGO_CHECK(f >= 0, "input block missing");
           input_blocks[b].resize(prev->nodes(f));
           prev->read(f, input_blocks[b]);
-          if (--reads_left[f] == 0) prev->release(f);
+          prev->read_done(f);
           inputs.push_back(input_blocks[b].data());
         }
       }
@@ -238,9 +233,7 @@ void run_local(const local_options& o) {
         store->accumulate(f, line.dimension, output);
       }
     });
-    if (prev_sections)
-      for (int f = 0; f < prev->blocks(); f++)
-        PENTAGO_CHECK(reads_left[f] == 0, "an input block was not read as often as planned");
+    if (prev_sections) prev->check_reads_done();
     // Free slice n+1 before freezing n, so the collector packs n at the bottom of the heap.
     prev.reset();
     store->freeze();

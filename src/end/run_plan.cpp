@@ -34,8 +34,7 @@ constexpr uint64_t arena_extra = 32 * MiB;
 // A dropped slice holds its incomplete blocks: the simulated peak of completion order, times
 // this for lines in flight and for ranks that are not exactly in step. Measured on 2 ranks:
 // 0.83-0.93 of the simulation alone (partly merged blocks compress better than complete ones).
-constexpr double dropped_drift_one = 1.05;
-constexpr double dropped_drift_ranks = 1.05;
+constexpr double dropped_drift = 1.05;
 // With memory to spare, the arena gets up to this much more headroom (relative to its data).
 constexpr double arena_spare_share = 0.15;
 // Blocks of slice 35 compressed to measure a root's ratio, and the range of the scale applied.
@@ -146,6 +145,12 @@ uint64_t max_line_bytes(const std::vector<section_t>& sections, bool has_inputs)
   return best;
 }
 
+const slice_plan_t* run_plan::slice_plan(int n) const {
+  for (const auto& s : slices)
+    if (s.slice == n) return &s;
+  return nullptr;
+}
+
 run_plan make_run_plan(const run_request& r, const std::vector<std::vector<section_t>>& slices) {
   validate_run(r);
   run_plan p;
@@ -180,8 +185,7 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
     if (s.dropped) {
       // Only incomplete blocks are held; ranks drift apart a little while they go through
       // the sections in the same completion order.
-      const double held = incomplete_peak_nodes(slice_lines(slices[n])) *
-                          (r.ranks > 1 ? dropped_drift_ranks : dropped_drift_one);
+      const double held = incomplete_peak_nodes(slice_lines(slices[n])) * dropped_drift;
       s.held_nodes = std::min(s.nodes, uint64_t(held));
     } else {
       s.held_nodes = s.nodes;

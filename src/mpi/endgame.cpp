@@ -218,7 +218,7 @@ class endgame_run {
       auto store = std::make_unique<block_store>(slices[n], keys_of(*part, rank_), o_.samples,
                                                  *heap_, partials_.get());
       report_load(n, *part);
-      if (n == bottom && n > o_.save) store->drop_complete_blocks();
+      if (plan_.slice_plan(n)->dropped) store->drop_complete_blocks();
       if (n == o_.test_fail_slice && rank_ == o_.test_fail_rank)
         pool_.push_back([] { throw error("injected failure (--test-fail)"); });
       const flow_stats stats = compute_slice_flow(n, *part, *store, prev_part.get(), prev.get(),
@@ -248,7 +248,7 @@ class endgame_run {
       PENTAGO_MPI(MPI_Allreduce(MPI_IN_PLACE, &checkpoint, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
       if (checkpoint && n > bottom) save();
       const double io_seconds = seconds_since(io_start);
-      done_nodes += plan_nodes(plan, n);
+      done_nodes += plan_.slice_plan(n) ? plan_.slice_plan(n)->nodes : 0;
       report_slice(n, slices[n].size(), *prev, stats, compute_seconds, io_seconds, file_bytes,
                    seconds_since(start), done_nodes, total_nodes);
       if (checkpoint && n > bottom) {
@@ -271,16 +271,6 @@ class endgame_run {
     const int local = mpi_size(node);
     MPI_Comm_free(&node);
     return physical_memory() / 2 / uint64_t(std::max(local, 1));
-  }
-
-  static const slice_plan_t* plan_of(const std::vector<slice_plan_t>& plan, int n) {
-    for (const auto& p : plan)
-      if (p.slice == n) return &p;
-    return nullptr;
-  }
-  static uint64_t plan_nodes(const std::vector<slice_plan_t>& plan, int n) {
-    const auto* p = plan_of(plan, n);
-    return p ? p->nodes : 0;
   }
 
   void header() {
@@ -397,7 +387,7 @@ class endgame_run {
                   100 * (all - busy) / std::max(all, 1e-9), format_bytes(double(total[2])).c_str(),
                   (unsigned long long)total[3]);
     log_.line(acts + buf);
-    if (const slice_plan_t* p = plan_of(plan_.slices, n)) {
+    if (const slice_plan_t* p = plan_.slice_plan(n)) {
       std::snprintf(
           buf, sizeof buf,
           "  plan vs measured (max over ranks): store %s vs %s, ratio %.2f vs %s; "

@@ -66,12 +66,8 @@ class flow {
     const int tags = std::min(tag_ub - first_response_tag, 1 << 16);
     PENTAGO_CHECK(tags >= 64, "MPI_TAG_UB too small");
     for (int t = 0; t < tags; t++) free_tags_.push_back(first_response_tag + t);
-    if (prev_) {
-      // Each input block is released after its last reader: this many lines read it.
-      const auto readers = input_readers(partition.lines(), prev_partition->lines());
-      reads_left_.reset(new std::atomic<int>[prev_->blocks()]);
-      for (int f = 0; f < prev_->blocks(); f++) reads_left_[f] = readers[prev_->key(f).section];
-    }
+    // Each input block is released after its last reader: this many lines read it.
+    if (prev_) prev_->expect_reads(input_readers(partition.lines(), prev_partition->lines()));
   }
 
   flow_stats run() {
@@ -111,11 +107,7 @@ class flow {
     for (size_t i = 0; i < requests_.size(); i++) MPI_Wait(&requests_[i], MPI_STATUS_IGNORE);
     pool_.wait_idle();
     if (pool_.failed()) throw error(pool_.failure());
-    if (prev_)
-      for (int f = 0; f < prev_->blocks(); f++)
-        if (reads_left_[f] != 0)
-          throw error("input block " + prev_->section(f).name() + " was read " +
-                      std::to_string(reads_left_[f].load()) + " times fewer than planned");
+    if (prev_) prev_->check_reads_done();
     return stats_;
   }
 
@@ -199,18 +191,11 @@ class flow {
     // A copy, so that the block can be released (and its neighbours moved) during the send.
     auto bytes = std::make_shared<std::vector<uint8_t>>();
     prev_->read_compressed(flat, *bytes);
-    input_read(flat);
+    prev_->read_done(flat);
     MPI_Request r;
     PENTAGO_MPI(MPI_Isend(bytes->data(), int(bytes->size()), MPI_BYTE, source, payload[2],
                           comms_.response, &r));
     add_request(r, [bytes](const MPI_Status&) {});
-  }
-
-  // Any thread: one line has read an own input block; the last one releases it.
-  void input_read(int flat) {
-    const int left = --reads_left_[flat];
-    if (left == 0) prev_->release(flat);
-    if (left < 0) throw error("input block " + prev_->section(flat).name() + " read too often");
   }
 
   // ---- Receiving output contributions for our blocks --------------------------------------
@@ -311,7 +296,7 @@ class flow {
             trace_scope t(trace_, "decompress");
             prev_->read(flat, s->inputs[b]);
           }
-          input_read(flat);
+          prev_->read_done(flat);
           input_arrived(s);
         });
         continue;
@@ -422,8 +407,6 @@ class flow {
   block_store& store_;
   const partition_t* prev_partition_;
   block_store* prev_;
-  // Per own block of the previous slice: reads still to come before it is released.
-  std::unique_ptr<std::atomic<int>[]> reads_left_;
   const endgame_comms& comms_;
   worker_pool& pool_;
   const flow_limits limits_;

@@ -50,9 +50,7 @@ TEST(line_order, completion_order_holds_fewer_incomplete_blocks) {
   const auto sections = slice_sections(16);
   section_t big = sections[0];
   for (const auto& s : sections) {
-    int open = 0;
-    for (int d = 0; d < 4; d++) open += !s.quadrant_full(d);
-    if (open == 4 && section_block_count(s) > section_block_count(big)) big = s;
+    if (s.open_quadrant_count() == 4 && section_block_count(s) > section_block_count(big)) big = s;
   }
   ASSERT_GE(section_block_count(big), 81u);
   const slice_lines one(std::span<const section_t>(&big, 1));

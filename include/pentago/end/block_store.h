@@ -103,6 +103,13 @@ class block_store {
   void read_compressed(int flat, std::vector<uint8_t>& out) const;
   // Frees a frozen block whose last reader is done (an input block of the slice below).
   void release(int flat);
+  // Input-block bookkeeping of a frozen store read by the slice below: every block of section
+  // s is read readers[s] times (input_readers in line_order.h). read_done counts one read of
+  // a block (thread safe) and releases it after the last; check_reads_done throws unless every
+  // block was read exactly as often as expected.
+  void expect_reads(const std::vector<int>& readers);
+  void read_done(int flat);
+  void check_reads_done() const;
   // Packs the store and forbids further writes. Every block must be complete.
   void freeze();
   // From now on complete blocks are counted and sampled, then dropped instead of stored: for
@@ -139,7 +146,8 @@ class block_store {
   group_id group_;
   bool frozen_ = false;
   bool drop_complete_ = false;
-  std::unique_ptr<uint32_t[]> held_size_;  // per block: compressed bytes in the heap
+  std::unique_ptr<uint32_t[]> held_size_;           // per block: compressed bytes in the heap
+  std::unique_ptr<std::atomic<int>[]> reads_left_;  // per block, after expect_reads
   std::atomic<uint64_t> held_{0}, peak_held_{0};
 
   struct sample_slot {

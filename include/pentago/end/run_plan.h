@@ -73,6 +73,8 @@ struct run_plan {
   bool fits = true;
   std::string reason;        // why not, one line
   uint64_t total_nodes = 0;  // nodes computed
+
+  const slice_plan_t* slice_plan(int n) const;  // the plan of slice n, or null
 };
 
 // The plan of a validated request. `slices[n]` are the root's descendant sections at slice n.

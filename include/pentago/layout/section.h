@@ -3,6 +3,7 @@
 // slice and the descendants of a root (core reference §4.2, a data contract).
 #pragma once
 #include <array>
+#include <bit>
 #include <compare>
 #include <cstdint>
 #include <string>
@@ -20,6 +21,14 @@ struct section_t {
   int sum() const;  // stones: the slice
   int quadrant_sum(int q) const { return counts[q][0] + counts[q][1]; }
   bool quadrant_full(int q) const { return quadrant_sum(q) == 9; }
+  // The non-full quadrants as a bit mask: the dimensions whose lines contribute to its blocks.
+  uint8_t open_quadrants() const {
+    uint8_t mask = 0;
+    for (int q = 0; q < 4; q++)
+      if (!quadrant_full(q)) mask |= uint8_t(1 << q);
+    return mask;
+  }
+  int open_quadrant_count() const { return std::popcount(open_quadrants()); }
   int turn() const { return sum() & 1; }  // 0 = black to move
   // Each quadrant at most 9 stones and black - white in {0, 1}.
   bool valid() const;
