@@ -8,6 +8,7 @@
 #include "pentago/data/compress.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/layout/quadrant_states.h"
+#include "pentago/util/atomic_max.h"
 #include "pentago/util/error.h"
 #include "pentago/util/random.h"
 
@@ -166,10 +167,7 @@ int block_store::nodes(int flat) const { return block_nodes(section(flat), keys_
 void block_store::held_changed(int flat, uint32_t size) {
   const uint32_t old = held_size_[flat];
   held_size_[flat] = size;
-  const uint64_t now = held_.fetch_add(uint64_t(size) - old) + (uint64_t(size) - old);
-  for (uint64_t peak = peak_held_.load();
-       now > peak && !peak_held_.compare_exchange_weak(peak, now);)
-    ;
+  raise_to(peak_held_, held_.fetch_add(uint64_t(size) - old) + (uint64_t(size) - old));
 }
 
 void block_store::store_compressed(int flat, std::span<superinfo_t> values) {

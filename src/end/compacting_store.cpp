@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "pentago/util/atomic_max.h"
 #include "pentago/util/error.h"
 
 namespace pentago {
@@ -144,10 +145,7 @@ void compacting_store::add_live(size_t added, size_t removed) {
   if (added >= removed) {
     const size_t now =
         live_bytes_.fetch_add(added - removed, std::memory_order_relaxed) + (added - removed);
-    size_t peak = peak_live_bytes_.load(std::memory_order_relaxed);
-    while (now > peak &&
-           !peak_live_bytes_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
-    }
+    raise_to(peak_live_bytes_, now);
   } else {
     live_bytes_.fetch_sub(removed - added, std::memory_order_relaxed);
   }
@@ -210,10 +208,7 @@ bool compacting_store::try_bump(size_t n, size_t& offset) {
   } while (!heap_next_.compare_exchange_weak(next, next + n, std::memory_order_relaxed));
   offset = next;
   allocated_bytes_.fetch_add(n, std::memory_order_relaxed);
-  size_t high = bump_high_water_.load(std::memory_order_relaxed);
-  while (next + n > high &&
-         !bump_high_water_.compare_exchange_weak(high, next + n, std::memory_order_relaxed)) {
-  }
+  raise_to(bump_high_water_, next + n);
   return true;
 }
 

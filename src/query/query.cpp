@@ -435,6 +435,15 @@ std::string answer_json(const position_answer& answer) {
   auto source_fields = [](json& j, answer_source source) {
     j["source"] = answer_source_name(source);
   };
+  // A move or a rotation: its notation, child, value and source.
+  auto move_fields = [&](const auto& m) {
+    json j;
+    j["move"] = m.move;
+    j["child"] = position_code(m.child);
+    j["value"] = value_word(m.value);
+    source_fields(j, m.source);
+    return j;
+  };
   json j;
   j["board"] = position_code(answer.position);
   j["stones"] = answer.stones;
@@ -445,20 +454,9 @@ std::string answer_json(const position_answer& answer) {
   if (answer.source == answer_source::database && answer.slice >= 0) j["slice"] = answer.slice;
   json moves = json::array();
   for (const auto& m : answer.moves) {
-    json jm;
-    jm["move"] = m.move;
-    jm["child"] = position_code(m.child);
-    jm["value"] = value_word(m.value);
-    source_fields(jm, m.source);
+    json jm = move_fields(m);
     json rotations = json::array();
-    for (const auto& r : m.rotations) {
-      json jr;
-      jr["move"] = r.move;
-      jr["child"] = position_code(r.child);
-      jr["value"] = value_word(r.value);
-      source_fields(jr, r.source);
-      rotations.push_back(std::move(jr));
-    }
+    for (const auto& r : m.rotations) rotations.push_back(move_fields(r));
     jm["rotations"] = std::move(rotations);
     moves.push_back(std::move(jm));
   }

@@ -217,27 +217,29 @@ TEST(endgame, meaningless_on_2_and_3_ranks) {
     }
 }
 
-// A thread that waits until the job writing `dir` has started (its log exists), then sends
-// SIGUSR1 to its solver processes only (not mpiexec, timeout or the shell): a checkpoint.
-std::thread checkpoint_signal_once_started(const std::string& dir) {
-  return std::thread([dir] {
+// Runs a 2-rank job writing `dir` and, once it has started (its log exists), sends SIGUSR1 to
+// its solver processes only (not mpiexec, timeout or the shell): a checkpoint. Returns the
+// job's result and its log.
+std::pair<result_t, std::string> run_with_checkpoint_signal(const std::string& dir,
+                                                            const std::string& args) {
+  std::thread signaller([dir] {
     for (int i = 0; i < 600 && !fs::exists(dir + "/log"); i++)
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     std::system(("pkill -USR1 -f '^" + bin + "pentago-endgame .*" + dir + "'").c_str());
   });
+  const auto r = shell(endgame(2, args));
+  signaller.join();
+  std::ifstream log(dir + "/log");
+  return {r, std::string((std::istreambuf_iterator<char>(log)), {})};
 }
 
 TEST(endgame, checkpoint_on_signal_then_restart) {
   const std::string dir = fresh_dir("checkpoint"), resumed = fresh_dir("checkpoint-resume");
   const std::string args = "--threads 2 --save -1 --meaningless 6 --dir " + dir + " 00000000";
   // Start the job, signal it once it has started, and let it checkpoint.
-  std::thread signaller = checkpoint_signal_once_started(dir);
-  const auto r = shell(endgame(2, args));
-  signaller.join();
+  const auto [r, text] = run_with_checkpoint_signal(dir, args);
   ASSERT_EQ(r.code, 0) << r.output;
-  std::ifstream log(dir + "/log");
-  const std::string text((std::istreambuf_iterator<char>(log)), {});
   const auto at = text.find("checkpoint: slice ");
   ASSERT_NE(at, std::string::npos) << text;
   const int n = std::stoi(text.substr(at + 18));
@@ -258,12 +260,8 @@ TEST(endgame, resume_command_is_shell_quoted) {
   const std::string dir = fresh_dir("resume quoted");
   fs::remove_all(dir + "-resume");
   const std::string args = "--threads 2 --save -1 --meaningless 6 --dir '" + dir + "' 00000000";
-  std::thread signaller = checkpoint_signal_once_started(dir);
-  const auto r = shell(endgame(2, args));
-  signaller.join();
+  const auto [r, text] = run_with_checkpoint_signal(dir, args);
   ASSERT_EQ(r.code, 0) << r.output;
-  std::ifstream log(dir + "/log");
-  const std::string text((std::istreambuf_iterator<char>(log)), {});
   const auto at = text.find("resume with: ");
   ASSERT_NE(at, std::string::npos) << text;
   const std::string command = text.substr(at + 13, text.find('\n', at) - at - 13);
