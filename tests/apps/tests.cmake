@@ -93,10 +93,11 @@ add_test(NAME apps_search_finished_position COMMAND sh -c "${apps_search_finishe
 # pentago-check on a run that reaches slice 0 (restarted from the published slice 2), then on
 # copies with files deleted, then on a corpus of corrupted copies of its files.
 set(apps_check_run_script [[
-B=$1; T=$2; D=$3; rm -rf "$T"; mkdir -p "$T"
+B=$1; T=$2; D=$3; S=$4; rm -rf "$T"; mkdir -p "$T"
 R="$T/run"
 timeout 120 mpiexec -n 2 "$B/pentago-endgame" --threads 2 --restart "$D/slice-2.pentago" \
   --dir "$R" 00000000 > "$T/endgame.out" 2>&1 || { cat "$T/endgame.out"; exit 1; }
+/usr/bin/python3 "$S/stand_in_run_record.py" "$R" 00000000 18 || exit 1
 out=$("$B/pentago-check" --threads 2 "$R" 2>&1) || { echo "slice 0 run: $out"; exit 1; }
 echo "$out" | grep -q '^All checks passed$' || { echo "$out"; exit 1; }
 err=$("$B/pentago-check" "$T/no-such-run" 2>&1 >/dev/null); rc=$?
@@ -141,7 +142,8 @@ done
 exit $fail
 ]])
 add_test(NAME apps_check_run_to_slice_0 COMMAND sh -c "fail=0; ${apps_check_run_script}" sh
-  $<TARGET_FILE_DIR:pentago-check> ${apps_tmp}/check-run ${PENTAGO_SHARED_DATA})
+  $<TARGET_FILE_DIR:pentago-check> ${apps_tmp}/check-run ${PENTAGO_SHARED_DATA}
+  ${CMAKE_CURRENT_SOURCE_DIR}/apps)
 
 set_tests_properties(apps_bad_options apps_search_finished_position apps_check_run_to_slice_0
   PROPERTIES LABELS apps)

@@ -1,15 +1,15 @@
 // Tests of the run-directory check: good directories pass (a meaningless run and a small real
-// root solved in process, with slice files written from forward search, and the published
-// slices 0-2), --integrity holds on them, and corrupted directories fail with a reason.
+// root solved in process, with slice files written from forward search and a run record
+// written for them, and the published slices 0-2), --integrity holds on them, and corrupted
+// directories fail with a reason. The run record's own checks are in check_record_test.cpp.
 #include "pentago/db/check.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
+#include "db/check_fixtures.h"
 #include "pentago/data/npy.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/db/lookup.h"
@@ -24,125 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Directories of this process (ctest runs tests in parallel processes, each building its
-// own fixtures), removed at exit unless PENTAGO_KEEP_TEST_RUNS is set.
-struct test_dirs {
-  std::vector<fs::path> paths;
-  ~test_dirs() {
-    if (std::getenv("PENTAGO_KEEP_TEST_RUNS")) return;
-    std::error_code ec;
-    for (const auto& p : paths) fs::remove_all(p, ec);
-  }
-} created_dirs;
-
-std::string fresh_dir(const std::string& name) {
-  const fs::path dir = fs::path(PENTAGO_BINARY_DIR) / "test-runs" /
-                       ("check-" + name + "-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir.parent_path());
-  created_dirs.paths.push_back(dir);
-  return dir.string();
-}
-
-std::string copy_dir(const std::string& from, const std::string& name) {
-  const std::string to = fresh_dir(name);
-  fs::copy(from, to, fs::copy_options::recursive);
-  return to;
-}
-
-// Writes DIR/slice-N.pentago with the disk-format value of every board of the sections.
-void write_slice(const std::string& dir, int n, const std::vector<section_t>& sections,
-                 const std::function<superinfo_t(board_t)>& value) {
-  write_slice_file(
-      dir + "/slice-" + std::to_string(n) + ".pentago", sections,
-      [&](int, const section_t& s, const block_t& b, std::span<superinfo_t> nodes) {
-        const auto shape = block_shape(s, b);
-        size_t k = 0;
-        for (int i0 = 0; i0 < shape[0]; i0++)
-          for (int i1 = 0; i1 < shape[1]; i1++)
-            for (int i2 = 0; i2 < shape[2]; i2++)
-              for (int i3 = 0; i3 < shape[3]; i3++)
-                nodes[k++] = value(
-                    section_board(s, {8 * b[0] + i0, 8 * b[1] + i1, 8 * b[2] + i2, 8 * b[3] + i3}));
-      },
-      default_xz_preset, 2);
-}
-
-void solve(const std::string& root, const std::string& dir, int meaningless, int save = -1) {
-  local_options o;
-  o.save = save;
-  o.root = section_t::parse(root);
-  o.threads = 2;
-  o.dir = dir;
-  o.meaningless = meaningless;
-  o.echo = false;
-  o.memory = uint64_t(4) << 30;
-  run_local(o);
-}
-
-// A meaningless run from the empty board: slice 4 is meaningless, slices 2-4 saved.
-std::string meaningless_run() {
-  static const std::string dir = [] {
-    const std::string d = fresh_dir("meaningless-4");
-    solve("00000000", d, 4);
-    std::ofstream(d + "/meaningless-4");  // the marker (harmless if the solver wrote it)
-    const auto slices = descendant_sections(section_t(), 4);
-    write_slice(d, 4, slices[4], [](board_t b) { return to_black_white(meaningless_value(b), 0); });
-    super_search_options o;
-    o.leaf_stones = 4;
-    o.leaf = cached_leaf(meaningless_value);
-    super_searcher searcher(o);
-    for (int n : {3, 2})
-      write_slice(d, n, slices[n], [&](board_t b) { return searcher.black_white(b); });
-    return d;
-  }();
-  return dir;
-}
-
-// A small real root (31 stones) solved to the end, slices 32-35 saved from exact search.
-const char real_root[] = "80090680";
-std::string real_run() {
-  static const std::string dir = [] {
-    const std::string d = fresh_dir("real");
-    solve(real_root, d, 0);
-    const auto slices = descendant_sections(section_t::parse(real_root), 35);
-    super_searcher searcher;
-    for (int n = 32; n <= 35; n++)
-      write_slice(d, n, slices[n], [&](board_t b) { return searcher.black_white(b); });
-    return d;
-  }();
-  return dir;
-}
-
-// The published slices 0-2 with their counts and index sidecars.
-std::string published_run() {
-  static const std::string dir = [] {
-    const std::string d = fresh_dir("published");
-    fs::create_directories(d);
-    for (int n = 0; n <= 2; n++)
-      for (const std::string& name : {"slice-" + std::to_string(n) + ".pentago",
-                                      "slice-" + std::to_string(n) + ".pentago.index",
-                                      "counts-" + std::to_string(n) + ".npy"})
-        fs::copy_file(fs::path(PENTAGO_SHARED_DATA) / name, fs::path(d) / name);
-    return d;
-  }();
-  return dir;
-}
-
-check_result check(const std::string& dir, check_options o = {}) {
-  o.threads = 2;
-  return check_run_directory(dir, o);
-}
-
-std::string all_failures(const check_result& r) {
-  std::string text;
-  for (const auto& f : r.failures) text += f + "\n";
-  return text;
-}
-
-bool mentions(const check_result& r, const std::string& word) {
-  return all_failures(r).find(word) != std::string::npos;
-}
+using namespace pentago::test_runs;
 
 uint64_t slice_nodes(const std::string& root, int n, int top = 35) {
   const auto slices = descendant_sections(section_t::parse(root), top);
@@ -199,6 +81,7 @@ TEST(check, integrity_against_the_meaningless_marker) {
   // Without slice-4.pentago, slice 3's children come from the meaningless values.
   const auto dir = copy_dir(meaningless_run(), "no-slice-4");
   fs::remove(dir + "/slice-4.pentago");
+  write_run_record(dir, "00000000", -1, 4);  // a run that did not save slice 4
   check_options o;
   o.integrity = {3};
   const auto r = check(dir, o);
@@ -220,7 +103,7 @@ TEST(check, real_root_passes_with_integrity) {
 
 TEST(check, published_slices_pass_with_integrity) {
   for (int n : {0, 1}) {
-    check_options o;
+    check_options o = files_only();
     o.integrity = {n};
     const auto r = check(published_run(), o);
     EXPECT_TRUE(r.passed()) << all_failures(r);
@@ -228,7 +111,7 @@ TEST(check, published_slices_pass_with_integrity) {
     EXPECT_EQ(r.count_rows, 1u + 1u + 3u);
     EXPECT_EQ(r.integrity_boards, slice_nodes("00000000", n));
   }
-  check_options o;
+  check_options o = files_only();
   o.integrity = {0, 1};  // repeated --integrity
   const auto r = check(published_run(), o);
   EXPECT_TRUE(r.passed()) << all_failures(r);
@@ -236,8 +119,13 @@ TEST(check, published_slices_pass_with_integrity) {
 }
 
 TEST(check, slices_saved_by_the_solver_pass) {
+  // The solver writes run.jsonl; until every driver does, one is written for its files.
+  const auto record = [](const std::string& dir, const std::string& root, int save, int m) {
+    if (!fs::exists(dir + "/run.jsonl")) write_run_record(dir, root, save, m);
+  };
   const std::string real = fresh_dir("solver-real");
   solve(real_root, real, 0, 35);
+  record(real, real_root, 35, 0);
   for (int n : {31, 34}) {
     check_options o;
     o.integrity = {n};
@@ -251,6 +139,7 @@ TEST(check, slices_saved_by_the_solver_pass) {
   const std::string meaningless = fresh_dir("solver-meaningless");
   solve("00000000", meaningless, 4, 4);
   std::ofstream(meaningless + "/meaningless-4");
+  record(meaningless, "00000000", 4, 4);
   check_options o;
   o.integrity = {3};
   const auto r = check(meaningless, o);
@@ -335,20 +224,20 @@ TEST(check, wrong_stored_value_fails_integrity) {
 TEST(check, strange_files_and_sample_counts) {
   const auto dir = copy_dir(published_run(), "strange");
   std::ofstream(dir + "/junk.txt") << "?";
-  auto r = check(dir);
+  auto r = check(dir, files_only());
   EXPECT_FALSE(r.passed());
   EXPECT_TRUE(mentions(r, "unexpected file junk.txt")) << all_failures(r);
 
   // Job output and logs are fine; a stated sample count must match.
   fs::remove(dir + "/junk.txt");
   std::ofstream(dir + "/slurm-1234.out") << "job output";
-  EXPECT_TRUE(check(dir).passed());
+  EXPECT_TRUE(check(dir, files_only()).passed());
   // So are scripts/plot-run's pictures in plots/; any other folder is not.
   fs::create_directory(dir + "/plots");
   std::ofstream(dir + "/plots/memory.png") << "png";
-  EXPECT_TRUE(check(dir).passed());
+  EXPECT_TRUE(check(dir, files_only()).passed());
   fs::create_directory(dir + "/pictures");
-  r = check(dir);
+  r = check(dir, files_only());
   EXPECT_FALSE(r.passed());
   EXPECT_TRUE(mentions(r, "unexpected non-file pictures")) << all_failures(r);
   fs::remove(dir + "/pictures");
@@ -373,9 +262,13 @@ TEST(check, sections_must_be_parents_and_children) {
   EXPECT_FALSE(r.passed());
   EXPECT_TRUE(mentions(r, "slice 35: its sections are not the children of slice 34"))
       << all_failures(r);
-  // The log says sparse-35.npy was written, so its removal is reported too.
+  // The run record lists sparse-35.npy and slice-35.pentago, so their removal is reported
+  // too, and that counts-35.npy no longer has the recorded number of sections.
   EXPECT_TRUE(mentions(r, "slice 35: sparse-35.npy is missing")) << all_failures(r);
-  EXPECT_EQ(r.failures.size(), 2u) << all_failures(r);
+  EXPECT_TRUE(mentions(r, "slice 35: slice-35.pentago is missing")) << all_failures(r);
+  EXPECT_TRUE(mentions(r, "but run.jsonl says")) << all_failures(r);
+  EXPECT_TRUE(mentions(r, "not those of the root in run.jsonl")) << all_failures(r);
+  EXPECT_EQ(r.failures.size(), 5u) << all_failures(r);
 }
 
 TEST(check, missing_directory_and_options) {
@@ -384,10 +277,26 @@ TEST(check, missing_directory_and_options) {
   check_options o;
   o.fraction = 0;
   EXPECT_THROW(check_run_directory(published_run(), o), usage_error);
+  // A directory without run.jsonl fails with one line saying how to check it anyway.
+  const auto unrecorded = check(published_run());
+  ASSERT_EQ(unrecorded.failures.size(), 1u) << all_failures(unrecorded);
+  EXPECT_TRUE(mentions(unrecorded, "no run.jsonl")) << all_failures(unrecorded);
+  EXPECT_TRUE(mentions(unrecorded, "--no-record")) << all_failures(unrecorded);
   const char* argv[] = {"pentago-check", "--fraction", "0.5", "dir"};
   EXPECT_THROW(parse_check_command(4, const_cast<char**>(argv)), usage_error);
   const char* argv2[] = {"pentago-check", "--integrity", "3", "--fraction", "0.5", "a", "b"};
   const auto c = parse_check_command(7, const_cast<char**>(argv2));
   EXPECT_EQ(c.options.integrity, std::vector<int>{3});
   EXPECT_EQ(c.dirs.size(), 2u);
+  // "--opt=value" as well as "--opt value".
+  const char* argv3[] = {"pentago-check", "--threads=2", "--integrity=3", "--no-record", "d"};
+  const auto c3 = parse_check_command(5, const_cast<char**>(argv3));
+  EXPECT_EQ(c3.options.threads, 2);
+  EXPECT_EQ(c3.options.integrity, std::vector<int>{3});
+  EXPECT_FALSE(c3.options.require_record);
+  EXPECT_EQ(c3.dirs, std::vector<std::string>{"d"});
+  const char* argv4[] = {"pentago-check", "--no-record=1", "d"};
+  EXPECT_THROW(parse_check_command(3, const_cast<char**>(argv4)), usage_error);
+  const char* argv5[] = {"pentago-check", "--data", "/no/such/folder", "d"};
+  EXPECT_THROW(parse_check_command(4, const_cast<char**>(argv5)), usage_error);
 }

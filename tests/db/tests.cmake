@@ -19,9 +19,11 @@ expect() {
 set(check_cli_published_script [[
 d="$2/cli-published"; rm -rf "$d"; mkdir -p "$d" &&
 cp "$1"/slice-[012].pentago "$1"/slice-[012].pentago.index "$1"/counts-[012].npy "$d" &&
-out=$("$0" --threads 2 --integrity 1 "$d") || { echo "$out"; exit 1; }
+out=$("$0" --threads=2 --no-record --integrity 1 "$d") || { echo "$out"; exit 1; }
 echo "$out" | grep -q '^All checks passed$' &&
-echo "$out" | grep -q 'integrity 1 -> 2: 3 of 3 boards'
+echo "$out" | grep -q 'integrity 1 -> 2: 3 of 3 boards' || { echo "$out"; exit 1; }
+expect 1 "$0" --threads=2 "$d"
+"$0" --threads 2 "$d" 2>&1 >/dev/null | grep -q 'no run.jsonl.*--no-record' || exit 1
 ]])
 add_test(NAME check_cli_published COMMAND sh -c "${expect_exit}${check_cli_published_script}" ${check_exe} ${PENTAGO_SHARED_DATA} ${tools_tmp})
 

@@ -1,6 +1,7 @@
-// Verification of a run directory (parallel reference §5, paper §VII): slice files read block
-// by block (xz checksums), counts recomputed from them, sparse samples against the slice files
-// and forward search, the negamax relation between two saved slices, and unexpected files.
+// Verification of a run directory (parallel reference §5, paper §VII): the run record
+// (run.jsonl) against the files, slice files read block by block (xz checksums), counts
+// recomputed from them and compared with published counts, sparse samples against the slice
+// files and forward search, the negamax relation between two saved slices, unexpected files.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -18,8 +19,12 @@ struct check_options {
   std::vector<int> integrity;  // slices N: check slice-N against slice-(N+1)
   double fraction = 1;         // fraction of each slice N's boards that --integrity checks
   uint64_t seed = 8183131;     // chooses the boards of --fraction and --search-max
-  int samples = -1;            // expected samples per section; -1: from the log, else 256
-  int threads = 0;             // 0: all hardware threads
+  int samples = -1;            // expected samples per section; -1: the run record's, else 256
+  // Without DIR/run.jsonl the check fails, unless this is false (--no-record: an older run
+  // directory, or files not written by a run, checked by their contents alone).
+  bool require_record = true;
+  std::string data;  // folder of published counts-N.npy to compare counts with; "": none
+  int threads = 0;   // 0: all hardware threads
   uint64_t cache_bytes = uint64_t(1) << 30;  // decoded block cache of --integrity
   int max_reports = 10;  // failures of one kind listed per slice before a summary line
 };
@@ -29,6 +34,8 @@ struct check_result {
   std::vector<std::string> notes;     // one line each: worth knowing, not errors
   uint64_t slice_files = 0, blocks = 0, nodes = 0;
   uint64_t count_rows = 0, samples = 0, samples_searched = 0, integrity_boards = 0;
+  uint64_t published_rows = 0;  // counts rows equal to the published ones
+  uint64_t record_files = 0;    // files of the run record found with their recorded sizes
   bool passed() const { return failures.empty(); }
 };
 
@@ -38,10 +45,12 @@ struct check_result {
 check_result check_run_directory(const std::string& dir, const check_options& options,
                                  const std::function<void(const std::string&)>& print = {});
 
-// Parses the command line of pentago-check (options and directories); throws usage_error.
+// Parses the command line of pentago-check (options and directories, "--opt value" or
+// "--opt=value"); throws usage_error. Leaves options.data empty unless --data is given.
 struct check_command {
   check_options options;
   std::vector<std::string> dirs;
+  bool no_data = false;  // --no-data: no published counts, not even the default folder
 };
 check_command parse_check_command(int argc, char** argv);
 std::string check_usage();

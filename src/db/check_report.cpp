@@ -1,0 +1,48 @@
+// pentago-check's failure reporter and the text helpers of its messages (check_context.h).
+#include "pentago/db/check_context.h"
+
+namespace pentago::check_detail {
+
+std::string slice_name(int n) { return "slice " + std::to_string(n); }
+
+std::string plural(uint64_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+std::string block_text(const section_t& s, const block_t& b) {
+  return s.name() + " block " + std::to_string(b[0]) + "," + std::to_string(b[1]) + "," +
+         std::to_string(b[2]) + "," + std::to_string(b[3]);
+}
+
+std::string first_difference(const superinfo_t& a, const superinfo_t& b) {
+  for (int r = 0; r < 256; r++)
+    if (a.win(r) != b.win(r) || a.notlose(r) != b.notlose(r))
+      return "rotation " + std::to_string(r) + ": (" + std::to_string(a.win(r)) + "," +
+             std::to_string(a.notlose(r)) + ") vs (" + std::to_string(b.win(r)) + "," +
+             std::to_string(b.notlose(r)) + ")";
+  return "no difference";
+}
+
+void reporter::fail(const std::string& kind, const std::string& message) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (++counts_[kind] <= max_) result_.failures.push_back(dir_ + ": " + message);
+}
+
+void reporter::note(const std::string& message) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  result_.notes.push_back(dir_ + ": " + message);
+}
+
+int reporter::count(const std::string& kind) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return counts_[kind];
+}
+
+void reporter::finish() {
+  for (const auto& [kind, count] : counts_)
+    if (count > max_)
+      result_.failures.push_back(dir_ + ": " + kind + ": " + std::to_string(count - max_) +
+                                 " more failures of this kind not listed");
+}
+
+}  // namespace pentago::check_detail
