@@ -5,27 +5,9 @@ add_dependencies(serve_api_test pentago-serve)
 target_link_libraries(serve_api_test PRIVATE pentago_query PkgConfig::HTTPLIB)
 target_compile_definitions(serve_api_test PRIVATE PENTAGO_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 
-# Usage errors exit 2 and runtime errors 1, each with one line on stderr; --help exits 0.
-set(serve_cli_script [[
-expect() {
-  want=$1; shift
-  err=$("$@" 2>&1 >/dev/null); rc=$?
-  [ $rc -eq $want ] || { echo "$*: exit $rc, expected $want"; exit 1; }
-  [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || { echo "$*: stderr not one line: $err"; exit 1; }
-}
-"$0" --help | grep -q '^usage: pentago-serve' || exit 1
-expect 2 "$0"
-expect 2 "$0" --db "$1" --bogus
-expect 2 "$0" --db "$1" --port 70000
-expect 2 "$0" --db "$1" --port
-expect 2 "$0" --db "$1" --timeout 0
-expect 2 "$0" --db "$1" --cache lots
-expect 2 "$0" --db "$1" extra
-"$0" --db "$1/no-such-dir" --port 0 >/dev/null 2>&1 && { echo "missing database accepted"; exit 1; }
-expect 1 "$0" --db "$1" --bind 203.0.113.1 --port 0
-exit 0
-]])
-add_test(NAME serve_cli COMMAND sh -c "${serve_cli_script}" ${serve_exe} ${PENTAGO_SHARED_DATA})
+# The command line (tests/serve/scripts/serve_cli.sh).
+add_test(NAME serve_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/serve/scripts/serve_cli.sh ${serve_exe}
+  ${PENTAGO_SHARED_DATA})
 
 # The browser test needs Node (Debian nodejs) to drive Chromium; it reports SKIPPED (exit 77)
 # only when no Chromium is installed.

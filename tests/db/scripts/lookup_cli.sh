@@ -1,0 +1,37 @@
+# pentago-lookup on the published slices 0-2: text, picture, JSON, rotations, finished and
+# midgame positions; errors exit 1 (no value) or 2 (usage) with one stderr line.
+# Usage: sh lookup_cli.sh PENTAGO_LOOKUP DATA_DIR OUT_PREFIX
+. "$(dirname "$0")/../../lib/expect.sh"
+lookup=$1; data=$2; out_file=$3
+mkdir -p "$(dirname "$out_file")" || exit 1
+out=$("$lookup" --db "$data" 0) || exit 1
+echo "$out" | grep -q '^board 0: 0 stones, black to place: win for black (database slice 1)$' &&
+  echo "$out" | grep -q '^36 placements: ' || { echo "$out"; exit 1; }
+pic='a  ______
+b  ______
+c  ______
+d  ______
+e  ______
+f  0_____'
+printf '%s\n' "$pic" | "$lookup" --db "$data" - | grep -q '^board 1: 1 stones, white to place: ' || exit 1
+"$lookup" --db "$data" --no-moves 1 | grep -q 'placements' && exit 1
+"$lookup" --db "$data" 1m | grep -q '^8 rotations: ' || exit 1
+"$lookup" --db "$data" --json 1 | grep -q '^{"board":"1","stones":1,"to_move":"white","phase":"place",' || exit 1
+five=00000_1111__________________________
+"$lookup" "$five" | grep -q 'loss for white (rules)$' || exit 1
+"$lookup" --threads 2 010101101010010101101010____________ > "$out_file.mid" || exit 1
+grep -q '^board [0-9]*: 24 stones, black to place: ' "$out_file.mid" &&
+  grep -q ' (midgame)$' "$out_file.mid" || { cat "$out_file.mid"; exit 1; }
+expect 1 "$lookup" 0
+expect 1 "$lookup" --db "$data" 000_111_____________________________
+expect 1 "$lookup" --db http://127.0.0.1:1 0
+expect 2 "$lookup" --db "$data"
+expect 2 "$lookup" --db "$data" 12x
+expect 2 "$lookup" --db "$data" 12
+expect 2 "$lookup" --db "$data" 0m
+expect 2 "$lookup" --db "$data" --bogus 0
+expect 2 "$lookup" --db "$data/no-such-dir" 0
+expect 2 "$lookup" --db "$data" - < /dev/zero
+"$lookup" --db "$data" "$data/no-such-board-file" 2>&1 | grep -q 'no such file' ||
+  { echo "FAIL missing board file"; fail=1; }
+exit $fail
