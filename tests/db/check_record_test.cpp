@@ -178,6 +178,33 @@ TEST(check_record, damaged_records_fail) {
       "run.jsonl line 2: version 2");
 }
 
+TEST(check_record, a_restart_appended_to_the_record_passes) {
+  // Stopped at a checkpoint after slice 34, then restarted from slice-34.pentago into the same
+  // directory: the record holds two runs, each ending in its own done record.
+  const auto dir = with_record("restarted", [](auto& l) {
+    const size_t s33 = line_with(l, "\"slice\":33,");
+    std::string restart = l[0];
+    replace(restart, "\"restart\":null",
+            "\"restart\":{\"slice\":34,\"path\":\"slice-34.pentago\"}");
+    l.pop_back();  // the done record
+    l.insert(l.begin() + long(s33),
+             {"{\"record\":\"checkpoint\",\"version\":1,\"slice\":34,\"restart_command\":\"x\"}",
+              "{\"record\":\"done\",\"version\":1,\"status\":\"checkpoint\",\"seconds\":1,"
+              "\"slices\":[35,34]}",
+              restart});
+    l.push_back(
+        "{\"record\":\"done\",\"version\":1,\"status\":\"complete\",\"seconds\":1,"
+        "\"slices\":[33,32,31]}");
+  });
+  const auto r = check(dir, quick());
+  EXPECT_TRUE(r.passed()) << all_failures(r);
+  // The first run's done record does not end the record.
+  auto lines = record_lines(dir);
+  lines.pop_back();
+  write_lines(dir, lines);
+  expect_caught("restart killed", dir, "the run did not finish");
+}
+
 TEST(check_record, killed_mid_slice_fails) {
   // The run was killed while computing slice 32: slices 35-33 are recorded, slice 32's files
   // are half written, and no done record follows.
