@@ -138,6 +138,7 @@ record_expectations checker::check_record(const directory_contents& contents) {
     expect.sections[s.slice] = s.sections;
     for (const auto& file : s.files) {
       recorded.insert(file.name);
+      expect.files.insert(file.name);
       const fs::path path = fs::path(dir) / file.name;
       std::error_code ec;
       const std::string what = slice_name(s.slice) + ": " + file.name + " (run.jsonl line " +

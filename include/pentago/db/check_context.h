@@ -68,6 +68,7 @@ struct directory_contents {
 struct record_expectations {
   std::set<int> computed;            // slices with a slice record (their counts, samples)
   std::map<int, uint64_t> sections;  // sections of each recorded slice
+  std::set<std::string> files;       // names of the files the slice records list
   // Each recorded slice's sections by the header's root: the counts files must have these.
   std::map<int, std::vector<section_t>> root_sections;
 };
