@@ -28,16 +28,7 @@ std::vector<section_t> checker::check_counts(int n, const std::string& path, npy
                                              bool& ok) {
   const std::string where = slice_name(n) + ": " + fs::path(path).filename().string();
   ok = false;
-  try {
-    counts = read_npy(path);
-  } catch (const std::exception& e) {
-    report.fail(where, where + ": " + e.what());
-    return {};
-  }
-  if (counts.cols != 4) {
-    report.fail(where, where + ": expected 4 columns, found " + std::to_string(counts.cols));
-    return {};
-  }
+  if (!read_table(where, path, 4, counts)) return {};
   std::vector<section_t> sections;
   ok = true;
   for (uint64_t r = 0; r < counts.rows; r++) {

@@ -38,10 +38,7 @@ void checker::check_integrity(int n) {
     return disk_to_store(db.black_white(child), (n + 1) & 1);
   };
   const auto& sections = reader->sections();
-  std::vector<std::pair<int, block_t>> blocks;
-  for (int s = 0; s < int(sections.size()); s++)
-    for (uint64_t b = 0; b < section_block_count(sections[s]); b++)
-      blocks.push_back({s, block_from_index(sections[s], b)});
+  const auto blocks = every_block(sections);
   const uint64_t threshold =
       options.fraction >= 1 ? UINT64_MAX : uint64_t(options.fraction * 0x1p64);
   std::atomic<uint64_t> checked{0}, good{0};

@@ -1,4 +1,5 @@
-// pentago-check's failure reporter and the text helpers of its messages (check_context.h).
+// pentago-check: the failure reporter, the text helpers of its messages, and the block list and
+// table reader its checks share (check_context.h).
 #include "pentago/db/check_context.h"
 
 namespace pentago::check_detail {
@@ -21,6 +22,30 @@ std::string first_difference(const superinfo_t& a, const superinfo_t& b) {
              std::to_string(a.notlose(r)) + ") vs (" + std::to_string(b.win(r)) + "," +
              std::to_string(b.notlose(r)) + ")";
   return "no difference";
+}
+
+std::vector<std::pair<int, block_t>> every_block(const std::vector<section_t>& sections) {
+  std::vector<std::pair<int, block_t>> blocks;
+  for (int s = 0; s < int(sections.size()); s++)
+    for (uint64_t b = 0; b < section_block_count(sections[s]); b++)
+      blocks.push_back({s, block_from_index(sections[s], b)});
+  return blocks;
+}
+
+bool checker::read_table(const std::string& where, const std::string& path, uint64_t cols,
+                         npy_array& table) {
+  try {
+    table = read_npy(path);
+  } catch (const std::exception& e) {
+    report.fail(where, where + ": " + e.what());
+    return false;
+  }
+  if (table.cols != cols) {
+    report.fail(where, where + ": expected " + std::to_string(cols) + " columns, found " +
+                           std::to_string(table.cols));
+    return false;
+  }
+  return true;
 }
 
 void reporter::fail(const std::string& kind, const std::string& message) {

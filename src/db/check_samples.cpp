@@ -33,16 +33,7 @@ std::vector<sample_row> checker::check_sparse(int n, const std::string& path,
   static const std::vector<section_t> none;
   const std::vector<section_t>& sections = known_sections ? *known_sections : none;
   npy_array sparse;
-  try {
-    sparse = read_npy(path);
-  } catch (const std::exception& e) {
-    report.fail(where, where + ": " + e.what());
-    return {};
-  }
-  if (sparse.cols != 9) {
-    report.fail(where, where + ": expected 9 columns, found " + std::to_string(sparse.cols));
-    return {};
-  }
+  if (!read_table(where, path, 9, sparse)) return {};
   bool ok = true;
   std::vector<sample_row> samples;
   samples.reserve(sparse.rows);

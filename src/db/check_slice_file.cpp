@@ -82,10 +82,7 @@ void checker::check_slice_file(int n, const slice_files& paths,
   }
 
   // Every block: decode (xz checksum), no node where both players win, counts, samples.
-  std::vector<std::pair<int, block_t>> blocks;
-  for (int s = 0; s < int(file_sections.size()); s++)
-    for (uint64_t b = 0; b < section_block_count(file_sections[s]); b++)
-      blocks.push_back({s, block_from_index(file_sections[s], b)});
+  const auto blocks = every_block(file_sections);
   std::vector<std::vector<section_counts_t>> worker_counts(
       size_t(threads), std::vector<section_counts_t>(file_sections.size(), {0, 0, 0}));
   std::vector<std::atomic<bool>> section_unreadable(file_sections.size());
@@ -185,13 +182,11 @@ void checker::check_other_pentago_file(const std::string& path) {
   const std::string name = fs::path(path).filename().string();
   try {
     const supertensor_reader reader(path);
-    uint64_t blocks = 0;
-    for (int s = 0; s < int(reader.sections().size()); s++)
-      for (uint64_t b = 0; b < section_block_count(reader.sections()[s]); b++, blocks++)
-        reader.read_block(s, block_from_index(reader.sections()[s], b));
+    const auto blocks = every_block(reader.sections());
+    for (const auto& [s, block] : blocks) reader.read_block(s, block);
     say("  " + name + ": " + std::to_string(reader.sections().size()) + " sections, " +
-        std::to_string(blocks) + " blocks read");
-    result.blocks += blocks;
+        std::to_string(blocks.size()) + " blocks read");
+    result.blocks += blocks.size();
   } catch (const std::exception& e) {
     report.fail(name, name + ": " + e.what());
   }

@@ -27,6 +27,8 @@ std::string plural(uint64_t n, const std::string& word);  // "1 section", "3 sec
 std::string block_text(const section_t& s, const block_t& b);
 // The first rotation where two supers differ, as "rotation r: (w,nl) vs (w,nl)".
 std::string first_difference(const superinfo_t& a, const superinfo_t& b);
+// Every block of the sections, as (section index, block), in file order.
+std::vector<std::pair<int, block_t>> every_block(const std::vector<section_t>& sections);
 
 // Collects failures and notes, listing at most max_reports failures of each kind.
 class reporter {
@@ -98,6 +100,10 @@ struct checker {
   leaf_function meaningless_leaf = cached_leaf(meaningless_value);
 
   super_search_options search_options() const;
+  // Reads an .npy table of `cols` columns into table; false (and one failure of kind `where`)
+  // if it cannot be read or has another width.
+  bool read_table(const std::string& where, const std::string& path, uint64_t cols,
+                  npy_array& table);
 
   // check_files.cpp: lists the directory and reports unexpected files (false: no directory);
   // then, if there is a run record, reads it and checks it against the files (sets
