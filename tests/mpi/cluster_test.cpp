@@ -108,10 +108,9 @@ std::string logged_high_water(const std::string& dir) {
 // 64 ranks x 2 threads on 2 cores (each rank owns a few of slice 35's 250 lines).
 TEST(many_ranks, r64_44444554_matches_published_and_one_process) {
   const std::string dir = fresh_dir("44444554-r64");
-  const auto [code, output] =
-      shell("mpiexec -n 64 " + bin + "pentago-endgame --threads 2 --memory 1G --dir " + dir +
-                " 44444554",
-            1200);
+  const auto [code, output] = shell(
+      "mpiexec -n 64 " + bin + "pentago-endgame --threads 2 --memory 1G --dir " + dir + " 44444554",
+      1200);
   ASSERT_EQ(code, 0) << output;
   const std::string reference = local_reference("44444554");
   for (int n : {35, 34}) {
@@ -128,7 +127,8 @@ TEST(staged, two_stages_of_25263480_equal_one_run) {
   const std::string script = std::string(PENTAGO_SOURCE_DIR) + "/jobs/slurm/staged.sh";
   const auto [code, output] = shell(
       "env LAUNCH=local STAGES='35-34:1 33-30:3' MEMORY=1G THREADS=2 SAVE=-1 ROOT=25263480 "
-      "RUN_BASE=" + base + " PENTAGO_BIN=" + bin + " bash " + script,
+      "RUN_BASE=" +
+          base + " PENTAGO_BIN=" + bin + " bash " + script,
       1800);
   ASSERT_EQ(code, 0) << output;
   EXPECT_NE(output.find("pentago staged: 2 stages done"), std::string::npos) << output;
