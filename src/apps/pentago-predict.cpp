@@ -3,9 +3,19 @@
 
 #include "cli.h"
 #include "pentago/db/predict.h"
+#include "pentago/db/stages.h"
 
 int main(int argc, char** argv) {
   using namespace pentago;
+  // --stages: the staged plan of a run over jobs of their own node counts (pentago/db/stages.h).
+  if (stages_requested(argc, argv))
+    return cli::run_main("pentago-predict", stages_usage(), argc, argv, [](int argc, char** argv) {
+      const stage_options options = parse_stage_options(argc, argv);
+      const stage_plan plan = plan_stages(options);
+      std::fputs(format_stage_plan(options, plan).c_str(), stdout);
+      if (!plan.fits) throw error("does not fit: " + plan.reason);
+      return 0;
+    });
   return cli::run_main("pentago-predict", predict_usage(), argc, argv, [](int argc, char** argv) {
     const predict_options options = parse_predict_options(argc, argv);
     const prediction p = predict(options);

@@ -1,0 +1,107 @@
+# shellcheck shell=bash
+# Shared steps of the staged jobs (jobs/slurm/staged.sh, jobs/pbs/staged.sh; issue 21): the
+# stage list from `pentago-predict --stages` (or STAGES), the one stage's solver run, and a
+# rehearsal that runs every stage here, one after another, with mpiexec.
+#
+# A stage is "TOP-BOTTOM:RANKS:NODES:MEMORY:SAVE:LEVEL". Stage K writes RUN_BASE/stage-K; stage
+# K+1 restarts from RUN_BASE/stage-K/slice-BOTTOM.pentago, which stage K saves (its --save
+# covers its lowest slice; --level 0 where that slice is a checkpoint only).
+#
+# Variables: ROOT (default 00000000), THREADS, SAVE (default 18), KEY (default 17), RUN_BASE,
+# NODE_MEMORY and CORES_PER_NODE (for the plan), STAGES (a list of stages that replaces the
+# plan, e.g. "35-33:1 32-30:3": RANKS, NODES and the rest then default to 1 node, MEMORY,
+# SAVE, LEVEL), PREDICT_ARGS (more pentago-predict options), FIRST_STAGE (continue a chain at
+# stage K, e.g. after a stage checkpointed before its lowest slice).
+
+# Prints the stages, one a line, from STAGES or from pentago-predict --stages.
+pentago_stage_list() {
+  : "${SAVE:?}" "${THREADS:?}" "${KEY:?}" "${ROOT:?}"
+  if [ -n "${STAGES:-}" ]; then
+    local spec range ranks
+    for spec in $STAGES; do
+      range=${spec%%:*} ranks=${spec#*:}
+      [ "$ranks" = "$spec" ] && ranks=1
+      local top=${range%-*} bottom=${range#*-}
+      local save=$SAVE level=${LEVEL:-6}
+      # a stage that is not the last saves its lowest slice for the next one, as a checkpoint
+      # only (fast xz) where the run would not save it
+      if [ "$bottom" != "$(pentago_last_bottom)" ] && [ "$bottom" -gt "$SAVE" ]; then
+        save=$bottom level=0
+      fi
+      echo "$top-$bottom:$ranks:1:${MEMORY:-1G}:$save:$level"
+    done
+    return
+  fi
+  : "${NODE_MEMORY:?set NODE_MEMORY (e.g. 256G) and CORES_PER_NODE, or STAGES}"
+  : "${CORES_PER_NODE:?set CORES_PER_NODE}"
+  local plan
+  # shellcheck disable=SC2086
+  plan=$("$PENTAGO_BIN/pentago-predict" --stages --node-memory "$NODE_MEMORY" \
+    --cores-per-node "$CORES_PER_NODE" --threads "$THREADS" --save "$SAVE" --randomize "$KEY" \
+    ${PREDICT_ARGS:-} "$ROOT") || { echo "$plan" >&2; return 1; }
+  echo "$plan" | sed -n '/^best plan/,/^best single/p' | sed '$d' >&2
+  echo "$plan" | grep '^saving: ' >&2
+  echo "$plan" | awk '/^job [0-9]+: /{
+    for (i = 3; i < NF; i++) v[$i] = $(i + 1)
+    top = v["--restart-slice"] < 0 ? 35 : v["--restart-slice"] - 1
+    printf "%d-%d:%d:%d:%d:%d:%d\n", top, v["--stop-after"], v["--ranks"], v["--nodes"],
+      v["--memory"], v["--save"], v["--level"] }'
+}
+
+# The lowest slice of the last stage in STAGES.
+pentago_last_bottom() {
+  local last
+  for last in $STAGES; do :; done
+  last=${last%%:*}
+  echo "${last#*-}"
+}
+
+# Runs stage K (1-based) of the list in $2 with the launcher "${@:3}" ("srun ..." or
+# "mpiexec -n R ..."): pentago-endgame from the previous stage's file into RUN_BASE/stage-K.
+# Returns 0 only if the stage reached its lowest slice and saved what the next stage reads.
+pentago_run_stage() {
+  local k=$1 stage=$2
+  shift 2
+  local range=${stage%%:*} rest=${stage#*:}
+  local top=${range%-*} bottom=${range#*-}
+  IFS=: read -r _ranks _nodes memory save level <<< "$rest"
+  local dir=$RUN_BASE/stage-$k restart_args=()
+  if [ "$top" -lt 35 ]; then
+    local file=$RUN_BASE/stage-$((k - 1))/slice-$((top + 1)).pentago
+    [ -n "${RESTART:-}" ] && [ "$k" = "${FIRST_STAGE:-1}" ] && file=$RESTART
+    [ -f "$file" ] || { echo "pentago stage $k: restart file $file is missing" >&2; return 2; }
+    restart_args=(--restart "$file")
+  fi
+  echo "$(date '+%F %T') pentago stage $k: slices $top-$bottom, dir $dir${restart_args[1]:+, restart ${restart_args[1]}}"
+  pentago_run_forwarding "$@" "$PENTAGO_BIN/pentago-endgame" --threads "$THREADS" --dir "$dir" \
+    --memory "$memory" --save "$save" --level "$level" --randomize "$KEY" --stop-after "$bottom" \
+    "${restart_args[@]}" "$ROOT"
+  local status=$?
+  [ $status -eq 0 ] || return $status
+  local checkpoint
+  checkpoint=$(pentago_checkpoint_of "$dir")
+  if [ -n "$checkpoint" ]; then
+    echo "pentago stage $k checkpointed at $checkpoint before slice $bottom; continue the chain with" >&2
+    echo "  FIRST_STAGE=$k RESTART=$checkpoint RUN_BASE=$RUN_BASE-resume <the same staged.sh command>" >&2
+    return 3  # dependents (afterok) stay pending: the chain continues from the checkpoint
+  fi
+  if [ "$bottom" -le "$save" ] && [ ! -f "$dir/slice-$bottom.pentago" ]; then
+    echo "pentago stage $k: $dir/slice-$bottom.pentago was not written" >&2
+    return 1
+  fi
+  return 0
+}
+
+# Runs every stage here, in order, with mpiexec (no scheduler): the rehearsal of a chain.
+pentago_run_stages_here() {
+  local stages k=0 stage ranks
+  mapfile -t stages < <(pentago_stage_list) || return 1
+  [ ${#stages[@]} -gt 0 ] || { echo "pentago staged: no stages" >&2; return 1; }
+  for stage in "${stages[@]}"; do
+    k=$((k + 1))
+    [ "$k" -lt "${FIRST_STAGE:-1}" ] && continue
+    ranks=$(echo "$stage" | cut -d: -f2)
+    pentago_run_stage "$k" "$stage" mpiexec -n "$ranks" || return $?
+  done
+  echo "pentago staged: $k stages done in $RUN_BASE/stage-*"
+}

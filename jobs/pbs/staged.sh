@@ -1,0 +1,48 @@
+#!/bin/bash
+# Submits the staged plan of a run (pentago-predict --stages, issue 21) as a chain of PBS jobs:
+# stage K is jobs/pbs/stage.pbs on its own node count, with -W depend=afterok on stage K-1,
+# and restarts from the slice file stage K-1 wrote. The same as jobs/slurm/staged.sh (see it
+# and jobs/lib/staged.sh for the variables); WALLTIME is each job's limit (default 24:00:00),
+# QSUB_FLAGS more qsub options. Without qsub, or with LAUNCH=local, the stages run here.
+#   NODE_MEMORY=256G CORES_PER_NODE=128 jobs/pbs/staged.sh
+
+set -o pipefail
+repo_guess=${PENTAGO_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=../lib/endgame-job.sh
+source "$repo_guess/jobs/lib/endgame-job.sh" || exit 1
+# shellcheck source=../lib/staged.sh
+source "$repo_guess/jobs/lib/staged.sh" || exit 1
+PENTAGO_REPO=$(pentago_repo) || exit 1
+PENTAGO_BIN=${PENTAGO_BIN:-$PENTAGO_REPO/build/bin}
+cd "$PENTAGO_REPO" || exit 1
+pentago_need pentago-endgame && pentago_need pentago-predict || exit 1
+
+export ROOT=${ROOT:-00000000} THREADS=${THREADS:-8} SAVE=${SAVE:-18} KEY=${KEY:-17}
+export RUN_BASE=${RUN_BASE:-runs/staged-$(date +%Y%m%d-%H%M%S)} PENTAGO_BIN PENTAGO_REPO
+mkdir -p "$RUN_BASE"
+
+if [ "${LAUNCH:-}" = local ] || ! command -v qsub > /dev/null; then
+  pentago_run_stages_here
+  exit $?
+fi
+
+mapfile -t stages < <(pentago_stage_list) || exit 1
+[ ${#stages[@]} -gt 0 ] || { echo "pentago staged: no stages" >&2; exit 1; }
+previous="" k=0
+for stage in "${stages[@]}"; do
+  k=$((k + 1))
+  [ "$k" -lt "${FIRST_STAGE:-1}" ] && continue
+  IFS=: read -r _range ranks nodes _rest <<< "$stage"
+  per_node=$(( (ranks + nodes - 1) / nodes ))
+  dependency=()
+  [ -n "$previous" ] && dependency=(-W "depend=afterok:$previous")
+  # shellcheck disable=SC2086
+  previous=$(qsub -N "pentago-stage-$k" \
+    -l "select=$nodes:ncpus=$((per_node * THREADS)):mpiprocs=$per_node:ompthreads=$THREADS" \
+    -l "walltime=${WALLTIME:-24:00:00}" "${dependency[@]}" ${QSUB_FLAGS:-} -j oe \
+    -o "$RUN_BASE/stage-$k.out" \
+    -v "STAGE_INDEX=$k,STAGE=$stage,ROOT=$ROOT,THREADS=$THREADS,SAVE=$SAVE,KEY=$KEY,RUN_BASE=$RUN_BASE,PENTAGO_REPO=$PENTAGO_REPO,PENTAGO_BIN=$PENTAGO_BIN,RESTART=${RESTART:-},FIRST_STAGE=${FIRST_STAGE:-1},PER_NODE=$per_node" \
+    jobs/pbs/stage.pbs) || exit 1
+  echo "stage $k ($stage): job $previous${dependency[1]:+ after ${dependency[1]#*:}}"
+done
+echo "submitted ${#stages[@]} stages; outputs in $RUN_BASE"
