@@ -5,11 +5,10 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <thread>
 
+#include "cli.h"
 #include "pentago/serve/server.h"
-#include "pentago/util/error.h"
 
 namespace {
 
@@ -32,18 +31,20 @@ int run(int argc, char** argv) {
   std::thread waiter([&] {
     int signal = 0;
     sigwait(&stop_signals, &signal);
-    // A signal that comes before run() starts listening would be lost: repeat until it ends.
-    while (!finished) {
-      server.stop();
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    if (!finished) server.stop();  // also before run() starts: run() then returns at once
   });
-  const bool ok = server.run();
+  try {
+    server.run();
+  } catch (...) {
+    finished = true;
+    pthread_kill(waiter.native_handle(), SIGTERM);
+    waiter.join();
+    throw;
+  }
   finished = true;
   // Wakes the waiter if the server ended by itself (its signal is then taken by sigwait).
   pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
-  if (!ok) throw pentago::error("the server stopped listening unexpectedly");
   std::printf("pentago-serve: stopped\n");
   return 0;
 }
@@ -51,18 +52,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; i++)
-    if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::fputs(pentago::serve_usage, stdout);
-      return 0;
-    }
-  try {
-    return run(argc, argv);
-  } catch (const pentago::usage_error& e) {
-    std::fprintf(stderr, "pentago-serve: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "pentago-serve: error: %s\n", e.what());
-    return 1;
-  }
+  return pentago::cli::run_main("pentago-serve", pentago::serve_usage, argc, argv, run);
 }

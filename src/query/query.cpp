@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 #include <nlohmann/json.hpp>
 
@@ -152,6 +153,14 @@ position_t parse_position(const std::string& text) {
   }
   validate_position(p);
   return p;
+}
+
+double parse_timeout_option(const std::string& option, const std::string& value) {
+  char* end = nullptr;
+  const double seconds = std::strtod(value.c_str(), &end);
+  if (value.empty() || *end || !(seconds > 0) || seconds > 86400)
+    throw usage_error(option + " must be a number of seconds in (0, 86400], not '" + value + "'");
+  return seconds;
 }
 
 const char* answer_source_name(answer_source source) {

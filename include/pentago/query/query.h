@@ -83,6 +83,9 @@ struct query_stats {
   uint64_t http_requests = 0;  // range requests to remote databases
 };
 
+// A --timeout value: a number of seconds in (0, 86400]; throws usage_error naming the option.
+double parse_timeout_option(const std::string& option, const std::string& value);
+
 // Thread safe. Construction opens (and validates) every database.
 class query_engine {
  public:
