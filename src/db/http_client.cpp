@@ -5,8 +5,8 @@
 
 #include <curl/curl.h>
 
-#include <atomic>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -143,9 +143,8 @@ std::optional<http_client::range_result> http_client::get_range(const std::strin
   // Every try and the delays between them share one bound: a stalled server holds the caller
   // for timeout_seconds, not that times the attempts.
   using clock = std::chrono::steady_clock;
-  const auto deadline =
-      clock::now() + std::chrono::duration_cast<clock::duration>(
-                         std::chrono::duration<double>(options_.timeout_seconds));
+  const auto deadline = clock::now() + std::chrono::duration_cast<clock::duration>(
+                                           std::chrono::duration<double>(options_.timeout_seconds));
   const auto seconds_left = [&] {
     return std::chrono::duration<double>(deadline - clock::now()).count();
   };

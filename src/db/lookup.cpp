@@ -60,9 +60,9 @@ struct slice_database::source {
   // Throws unless the sidecar's records of section s equal the file's block index.
   void check_sidecar(int s) const {
     const std::span<const blob_t> blobs = reader->block_index(s);
-    const auto bytes = sidecar->read(
-        slice_index_header_size + slice_index_entry_size * first_record[size_t(s)],
-        slice_index_entry_size * blobs.size(), "index records");
+    const auto bytes =
+        sidecar->read(slice_index_header_size + slice_index_entry_size * first_record[size_t(s)],
+                      slice_index_entry_size * blobs.size(), "index records");
     const section_t& section = reader->sections()[size_t(s)];
     for (size_t k = 0; k < blobs.size(); k++) {
       const uint8_t* r = bytes.data() + slice_index_entry_size * k;

@@ -128,7 +128,7 @@ bool send_all(int fd, const std::string& data, double deadline) {
 struct connection {
   int fd = -1;
   std::string remote;
-  std::string in;          // received bytes not yet framed into requests
+  std::string in;            // received bytes not yet framed into requests
   double request_start = 0;  // first byte of the request being received (0: none yet)
   double idle_since = 0;
   bool continue_sent = false;
@@ -236,8 +236,8 @@ struct http_server::impl {
     const size_t end = c.in.find("\r\n\r\n");
     if (end == std::string::npos) {
       if (c.in.size() > options.max_header)
-        return fail(431, "request header larger than " + std::to_string(options.max_header) +
-                             " bytes");
+        return fail(431,
+                    "request header larger than " + std::to_string(options.max_header) + " bytes");
       const size_t line_end = c.in.find("\r\n");
       if ((line_end == std::string::npos ? c.in.size() : line_end) > options.max_target + 32)
         return fail(414, "request URI too long");
@@ -257,14 +257,16 @@ struct http_server::impl {
     q.method = line.substr(0, s1);
     q.target = line.substr(s1 + 1, s2 - s1 - 1);
     q.version = line.substr(s2 + 1);
-    if (!is_token(q.method)) return fail(400, "malformed request line '" + line.substr(0, 200) + "'");
+    if (!is_token(q.method))
+      return fail(400, "malformed request line '" + line.substr(0, 200) + "'");
     if (q.version != "HTTP/1.1" && q.version != "HTTP/1.0")
       return fail(400, "unsupported protocol version '" + q.version.substr(0, 40) + "'");
     if (q.target.size() > options.max_target) return fail(414, "request URI too long");
     if (q.target.empty() || q.target[0] != '/')
       return fail(400, "request target must start with '/'");
     for (const char ch : q.target)
-      if ((unsigned char)ch <= 0x20 || ch == 0x7f) return fail(400, "control byte in request target");
+      if ((unsigned char)ch <= 0x20 || ch == 0x7f)
+        return fail(400, "control byte in request target");
     const std::string raw_path = q.target.substr(0, q.target.find('?'));
     if (!percent_decode(raw_path, q.path)) return fail(400, "bad percent escape in request target");
     for (size_t at = line_end + 2; at < end;) {
@@ -279,8 +281,8 @@ struct http_server::impl {
     if (q.method != "GET" && q.method != "HEAD" && q.method != "POST")
       return fail(400, "unsupported method " + q.method.substr(0, 40));
     const std::string connection_header = lower(q.header("connection"));
-    r.keep_alive = q.version == "HTTP/1.1" ? connection_header != "close"
-                                           : connection_header == "keep-alive";
+    r.keep_alive =
+        q.version == "HTTP/1.1" ? connection_header != "close" : connection_header == "keep-alive";
     // The body.
     const std::string te = lower(q.header("transfer-encoding")), cl = q.header("content-length");
     size_t pos = end + 4;
@@ -309,8 +311,8 @@ struct http_server::impl {
           return fail(400, "malformed chunk size '" + size_text.substr(0, 20) + "'");
         const size_t size = std::stoull(size_text, nullptr, 16);
         if (body.size() + size > options.max_body)
-          return fail(413, "request body larger than " + std::to_string(options.max_body) +
-                               " bytes");
+          return fail(413,
+                      "request body larger than " + std::to_string(options.max_body) + " bytes");
         pos = eol + 2;
         if (size == 0) {
           // Trailers, up to an empty line.
@@ -337,8 +339,7 @@ struct http_server::impl {
         return fail(400, "bad Content-Length '" + cl.substr(0, 20) + "'");
       const size_t size = std::stoull(cl);
       if (size > options.max_body)
-        return fail(413,
-                    "request body larger than " + std::to_string(options.max_body) + " bytes");
+        return fail(413, "request body larger than " + std::to_string(options.max_body) + " bytes");
       if (c.in.size() < pos + size) return want_more();
       q.body = c.in.substr(pos, size);
       pos += size;
@@ -476,8 +477,8 @@ struct http_server::impl {
       const double now = now_seconds();
       double next = now + 1;
       for (const auto& [fd, c] : open)
-        next = std::min(next, (c->request_start ? c->request_start : c->idle_since) +
-                                  options.timeout_s);
+        next = std::min(next,
+                        (c->request_start ? c->request_start : c->idle_since) + options.timeout_s);
       const int wait_ms = std::max(0, int((next - now) * 1000) + 1);
       if (::poll(fds.data(), fds.size(), wait_ms) < 0 && errno != EINTR)
         throw error("poll failed: " + std::string(std::strerror(errno)));
@@ -562,8 +563,8 @@ int http_server::bind() {
   const int fd = ::socket(found->ai_family, SOCK_STREAM, 0);
   const int yes = 1;
   setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  const bool ok = fd >= 0 && ::bind(fd, found->ai_addr, found->ai_addrlen) == 0 &&
-                  ::listen(fd, 1024) == 0;
+  const bool ok =
+      fd >= 0 && ::bind(fd, found->ai_addr, found->ai_addrlen) == 0 && ::listen(fd, 1024) == 0;
   const int saved = errno;
   freeaddrinfo(found);
   if (!ok) {
@@ -575,9 +576,8 @@ int http_server::bind() {
   sockaddr_storage addr{};
   socklen_t len = sizeof addr;
   getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  return addr.ss_family == AF_INET6
-             ? ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port)
-             : ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
+  return addr.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port)
+                                    : ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
 }
 
 void http_server::run() {

@@ -201,10 +201,7 @@ struct server::impl {
   }
 
   explicit impl(const serve_options& o)
-      : options(o),
-        engine(o.query),
-        gate(slots_for(o), queue_for(o)),
-        log(o.log_path) {
+      : options(o), engine(o.query), gate(slots_for(o), queue_for(o)), log(o.log_path) {
     http_server_options h;
     h.bind = o.bind;
     h.port = o.port;
@@ -380,12 +377,11 @@ struct server::impl {
   }
 
   void logged(const http_request& req, const http_response& res) {
-    const double ms = req.start_seconds > 0
-                          ? 1000 * (std::chrono::duration<double>(
-                                        clock_type::now().time_since_epoch())
-                                        .count() -
-                                    req.start_seconds)
-                          : 0.0;
+    const double ms =
+        req.start_seconds > 0
+            ? 1000 * (std::chrono::duration<double>(clock_type::now().time_since_epoch()).count() -
+                      req.start_seconds)
+            : 0.0;
     requests++;
     (res.status < 400 ? ok_2xx : res.status < 500 ? client_4xx : server_5xx)++;
     log.line(req, res, ms);
@@ -418,12 +414,11 @@ struct server::impl {
       return on_batch(req, res);
     } else if (path == "/api/v1/health" || path == "/api/v1/stats") {
       if (!get) return method_not_allowed("GET, HEAD");
-      json_reply(res, path == "/api/v1/stats"
-                          ? stats_json().dump()
-                          : json{{"status", "ok"},
-                                 {"uptime_s", ms_since(started) / 1000},
-                                 {"databases", options.query.databases}}
-                                .dump());
+      json_reply(res, path == "/api/v1/stats" ? stats_json().dump()
+                                              : json{{"status", "ok"},
+                                                     {"uptime_s", ms_since(started) / 1000},
+                                                     {"databases", options.query.databases}}
+                                                    .dump());
       res.headers.push_back({"Cache-Control", "no-store"});
       return;
     } else {

@@ -607,7 +607,8 @@ TEST(ServeTransport, WaitingSolvesLeaveThreadsForOtherRequests) {
     EXPECT_EQ(res->status, 200);
   }
   // One solves, two wait (threads - 1 - slots), three are refused at once.
-  for (int i = 0; i < 500 && busy < 3; i++) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  for (int i = 0; i < 500 && busy < 3; i++)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   auto stats = s.client().Get("/api/v1/stats");
   ASSERT_TRUE(stats);
   EXPECT_LE(json::parse(stats->body)["queue_limit"].get<int>(), 2);
@@ -663,8 +664,7 @@ TEST(ServeTransport, AStalledRemoteDatabaseFailsStartUpWithinTheTimeout) {
   ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len), 0);
   const auto start = test_clock::now();
   server_process s(
-      {"--db", "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)), "--timeout", "1.5"},
-      false);
+      {"--db", "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)), "--timeout", "1.5"}, false);
   EXPECT_EQ(s.exit_status(), 1);
   EXPECT_LT(seconds_since(start), 4.0);
   ::close(listener);

@@ -14,13 +14,13 @@
 namespace pentago {
 
 struct http_request {
-  std::string method;       // "GET", "HEAD", "POST"
-  std::string target;       // as sent: "/api/v1/position/0?x=1"
-  std::string path;         // the target before '?', percent-decoded
-  std::string version;      // "HTTP/1.1" or "HTTP/1.0"
+  std::string method;   // "GET", "HEAD", "POST"
+  std::string target;   // as sent: "/api/v1/position/0?x=1"
+  std::string path;     // the target before '?', percent-decoded
+  std::string version;  // "HTTP/1.1" or "HTTP/1.0"
   std::vector<std::pair<std::string, std::string>> headers;  // names in lower case
-  std::string body;         // chunked bodies decoded
-  std::string remote_addr;  // "127.0.0.1"
+  std::string body;                                          // chunked bodies decoded
+  std::string remote_addr;                                   // "127.0.0.1"
   // Non-empty when the request could not be read: why (the response status is set already).
   std::string malformed;
   double start_seconds = 0;  // steady clock, when its first byte arrived
@@ -39,8 +39,8 @@ struct http_response {
 
 struct http_server_options {
   std::string bind = "127.0.0.1";
-  int port = 0;       // 0: any free port
-  int threads = 4;    // workers: responses produced at once
+  int port = 0;           // 0: any free port
+  int threads = 4;        // workers: responses produced at once
   double timeout_s = 30;  // a request must arrive within this; idle connections and writes too
   size_t max_body = size_t(1) << 20;
   size_t max_header = size_t(16) << 10;  // the request line and headers
