@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include "cli.h"
@@ -33,8 +34,9 @@ int run(int argc, char** argv) {
     sigwait(&stop_signals, &signal);
     if (!finished) server.stop();  // also before run() starts: run() then returns at once
   });
+  bool finished_cleanly = true;
   try {
-    server.run();
+    finished_cleanly = server.run();
   } catch (...) {
     finished = true;
     pthread_kill(waiter.native_handle(), SIGTERM);
@@ -45,6 +47,12 @@ int run(int argc, char** argv) {
   // Wakes the waiter if the server ended by itself (its signal is then taken by sigwait).
   pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
+  if (!finished_cleanly) {
+    // A midgame solve is still under way: its answer has no one to go to; end now.
+    std::printf("pentago-serve: stopped (abandoning the solves under way)\n");
+    std::fflush(nullptr);
+    std::_Exit(0);
+  }
   std::printf("pentago-serve: stopped\n");
   return 0;
 }

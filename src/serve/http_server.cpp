@@ -31,6 +31,9 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
+// How long stopping waits for the responses under way.
+constexpr double stop_grace_s = 2;
+
 double now_seconds() {
   return std::chrono::duration<double>(clock_type::now().time_since_epoch()).count();
 }
@@ -177,6 +180,7 @@ struct http_server::impl {
   int listen_fd = -1;
   int wake[2] = {-1, -1};
   std::atomic<bool> stopping{false};
+  std::atomic<int> active{0};  // workers producing a response
 
   // Jobs for the workers: a connection with its framed request.
   struct job {
@@ -386,7 +390,12 @@ struct http_server::impl {
         if (stopping && jobs.empty()) return;
         j = std::move(jobs.front());
         jobs.pop_front();
+        active++;
       }
+      struct done_t {
+        std::atomic<int>& active;
+        ~done_t() { active--; }
+      } done{active};
       http_response res;
       try {
         handle(j.request, res);
@@ -450,7 +459,7 @@ struct http_server::impl {
     }
   }
 
-  void run() {
+  bool run() {
     for (int i = 0; i < options.threads; i++) workers.emplace_back([this] { worker(); });
     std::map<int, std::unique_ptr<connection>> open;  // connections this thread reads
     size_t busy = 0;                                  // connections with the workers (approx.)
@@ -538,9 +547,19 @@ struct http_server::impl {
       }
     }
     open.clear();
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      jobs.clear();  // requests not started: their connections close
+      returned.clear();
+    }
+    work.notify_all();
+    // Responses under way get a short grace; a long midgame solve does not hold the stop.
+    const double until = now_seconds() + stop_grace_s;
+    while (active > 0 && now_seconds() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (active > 0) return false;
     stop_workers();
-    std::lock_guard<std::mutex> lock(mutex);
-    returned.clear();
+    return true;
   }
 };
 
@@ -580,9 +599,9 @@ int http_server::bind() {
                                     : ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
 }
 
-void http_server::run() {
+bool http_server::run() {
   if (impl_->listen_fd < 0) throw error("http_server::run before bind");
-  impl_->run();
+  return impl_->run();
 }
 
 void http_server::stop() {

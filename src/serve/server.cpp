@@ -455,7 +455,7 @@ server::~server() = default;
 
 int server::bind() { return impl_->http->bind(); }
 
-void server::run() { impl_->http->run(); }
+bool server::run() { return impl_->http->run(); }
 
 void server::stop() {
   impl_->gate.close();

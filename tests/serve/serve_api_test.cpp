@@ -620,25 +620,51 @@ TEST(ServeTransport, WaitingSolvesLeaveThreadsForOtherRequests) {
   EXPECT_GE(busy.load(), 3) << "requests queued for one slot were not refused";
 }
 
+TEST(ServeTransport, SigtermDuringASolveStopsWithinSeconds) {
+  server_process s({"--db", data_dir, "--midgame-slots", "1"});
+  std::thread solve([&] {
+    (void)s.client().Get(
+        ("/api/v1/position/" + position_code({random_board(18, 21), false})).c_str());
+  });
+  bool in_use = false;
+  for (int i = 0; i < 2000 && !in_use; i++) {
+    auto stats = s.client().Get("/api/v1/stats");
+    in_use = stats && json::parse(stats->body)["slots_in_use"] == 1;
+    if (!in_use) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  EXPECT_TRUE(in_use);
+  const auto start = test_clock::now();
+  std::string rest;
+  EXPECT_EQ(s.stop(SIGTERM, &rest), 0);
+  EXPECT_LT(seconds_since(start), 4.0);
+  EXPECT_NE(rest.find("stopped"), std::string::npos) << rest;
+  solve.join();
+}
+
 TEST(ServeTransport, TheAccessLogEscapesBytesAndNamesMalformedRequests) {
   server_process s({"--db", data_dir});
+  // A line is written after its response: wait for each before the next request.
+  std::vector<std::string> lines;
+  const auto wait_for = [&](size_t count) {
+    for (int i = 0; i < 200 && lines.size() < count; i++) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      std::ifstream in(s.log_path);
+      lines.clear();
+      for (std::string line; std::getline(in, line);) lines.push_back(line);
+    }
+  };
   {
     raw_connection c(s.port);
     c.send("GET /api/v1/position/%1b%5b31m%20GET%20/fake%0a HTTP/1.1\r\nHost: x\r\n\r\n");
     c.read(5, "}");
   }
+  wait_for(1);
   {
     raw_connection c(s.port);
     c.send("GARBAGE\r\n\r\n");
     c.read(5);
   }
-  std::vector<std::string> lines;
-  for (int i = 0; i < 200 && lines.size() < 2; i++) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    std::ifstream in(s.log_path);
-    lines.clear();
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-  }
+  wait_for(2);
   ASSERT_EQ(lines.size(), 2u);
   const std::regex shape(R"(^\S+ 127\.0\.0\.1 (\S+) (\S+) (\d{3}) [0-9.]+ms \d+B$)");
   std::smatch m;

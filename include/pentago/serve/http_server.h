@@ -64,9 +64,10 @@ class http_server {
 
   // Binds and listens; returns the port. Throws pentago::error with the reason.
   int bind();
-  // Serves until stop(); the workers finish the responses they are producing, requests not yet
-  // started are dropped.
-  void run();
+  // Serves until stop(). Requests not yet started are dropped; the responses under way get two
+  // seconds to finish. Returns false if some did not (their workers still run: the caller
+  // should end the process rather than destroy the server, which would wait for them).
+  bool run();
   // Ends run() soon (any thread, also before run() starts).
   void stop();
 

@@ -41,8 +41,10 @@ class server {
 
   // Binds the listening socket and returns its port; throws pentago::error if it cannot.
   int bind();
-  // Serves until stop(); throws pentago::error if the server fails while listening.
-  void run();
+  // Serves until stop(); throws pentago::error if the server fails while listening. Returns
+  // false if responses were still under way two seconds after stop() (a midgame solve): the
+  // process should then end without destroying the server.
+  bool run();
   // Ends run() soon: requests waiting for a midgame slot get 503, solves under way finish.
   void stop();
 
