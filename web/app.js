@@ -80,9 +80,13 @@ let current = null;  // {code, answer} once the API answered the position shown
 let requestId = 0;
 let retryTimer = null;
 
+// The board named by the hash; null when the hash is not percent-encoded text (e.g. "#%").
 function currentCode() {
-  const hash = decodeURIComponent(location.hash.slice(1)).trim();
-  return hash || '0';
+  try {
+    return decodeURIComponent(location.hash.slice(1)).trim() || '0';
+  } catch {
+    return null;
+  }
 }
 
 function drawBoard(grid, previousGrid) {
@@ -162,6 +166,13 @@ async function load() {
   const code = currentCode();
   const id = ++requestId;
   clearTimeout(retryTimer);
+  if (code === null) {
+    current = null;
+    drawBoard(null, null);
+    summaryElement.textContent = '';
+    setStatus('error', `not a board: ${location.hash}`);
+    return;
+  }
   const grid = decodeBoard(code);
   previousGrid = current ? decodeBoard(current.answer.board) : null;
   drawBoard(grid, previousGrid);

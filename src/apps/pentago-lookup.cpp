@@ -26,6 +26,8 @@ const char usage_text[] =
     "                    database holding a needed section is read)\n"
     "  --threads N       midgame solver threads (default 0: every core)\n"
     "  --cache SIZE      memory for decoded blocks (default 128M)\n"
+    "  --timeout SECONDS longest time of one read from a remote database, its retries\n"
+    "                    included (default 30)\n"
     "  --json            print the answer as one line of JSON (the server's shape)\n"
     "  --no-moves        print only the position's value\n"
     "  --help            this text\n"
@@ -87,6 +89,8 @@ int run(int argc, char** argv) {
       options.block_cache_bytes = args.memory_value();
     else if (arg == "--threads")
       options.threads = int(args.int_value(0, 1024));
+    else if (arg == "--timeout")
+      options.fetch_timeout_seconds = parse_timeout_option(arg, args.value());
     else if (arg == "--json")
       json = true;
     else if (arg == "--no-moves")

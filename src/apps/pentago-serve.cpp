@@ -5,11 +5,11 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
+#include <cstdlib>
 #include <thread>
 
+#include "cli.h"
 #include "pentago/serve/server.h"
-#include "pentago/util/error.h"
 
 namespace {
 
@@ -32,18 +32,27 @@ int run(int argc, char** argv) {
   std::thread waiter([&] {
     int signal = 0;
     sigwait(&stop_signals, &signal);
-    // A signal that comes before run() starts listening would be lost: repeat until it ends.
-    while (!finished) {
-      server.stop();
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    if (!finished) server.stop();  // also before run() starts: run() then returns at once
   });
-  const bool ok = server.run();
+  bool finished_cleanly = true;
+  try {
+    finished_cleanly = server.run();
+  } catch (...) {
+    finished = true;
+    pthread_kill(waiter.native_handle(), SIGTERM);
+    waiter.join();
+    throw;
+  }
   finished = true;
   // Wakes the waiter if the server ended by itself (its signal is then taken by sigwait).
   pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
-  if (!ok) throw pentago::error("the server stopped listening unexpectedly");
+  if (!finished_cleanly) {
+    // A midgame solve is still under way: its answer has no one to go to; end now.
+    std::printf("pentago-serve: stopped (abandoning the solves under way)\n");
+    std::fflush(nullptr);
+    std::_Exit(0);
+  }
   std::printf("pentago-serve: stopped\n");
   return 0;
 }
@@ -51,18 +60,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; i++)
-    if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::fputs(pentago::serve_usage, stdout);
-      return 0;
-    }
-  try {
-    return run(argc, argv);
-  } catch (const pentago::usage_error& e) {
-    std::fprintf(stderr, "pentago-serve: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "pentago-serve: error: %s\n", e.what());
-    return 1;
-  }
+  return pentago::cli::run_main("pentago-serve", pentago::serve_usage, argc, argv, run);
 }

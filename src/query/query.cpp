@@ -8,10 +8,10 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 #include <nlohmann/json.hpp>
 
-#include "database.h"
 #include "pentago/db/lookup.h"
 #include "pentago/mid/midgame.h"
 #include "pentago/util/error.h"
@@ -155,6 +155,14 @@ position_t parse_position(const std::string& text) {
   return p;
 }
 
+double parse_timeout_option(const std::string& option, const std::string& value) {
+  char* end = nullptr;
+  const double seconds = std::strtod(value.c_str(), &end);
+  if (value.empty() || *end || !(seconds > 0) || seconds > 86400)
+    throw usage_error(option + " must be a number of seconds in (0, 86400], not '" + value + "'");
+  return seconds;
+}
+
 const char* answer_source_name(answer_source source) {
   switch (source) {
     case answer_source::rules:
@@ -163,8 +171,6 @@ const char* answer_source_name(answer_source source) {
       return "database";
     case answer_source::midgame:
       return "midgame";
-    case answer_source::search:
-      return "search";
   }
   return "?";
 }
@@ -173,7 +179,7 @@ const char* value_word(int value) { return value > 0 ? "win" : value < 0 ? "loss
 
 struct query_engine::impl {
   query_options options;
-  std::unique_ptr<slice_databases> db;
+  std::unique_ptr<slice_database> db;
   lru_cache<position_t, position_answer, position_hash> answers;
   std::atomic<uint64_t> queries{0}, midgame_solves{0}, midgame_in_flight{0};
   workspace_pool workspaces;
@@ -185,7 +191,8 @@ struct query_engine::impl {
       http_options h;
       h.attempts = o.fetch_attempts;
       h.timeout_seconds = o.fetch_timeout_seconds;
-      db = std::make_unique<slice_databases>(o.databases, o.block_cache_bytes, h);
+      db = std::make_unique<slice_database>(o.block_cache_bytes, h);
+      for (const auto& database : o.databases) db->add_database(database);
     }
   }
 
@@ -415,7 +422,7 @@ query_stats query_engine::stats() const {
   const auto a = impl_->answers.stats();
   s.answer_cache_hits = a.hits + a.waits;
   if (impl_->db) {
-    const auto b = impl_->db->cache_stats();
+    const auto b = impl_->db->cache().stats();
     s.block_cache_hits = b.hits + b.waits;
     s.block_cache_misses = b.misses;
     s.block_cache_bytes = b.bytes;

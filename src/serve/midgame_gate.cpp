@@ -5,6 +5,7 @@ namespace pentago {
 
 midgame_gate::outcome midgame_gate::enter(std::chrono::duration<double> timeout) {
   std::unique_lock<std::mutex> lock(mutex_);
+  if (closed_) return outcome::closed;
   if (counts_.running < slots_ && counts_.waiting == 0) {
     counts_.running++;
     counts_.entered++;
@@ -15,8 +16,10 @@ midgame_gate::outcome midgame_gate::enter(std::chrono::duration<double> timeout)
     return outcome::queue_full;
   }
   counts_.waiting++;
-  const bool got = freed_.wait_for(lock, timeout, [&] { return counts_.running < slots_; });
+  const bool got =
+      freed_.wait_for(lock, timeout, [&] { return closed_ || counts_.running < slots_; });
   counts_.waiting--;
+  if (closed_) return outcome::closed;
   if (!got) {
     counts_.timed_out++;
     return outcome::timed_out;
@@ -24,6 +27,14 @@ midgame_gate::outcome midgame_gate::enter(std::chrono::duration<double> timeout)
   counts_.running++;
   counts_.entered++;
   return outcome::entered;
+}
+
+void midgame_gate::close() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    closed_ = true;
+  }
+  freed_.notify_all();
 }
 
 void midgame_gate::leave() {

@@ -1,11 +1,7 @@
 // pentago-serve: routes of the JSON API (docs/api.md), the embedded page, limits (midgame
-// slots and queue, timeouts, body and batch size), JSON errors and the access log.
+// slots and queue, batch size), JSON errors and the access log, over the HTTP transport of
+// http_server.h.
 #include "pentago/serve/server.h"
-
-#include <httplib.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
@@ -18,6 +14,7 @@
 #include <thread>
 
 #include "pentago/serve/assets.h"
+#include "pentago/serve/http_server.h"
 #include "pentago/serve/midgame_gate.h"
 #include "pentago/util/error.h"
 #include "pentago/util/options.h"
@@ -32,13 +29,17 @@ const char serve_usage[] =
     "midgame solver.\n"
     "  --port N            TCP port (default 8080; 0 picks a free one); printed on stdout\n"
     "  --bind ADDR         address to listen on (default 127.0.0.1)\n"
-    "  --threads N         HTTP connections served at once (default 32)\n"
+    "  --threads N         requests answered at once (default 32); idle and slow clients hold\n"
+    "                      none of them\n"
     "  --cache SIZE        decompressed database blocks held in memory (default 128M)\n"
     "  --answer-cache N    answers remembered by board (default 4096)\n"
     "  --solver-threads N  threads of one midgame solve (default 0: all cores)\n"
     "  --midgame-slots N   midgame solves at once (default 0: one per core)\n"
-    "  --queue N           requests waiting for a midgame slot; more get 503 (default 64)\n"
-    "  --timeout SECONDS   socket read/write timeout and longest wait for a slot (default 30)\n"
+    "  --queue N           requests waiting for a midgame slot; more get 503 (default 64; at\n"
+    "                      most threads-1-slots, so that other requests always find a thread)\n"
+    "  --timeout SECONDS   longest time to receive a request (else 408), to send a response,\n"
+    "                      to wait for a midgame slot, and of one remote database read\n"
+    "                      (default 30)\n"
     "  --max-body SIZE     largest request body (default 1M; larger gets 413)\n"
     "  --max-batch N       positions per POST /api/v1/positions (default 64; more gets 413)\n"
     "  --log FILE          append the access log to FILE (default: stdout)\n"
@@ -49,14 +50,6 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 using nlohmann::json;
-
-double parse_seconds_option(const std::string& option, const std::string& value) {
-  char* end = nullptr;
-  const double seconds = std::strtod(value.c_str(), &end);
-  if (value.empty() || *end || !(seconds > 0) || seconds > 86400)
-    throw usage_error(option + " must be a number of seconds in (0, 86400], not '" + value + "'");
-  return seconds;
-}
 
 double ms_since(clock_type::time_point start) {
   return std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
@@ -91,18 +84,20 @@ class access_log {
   ~access_log() {
     if (owned_) std::fclose(file_);
   }
-  void line(const httplib::Request& req, const httplib::Response& res, double ms) {
+  // Every field is escaped (log_field): a line never holds a raw control byte or a space
+  // inside a field. A request that could not be read is logged as MALFORMED with its reason.
+  void line(const http_request& req, const http_response& res, double ms) {
     char stamp[32];
     const std::time_t now = std::time(nullptr);
     std::tm tm{};
     gmtime_r(&now, &tm);
     std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    std::string target = req.path;
-    if (target.size() > 200) target = target.substr(0, 200) + "...";
-    target = one_line(target);
+    const bool malformed = !req.malformed.empty();
+    const std::string method = malformed ? "MALFORMED" : log_field(req.method, 16);
+    const std::string target = log_field(malformed ? req.malformed : req.path);
     std::lock_guard<std::mutex> lock(mutex_);
-    std::fprintf(file_, "%s %s %s %s %d %.2fms %zuB\n", stamp, req.remote_addr.c_str(),
-                 req.method.c_str(), target.c_str(), res.status, ms, res.body.size());
+    std::fprintf(file_, "%s %s %s %s %d %.2fms %zuB\n", stamp, log_field(req.remote_addr).c_str(),
+                 method.c_str(), target.c_str(), res.status, ms, res.body.size());
     std::fflush(file_);
   }
 
@@ -112,17 +107,14 @@ class access_log {
   std::mutex mutex_;
 };
 
-// Start of the request being handled by this thread (set before routing, read by the logger,
-// which httplib calls on the same thread once the response is written).
-thread_local clock_type::time_point request_start;
-thread_local bool request_timed = false;
-
 const char* default_reason(int status) {
   switch (status) {
     case 400:
       return "malformed request";
     case 404:
       return "no such route";
+    case 408:
+      return "request not received in time";
     case 405:
       return "method not allowed";
     case 413:
@@ -142,47 +134,46 @@ const char* default_reason(int status) {
 
 serve_options parse_serve_options(int argc, char** argv) {
   serve_options options;
-  for (int i = 1; i < argc; i++) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw usage_error(arg + " needs a value");
-      return argv[++i];
-    };
+  argument_cursor args(argc, argv);
+  while (args.next()) {
+    const std::string& arg = args.arg();
     if (arg == "--db")
-      options.query.databases.push_back(value());
+      options.query.databases.push_back(args.value());
     else if (arg == "--port")
-      options.port = int(parse_int_option(arg, value(), 0, 65535));
+      options.port = int(args.int_value(0, 65535));
     else if (arg == "--bind") {
-      options.bind = value();
+      options.bind = args.value();
       if (options.bind.empty()) throw usage_error("--bind needs an address");
     } else if (arg == "--threads")
-      options.http_threads = int(parse_int_option(arg, value(), 1, 4096));
+      options.http_threads = int(args.int_value(1, 4096));
     else if (arg == "--cache")
-      options.query.block_cache_bytes = parse_memory_option(arg, value());
+      options.query.block_cache_bytes = args.memory_value();
     else if (arg == "--answer-cache")
-      options.query.answer_cache_entries = size_t(parse_int_option(arg, value(), 0, 1 << 30));
+      options.query.answer_cache_entries = size_t(args.int_value(0, 1 << 30));
     else if (arg == "--solver-threads")
-      options.query.threads = int(parse_int_option(arg, value(), 0, 1024));
+      options.query.threads = int(args.int_value(0, 1024));
     else if (arg == "--midgame-slots")
-      options.midgame_slots = int(parse_int_option(arg, value(), 0, 1024));
+      options.midgame_slots = int(args.int_value(0, 1024));
     else if (arg == "--queue")
-      options.midgame_queue = int(parse_int_option(arg, value(), 0, 1 << 20));
+      options.midgame_queue = int(args.int_value(0, 1 << 20));
     else if (arg == "--timeout")
-      options.request_timeout_s = parse_seconds_option(arg, value());
+      options.request_timeout_s = parse_timeout_option(arg, args.value());
     else if (arg == "--max-body")
-      options.max_body_bytes = size_t(parse_memory_option(arg, value()));
+      options.max_body_bytes = size_t(args.memory_value());
     else if (arg == "--max-batch")
-      options.max_batch = size_t(parse_int_option(arg, value(), 1, 1 << 20));
+      options.max_batch = size_t(args.int_value(1, 1 << 20));
     else if (arg == "--log") {
-      options.log_path = value();
+      options.log_path = args.value();
       if (options.log_path.empty()) throw usage_error("--log needs a file name");
-    } else if (arg.size() > 1 && arg[0] == '-')
-      throw usage_error("unknown option " + arg);
+    } else if (args.is_option())
+      args.unknown();
     else
       throw usage_error("unexpected argument " + arg + " (databases are given with --db)");
   }
   if (options.query.databases.empty()) throw usage_error("missing --db DIR|URL");
   if (options.max_body_bytes == 0) throw usage_error("--max-body must be positive");
+  // A remote database read is bounded by the same timeout as the request that needs it.
+  options.query.fetch_timeout_seconds = options.request_timeout_s;
   return options;
 }
 
@@ -191,20 +182,35 @@ struct server::impl {
   query_engine engine;
   midgame_gate gate;
   access_log log;
-  httplib::Server http;
+  std::unique_ptr<http_server> http;
   const clock_type::time_point started = clock_type::now();
   std::atomic<uint64_t> requests{0}, ok_2xx{0}, client_4xx{0}, server_5xx{0};
   std::mutex timing_mutex;
   double midgame_mean_s = 1;  // moving average of slot hold times, for Retry-After
 
+  // Solves running and waiting hold HTTP threads: together they leave one free (when there
+  // are two or more), so that health, stats and database answers never wait behind solves.
   static int slots_for(const serve_options& options) {
-    if (options.midgame_slots > 0) return options.midgame_slots;
-    return int(std::max(1u, std::thread::hardware_concurrency()));
+    int slots = options.midgame_slots > 0 ? options.midgame_slots
+                                          : int(std::max(1u, std::thread::hardware_concurrency()));
+    if (options.http_threads > 1) slots = std::min(slots, options.http_threads - 1);
+    return std::max(1, slots);
+  }
+  static int queue_for(const serve_options& options) {
+    return std::clamp(options.http_threads - 1 - slots_for(options), 0, options.midgame_queue);
   }
 
   explicit impl(const serve_options& o)
-      : options(o), engine(o.query), gate(slots_for(o), o.midgame_queue), log(o.log_path) {
-    setup();
+      : options(o), engine(o.query), gate(slots_for(o), queue_for(o)), log(o.log_path) {
+    http_server_options h;
+    h.bind = o.bind;
+    h.port = o.port;
+    h.threads = o.http_threads;
+    h.timeout_s = o.request_timeout_s;
+    h.max_body = o.max_body_bytes;
+    http = std::make_unique<http_server>(
+        h, [this](const http_request& req, http_response& res) { route(req, res); },
+        [this](const http_request& req, const http_response& res) { logged(req, res); });
   }
 
   int retry_after_s() {
@@ -231,6 +237,8 @@ struct server::impl {
     if (outcome == midgame_gate::outcome::timed_out)
       throw http_failure{503, "no midgame slot free within the request timeout: retry later",
                          retry_after_s()};
+    if (outcome == midgame_gate::outcome::closed)
+      throw http_failure{503, "the server is stopping", 1};
     gate_slot slot(gate);
     const auto start = clock_type::now();
     auto result = work();
@@ -255,14 +263,15 @@ struct server::impl {
 
   // Maps exceptions of a handler to JSON errors (answers are cacheable, errors are not).
   template <class Handler>
-  void guarded(httplib::Response& res, Handler&& handler) {
+  void guarded(http_response& res, Handler&& handler) {
     try {
       handler();
-      res.set_header("Cache-Control", "public, max-age=" + std::to_string(options.max_age_s));
+      res.headers.push_back(
+          {"Cache-Control", "public, max-age=" + std::to_string(options.max_age_s)});
       return;
     } catch (const http_failure& f) {
       fail(res, f.status, f.reason);
-      if (f.retry_after) res.set_header("Retry-After", std::to_string(f.retry_after));
+      if (f.retry_after) res.headers.push_back({"Retry-After", std::to_string(f.retry_after)});
     } catch (const usage_error& e) {
       fail(res, 400, std::string("bad board: ") + e.what());
     } catch (const error& e) {
@@ -272,35 +281,38 @@ struct server::impl {
     }
   }
 
-  static void fail(httplib::Response& res, int status, const std::string& reason) {
+  static void fail(http_response& res, int status, const std::string& reason) {
     res.status = status;
-    res.set_content(json{{"error", one_line(reason)}, {"status", status}}.dump(),
-                    "application/json");
-    res.set_header("Cache-Control", "no-store");
+    res.content_type = "application/json";
+    res.body = json{{"error", one_line(reason)}, {"status", status}}.dump();
+    res.headers.push_back({"Cache-Control", "no-store"});
   }
 
-  void on_position(const httplib::Request& req, httplib::Response& res) {
-    const auto start = clock_type::now();
-    guarded(res, [&] {
-      res.set_content(answer_text(parse(req.matches[1]), start), "application/json");
-    });
+  static void json_reply(http_response& res, std::string body) {
+    res.body = std::move(body);
+    res.content_type = "application/json";
   }
 
-  void on_line(const httplib::Request& req, httplib::Response& res) {
+  void on_position(const std::string& code, http_response& res) {
+    const auto start = clock_type::now();
+    guarded(res, [&] { json_reply(res, answer_text(parse(code), start)); });
+  }
+
+  void on_line(const std::string& code, http_response& res) {
     const auto start = clock_type::now();
     guarded(res, [&] {
-      const position_t position = parse(req.matches[1]);
+      const position_t position = parse(code);
       // A line runs the midgame solver once it reaches 18 stones: it always holds a slot.
       const auto line = gated(true, [&] { return engine.best_line(position); });
       std::string body = "{\"board\":\"" + position_code(position) + "\",\"line\":[";
       for (size_t i = 0; i < line.size(); i++) body += (i ? "," : "") + answer_json(line[i]);
       char tail[64];
       std::snprintf(tail, sizeof tail, "],\"elapsed_ms\":%.3f}", ms_since(start));
-      res.set_content(body + tail, "application/json");
+      json_reply(res, body + tail);
     });
   }
 
-  void on_batch(const httplib::Request& req, httplib::Response& res) {
+  void on_batch(const http_request& req, http_response& res) {
     const auto start = clock_type::now();
     guarded(res, [&] {
       const json request = json::parse(req.body, nullptr, false);
@@ -332,7 +344,7 @@ struct server::impl {
         body += (i ? "," : "") + answer_text(positions[i], clock_type::now());
       char tail[64];
       std::snprintf(tail, sizeof tail, "],\"elapsed_ms\":%.3f}", ms_since(start));
-      res.set_content(body + tail, "application/json");
+      json_reply(res, body + tail);
     });
   }
 
@@ -364,79 +376,63 @@ struct server::impl {
                 {"rejected_busy", g.rejected + g.timed_out}};
   }
 
-  void setup() {
-    http.new_task_queue = [n = options.http_threads] { return new httplib::ThreadPool(n); };
-    const auto timeout = std::chrono::duration<double>(options.request_timeout_s);
-    const time_t sec = time_t(timeout.count());
-    const time_t usec = time_t((timeout.count() - double(sec)) * 1e6);
-    http.set_read_timeout(sec, usec);
-    http.set_write_timeout(sec, usec);
-    http.set_keep_alive_max_count(1000);
-    // Headers and body go out in separate writes: without TCP_NODELAY (inherited by accepted
-    // sockets from the listening one) Nagle's algorithm and delayed ACKs add 40 ms to replies.
-    http.set_socket_options([](socket_t sock) {
-      httplib::default_socket_options(sock);
-      const int yes = 1;
-      setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
-    });
-    http.set_payload_max_length(options.max_body_bytes);
+  void logged(const http_request& req, const http_response& res) {
+    const double ms =
+        req.start_seconds > 0
+            ? 1000 * (std::chrono::duration<double>(clock_type::now().time_since_epoch()).count() -
+                      req.start_seconds)
+            : 0.0;
+    requests++;
+    (res.status < 400 ? ok_2xx : res.status < 500 ? client_4xx : server_5xx)++;
+    log.line(req, res, ms);
+  }
 
-    http.set_pre_routing_handler([](const httplib::Request&, httplib::Response& res) {
-      request_start = clock_type::now();
-      request_timed = true;
-      res.set_header("Access-Control-Allow-Origin", "*");
-      return httplib::Server::HandlerResponse::Unhandled;
-    });
-    http.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
-      const double ms = request_timed ? ms_since(request_start) : 0.0;
-      request_timed = false;
-      requests++;
-      (res.status < 400 ? ok_2xx : res.status < 500 ? client_4xx : server_5xx)++;
-      log.line(req, res, ms);
-    });
-    http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
-      if (!res.body.empty()) return;
-      std::string reason = default_reason(res.status);
-      if (res.status == 404) reason += ": " + req.method + " " + req.path;
-      fail(res, res.status, reason);
-    });
-    http.set_exception_handler(
-        [](const httplib::Request&, httplib::Response& res, std::exception_ptr e) {
-          std::string reason = "internal error";
-          try {
-            if (e) std::rethrow_exception(e);
-          } catch (const std::exception& x) {
-            reason += std::string(": ") + x.what();
-          } catch (...) {
-          }
-          fail(res, 500, reason);
-        });
-
-    http.Get(R"(/api/v1/position/([^/]+))",
-             [this](const auto& req, auto& res) { on_position(req, res); });
-    http.Get(R"(/api/v1/position/([^/]+)/line)",
-             [this](const auto& req, auto& res) { on_line(req, res); });
-    http.Post("/api/v1/positions", [this](const auto& req, auto& res) { on_batch(req, res); });
-    http.Get("/api/v1/health", [this](const httplib::Request&, httplib::Response& res) {
-      json health{{"status", "ok"},
-                  {"uptime_s", ms_since(started) / 1000},
-                  {"databases", options.query.databases}};
-      res.set_content(health.dump(), "application/json");
-      res.set_header("Cache-Control", "no-store");
-    });
-    http.Get("/api/v1/stats", [this](const httplib::Request&, httplib::Response& res) {
-      res.set_content(stats_json().dump(), "application/json");
-      res.set_header("Cache-Control", "no-store");
-    });
-    for (const web_asset& asset : web_assets()) {
-      const auto serve_asset = [&asset](const httplib::Request&, httplib::Response& res) {
-        res.set_content(reinterpret_cast<const char*>(asset.data), asset.size,
-                        content_type_of(asset.path));
-        res.set_header("Cache-Control", "no-cache");
-      };
-      http.Get(asset.path, serve_asset);
-      if (asset.path == "/index.html") http.Get("/", serve_asset);
+  // Routes a request (on a worker; for a malformed request, fills its error body).
+  void route(const http_request& req, http_response& res) {
+    if (!req.malformed.empty()) {
+      fail(res, res.status, std::string(default_reason(res.status)) + ": " + req.malformed);
+      return;
     }
+    res.headers.push_back({"Access-Control-Allow-Origin", "*"});
+    const std::string& path = req.path;
+    const bool get = req.method == "GET" || req.method == "HEAD";
+    const auto method_not_allowed = [&](const char* allowed) {
+      fail(res, 405, std::string(default_reason(405)) + ": " + req.method + " " + path);
+      res.headers.push_back({"Allow", allowed});
+    };
+    static const std::string position_prefix = "/api/v1/position/";
+    if (path.rfind(position_prefix, 0) == 0) {
+      std::string code = path.substr(position_prefix.size());
+      const bool line = code.size() > 5 && code.compare(code.size() - 5, 5, "/line") == 0;
+      if (line) code.resize(code.size() - 5);
+      if (!code.empty() && code.find('/') == std::string::npos) {
+        if (!get) return method_not_allowed("GET, HEAD");
+        return line ? on_line(code, res) : on_position(code, res);
+      }
+    } else if (path == "/api/v1/positions") {
+      if (req.method != "POST") return method_not_allowed("POST");
+      return on_batch(req, res);
+    } else if (path == "/api/v1/health" || path == "/api/v1/stats") {
+      if (!get) return method_not_allowed("GET, HEAD");
+      json_reply(res, path == "/api/v1/stats" ? stats_json().dump()
+                                              : json{{"status", "ok"},
+                                                     {"uptime_s", ms_since(started) / 1000},
+                                                     {"databases", options.query.databases}}
+                                                    .dump());
+      res.headers.push_back({"Cache-Control", "no-store"});
+      return;
+    } else {
+      const std::string wanted = path == "/" ? "/index.html" : path;
+      for (const web_asset& asset : web_assets())
+        if (asset.path == wanted) {
+          if (!get) return method_not_allowed("GET, HEAD");
+          res.body.assign(reinterpret_cast<const char*>(asset.data), asset.size);
+          res.content_type = content_type_of(asset.path);
+          res.headers.push_back({"Cache-Control", "no-cache"});
+          return;
+        }
+    }
+    fail(res, 404, std::string(default_reason(404)) + ": " + req.method + " " + path);
   }
 };
 
@@ -457,22 +453,13 @@ const char* content_type_of(const std::string& path) {
 server::server(const serve_options& options) : impl_(std::make_unique<impl>(options)) {}
 server::~server() = default;
 
-int server::bind() {
-  auto& http = impl_->http;
-  const auto& options = impl_->options;
-  const std::string where = options.bind + ":" + std::to_string(options.port);
-  if (options.port == 0) {
-    const int port = http.bind_to_any_port(options.bind);
-    if (port <= 0) throw error("cannot listen on " + where);
-    return port;
-  }
-  if (!http.bind_to_port(options.bind, options.port))
-    throw error("cannot listen on " + where + " (address in use or not available)");
-  return options.port;
+int server::bind() { return impl_->http->bind(); }
+
+bool server::run() { return impl_->http->run(); }
+
+void server::stop() {
+  impl_->gate.close();
+  impl_->http->stop();
 }
-
-bool server::run() { return impl_->http.listen_after_bind(); }
-
-void server::stop() { impl_->http.stop(); }
 
 }  // namespace pentago

@@ -1,6 +1,7 @@
-// Tests of the slice database of pentago-check and of the run-directory scanner: the published
-// slices 0-2 (the empty board is a black win; the rotations of a board are its record's bits),
-// duplicate slices, meaningless markers, and the classification of a run directory's files.
+// Tests of the slice database of pentago-check and the query path, and of the run-directory
+// scanner: the published slices 0-2 (the empty board is a black win; the rotations of a board
+// are its record's bits), duplicate slices, meaningless markers, and the classification of a
+// run directory's files.
 #include "pentago/db/lookup.h"
 
 #include <gtest/gtest.h>

@@ -111,7 +111,30 @@ class nginx_server {
   pid_t pid_ = -1;
 };
 
-// The directory served: the published slices, plus a corrupted copy of slice 1 under bad/.
+// Swaps two 12-byte records of a sidecar: blocks of equal compressed size, so that both still
+// decode (to each other's values).
+void swap_sidecar_records(const fs::path& sidecar) {
+  std::fstream f(sidecar, std::ios::in | std::ios::out | std::ios::binary);
+  const auto record = [&](int k) {
+    std::string r(slice_index_entry_size, '\0');
+    f.seekg(std::streamoff(slice_index_header_size + slice_index_entry_size * k));
+    f.read(r.data(), std::streamsize(r.size()));
+    return r;
+  };
+  int first = -1, second = -1;
+  for (int a = 0; a < 5 && second < 0; a++)
+    for (int b = a + 1; b < 5 && second < 0; b++)
+      if (record(a).substr(8) == record(b).substr(8)) first = a, second = b;
+  if (second < 0) throw std::runtime_error("no two blocks of equal size in " + sidecar.string());
+  const std::string ra = record(first), rb = record(second);
+  f.seekp(std::streamoff(slice_index_header_size + slice_index_entry_size * first));
+  f.write(rb.data(), std::streamsize(rb.size()));
+  f.seekp(std::streamoff(slice_index_header_size + slice_index_entry_size * second));
+  f.write(ra.data(), std::streamsize(ra.size()));
+}
+
+// The directory served: the published slices, a corrupted copy of slice 1 under bad/, and under
+// swapped/ the published slices with two records of slice 2's sidecar swapped.
 struct served_tree {
   fs::path root;
   served_tree() {
@@ -119,6 +142,13 @@ struct served_tree {
     fs::remove_all(root);
     fs::create_directories(root / "bad");
     fs::create_directories(root / "empty");
+    fs::create_directories(root / "swapped");
+    for (const char* name : {"slice-0.pentago", "slice-0.pentago.index", "slice-1.pentago",
+                             "slice-1.pentago.index", "slice-2.pentago", "slice-2.pentago.index"})
+      fs::copy_file(fs::path(published) / name, root / "swapped" / name);
+    fs::permissions(root / "swapped" / "slice-2.pentago.index", fs::perms::owner_write,
+                    fs::perm_options::add);
+    swap_sidecar_records(root / "swapped" / "slice-2.pentago.index");
     fs::create_directory_symlink(published, root / "data");
     for (const char* name : {"slice-1.pentago", "slice-1.pentago.index"})
       fs::copy_file(fs::path(published) / name, root / "bad" / name);
@@ -250,4 +280,52 @@ TEST_F(remote, a_corrupt_block_is_refetched_then_reported) {
     EXPECT_NE(what.find("after 3 fetches"), std::string::npos) << what;
   }
   EXPECT_GE(e.stats().http_requests - opening, 3u);
+}
+
+// A sidecar whose records disagree with its file's block index gives errors, never values.
+TEST_F(remote, a_sidecar_that_disagrees_with_its_file_is_an_error) {
+  query_engine local(options(published));
+  query_engine far(options(server_->url("/swapped")));
+  int refused = 0;
+  for (int c = 0; c < 36; c++) {
+    const position_t p{pack(cell_bit(c / 6, c % 6), 0), false};  // its children: slice 2
+    const position_answer expected = local.answer(p);
+    try {
+      const position_answer a = far.answer(p);
+      ASSERT_EQ(a.moves.size(), expected.moves.size());
+      for (size_t i = 0; i < a.moves.size(); i++)
+        for (size_t r = 0; r < a.moves[i].rotations.size(); r++)
+          EXPECT_EQ(a.moves[i].rotations[r].value, expected.moves[i].rotations[r].value)
+              << position_code(p) << " " << a.moves[i].move << " " << a.moves[i].rotations[r].move;
+    } catch (const error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("slice-2.pentago.index disagrees with its slice file"), std::string::npos)
+          << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+      refused++;
+    }
+  }
+  EXPECT_GT(refused, 0) << "no position read the swapped blocks";
+}
+
+// A database's requests, retries included, take at most its timeout: a server that accepts
+// connections and never answers fails the opening within that bound.
+TEST(remote_timeout, a_stalled_server_fails_within_the_timeout) {
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof(a);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
+  ASSERT_EQ(::listen(listener, 64), 0);  // the kernel completes connections; nobody answers
+  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len), 0);
+  query_options o;
+  o.databases = {"http://127.0.0.1:" + std::to_string(ntohs(a.sin_port))};
+  o.fetch_timeout_seconds = 1.5;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(query_engine{o}, error);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 3.0);
+  ::close(listener);
 }

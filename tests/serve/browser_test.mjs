@@ -351,7 +351,15 @@ async function main() {
   check(/Game over: black wins/.test(status), `game over status: '${status}'`);
   await screenshot('desktop-five.png');
 
-  // 6. Phone width: nothing wider than the screen, the board fully visible.
+  // 6. A hash that is not percent-encoded text: a message and the empty board, no exception.
+  await page('Page.navigate', {url: `${base}/#%`});
+  await waitFor(`document.body.dataset.state === 'error'`, 'the error state for #%');
+  const badHash = await evaluate(`document.getElementById('status').textContent`);
+  check(/not a board/.test(badHash), `bad hash status: '${badHash}'`);
+  const stonesShown = await evaluate(`document.querySelectorAll('.cell.black, .cell.white').length`);
+  check(stonesShown === 0, `bad hash shows ${stonesShown} stones, not the empty board`);
+
+  // 7. Phone width: nothing wider than the screen, the board fully visible.
   await page('Emulation.setDeviceMetricsOverride', {width: 375, height: 740,
                                                     deviceScaleFactor: 2, mobile: true});
   await page('Page.navigate', {url: `${base}/#${mid}`});

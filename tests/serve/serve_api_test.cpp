@@ -1,10 +1,14 @@
 // pentago-serve over real HTTP: starts the executable on a free loopback port and checks every
 // route and error status against the in-process query engine and the rules of the game.
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,7 +38,8 @@ const std::string serve_exe = std::string(PENTAGO_BINARY_DIR) + "/bin/pentago-se
 // A running pentago-serve: started with --port 0, its port read from its first stdout line.
 class server_process {
  public:
-  explicit server_process(std::vector<std::string> args) {
+  // Starts the server; `expect_listening` false: it must exit instead (exit_status() tells).
+  explicit server_process(std::vector<std::string> args, bool expect_listening = true) {
     dir_ = fs::path(PENTAGO_BINARY_DIR) / "test-runs" /
            ("serve-api-" + std::to_string(getpid()) + "-" + std::to_string(counter_++));
     fs::remove_all(dir_);
@@ -56,8 +61,10 @@ class server_process {
     close(out[1]);
     stdout_ = fdopen(out[0], "r");
     char line[512];
-    if (!std::fgets(line, sizeof line, stdout_))
+    if (!std::fgets(line, sizeof line, stdout_)) {
+      if (!expect_listening) return;
       throw std::runtime_error("pentago-serve exited before listening");
+    }
     std::smatch match;
     const std::string text = line;
     if (!std::regex_search(text, match, std::regex(R"(http://127\.0\.0\.1:(\d+)/)")))
@@ -81,6 +88,18 @@ class server_process {
         pid_ = -1;
         char line[512];
         while (std::fgets(line, sizeof line, stdout_)) *rest_of_stdout += line;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return -1;
+  }
+  // The exit status once it has exited by itself (-1 if it is still running after 30 s).
+  int exit_status() {
+    for (int i = 0; i < 3000; i++) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
         return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -409,6 +428,272 @@ TEST(ServeLimits, SigtermStopsCleanly) {
     EXPECT_EQ(s.stop(signal, &rest), 0);
     EXPECT_NE(rest.find("stopped"), std::string::npos) << rest;
   }
+}
+
+// ---- The transport, over raw sockets --------------------------------------------------------
+
+using test_clock = std::chrono::steady_clock;
+
+double seconds_since(test_clock::time_point start) {
+  return std::chrono::duration<double>(test_clock::now() - start).count();
+}
+
+// A raw client connection (loopback), for what HTTP libraries never send.
+class raw_connection {
+ public:
+  explicit raw_connection(int port) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(uint16_t(port));
+    if (::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a))
+      throw std::runtime_error("cannot connect");
+  }
+  ~raw_connection() { ::close(fd_); }
+  bool send(const std::string& data) {
+    return ::send(fd_, data.data(), data.size(), MSG_NOSIGNAL) == ssize_t(data.size());
+  }
+  // Reads until the peer closes, `until` appears `count` times, or `seconds` pass.
+  std::string read(double seconds, const std::string& until = "", int count = 1) {
+    const auto start = test_clock::now();
+    std::string got;
+    closed = false;
+    while (seconds_since(start) < seconds) {
+      if (!until.empty()) {
+        int found = 0;
+        for (size_t at = got.find(until); at != std::string::npos; at = got.find(until, at + 1))
+          found++;
+        if (found >= count) break;
+      }
+      pollfd p{fd_, POLLIN, 0};
+      if (::poll(&p, 1, 50) <= 0) continue;
+      char buffer[65536];
+      const ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
+      if (n <= 0) {
+        closed = true;
+        break;
+      }
+      got.append(buffer, size_t(n));
+    }
+    return got;
+  }
+  bool closed = false;
+
+ private:
+  int fd_ = -1;
+};
+
+int count_of(const std::string& text, const std::string& part) {
+  int n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) n++;
+  return n;
+}
+
+TEST(ServeTransport, OptionsTakeEqualsValues) {
+  server_process s({"--db=" + data_dir, "--threads=2", "--timeout=5"});
+  auto res = s.client().Get("/api/v1/health");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 200);
+}
+
+TEST(ServeTransport, ChunkedBodiesObeyMaxBody) {
+  server_process s({"--db", data_dir, "--max-body", "64K"});
+  raw_connection c(s.port);
+  c.send("POST /api/v1/positions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+  const std::string chunk(16384, ' ');
+  char size_line[32];
+  std::snprintf(size_line, sizeof size_line, "%zx\r\n", chunk.size());
+  for (int i = 0; i < 8 && c.send(size_line + chunk + "\r\n"); i++) {
+  }
+  c.send("0\r\n\r\n");
+  const std::string reply = c.read(10, "\r\n\r\n");
+  EXPECT_EQ(reply.rfind("HTTP/1.1 413", 0), 0u) << reply;
+  // Within the limit, a chunked body is read whole.
+  raw_connection small(s.port);
+  small.send(
+      "POST /api/v1/positions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+      "Connection: close\r\n\r\n5\r\n[\"0\",\r\n4\r\n\"0\"]\r\n0\r\n\r\n");
+  const std::string ok = small.read(10);
+  EXPECT_EQ(ok.rfind("HTTP/1.1 200", 0), 0u) << ok;
+  EXPECT_EQ(count_of(ok, "\"board\":\"0\""), 2) << ok;
+}
+
+TEST(ServeTransport, PipelinedRequestsAreAllAnswered) {
+  server_process s({"--db", data_dir});
+  raw_connection c(s.port);
+  c.send(
+      "GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\nGET /api/v1/stats HTTP/1.1\r\nHost: x\r\n"
+      "Connection: close\r\n\r\n");
+  const auto start = test_clock::now();
+  const std::string reply = c.read(10);
+  EXPECT_TRUE(c.closed);
+  EXPECT_LT(seconds_since(start), 2.0);
+  EXPECT_EQ(count_of(reply, "HTTP/1.1 200"), 2) << reply;
+  EXPECT_NE(reply.find("\"status\":\"ok\""), std::string::npos);
+  EXPECT_NE(reply.find("\"uptime_s\""), reply.rfind("\"uptime_s\""));  // health and stats
+}
+
+TEST(ServeTransport, ABadRequestGetsItsAnswerAndTheSocketCloses) {
+  server_process s({"--db", data_dir});
+  raw_connection c(s.port);
+  c.send("FOO / HTTP/1.1\r\nHost: x\r\n\r\n");
+  const auto start = test_clock::now();
+  const std::string reply = c.read(10);
+  EXPECT_EQ(reply.rfind("HTTP/1.1 400", 0), 0u) << reply;
+  EXPECT_TRUE(c.closed);
+  EXPECT_LT(seconds_since(start), 2.0);
+}
+
+TEST(ServeTransport, SlowAndIdleClientsHoldNoThread) {
+  server_process s({"--db", data_dir, "--threads", "2", "--timeout", "2"});
+  // Two clients trickling a header, and nine idle ones (three after a first request).
+  std::vector<std::unique_ptr<raw_connection>> slow, idle;
+  for (int i = 0; i < 2; i++) slow.push_back(std::make_unique<raw_connection>(s.port));
+  for (int i = 0; i < 9; i++) idle.push_back(std::make_unique<raw_connection>(s.port));
+  for (int i = 0; i < 3; i++) {
+    idle[size_t(i)]->send("GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n");
+    EXPECT_EQ(idle[size_t(i)]->read(5, "}").rfind("HTTP/1.1 200", 0), 0u);
+  }
+  const std::string header = "GET /api/v1/health HTTP/1.1\r\nHost: x\r\n";
+  const auto start = test_clock::now();
+  for (size_t k = 0; k < 8; k++) {
+    for (auto& c : slow) c->send(header.substr(k, 1));
+    auto res = s.client().Get("/api/v1/health");
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200);
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  const double answered = seconds_since(start);
+  // The whole request is bounded: the trickling clients get 408 and lose the connection.
+  for (auto& c : slow) {
+    const std::string reply = c->read(5);
+    EXPECT_EQ(reply.rfind("HTTP/1.1 408", 0), 0u) << reply;
+    EXPECT_TRUE(c->closed);
+  }
+  EXPECT_LT(seconds_since(start), 6.0);
+  EXPECT_LT(answered, 4.0);
+  // SIGTERM with idle connections open stops the server at once.
+  const auto stopping = test_clock::now();
+  std::string rest;
+  EXPECT_EQ(s.stop(SIGTERM, &rest), 0);
+  EXPECT_LT(seconds_since(stopping), 3.0);
+}
+
+TEST(ServeTransport, WaitingSolvesLeaveThreadsForOtherRequests) {
+  server_process s({"--db", data_dir, "--threads", "4", "--midgame-slots", "1"});
+  std::vector<std::thread> solves;
+  std::atomic<int> busy{0};
+  for (int i = 0; i < 6; i++)
+    solves.emplace_back([&, i] {
+      auto res = s.client().Get(
+          ("/api/v1/position/" + position_code({random_board(18, 300 + unsigned(i)), false}))
+              .c_str());
+      if (res && res->status == 503) busy++;
+    });
+  // Wait until a solve holds the slot, then time the health route.
+  bool in_use = false;
+  for (int i = 0; i < 2000 && !in_use; i++) {
+    auto stats = s.client().Get("/api/v1/stats");
+    in_use = stats && json::parse(stats->body)["slots_in_use"] == 1;
+    if (!in_use) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  double slowest = 0;
+  for (int i = 0; i < 5; i++) {
+    const auto start = test_clock::now();
+    auto res = s.client().Get("/api/v1/health");
+    slowest = std::max(slowest, seconds_since(start));
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200);
+  }
+  // One solves, two wait (threads - 1 - slots), three are refused at once.
+  for (int i = 0; i < 500 && busy < 3; i++)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  auto stats = s.client().Get("/api/v1/stats");
+  ASSERT_TRUE(stats);
+  EXPECT_LE(json::parse(stats->body)["queue_limit"].get<int>(), 2);
+  std::string rest;
+  s.stop(SIGKILL, &rest);  // no need to wait for the solves
+  for (auto& t : solves) t.join();
+  EXPECT_TRUE(in_use);
+  EXPECT_LT(slowest, 1.0);
+  EXPECT_GE(busy.load(), 3) << "requests queued for one slot were not refused";
+}
+
+TEST(ServeTransport, SigtermDuringASolveStopsWithinSeconds) {
+  server_process s({"--db", data_dir, "--midgame-slots", "1"});
+  std::thread solve([&] {
+    (void)s.client().Get(
+        ("/api/v1/position/" + position_code({random_board(18, 21), false})).c_str());
+  });
+  bool in_use = false;
+  for (int i = 0; i < 2000 && !in_use; i++) {
+    auto stats = s.client().Get("/api/v1/stats");
+    in_use = stats && json::parse(stats->body)["slots_in_use"] == 1;
+    if (!in_use) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  EXPECT_TRUE(in_use);
+  const auto start = test_clock::now();
+  std::string rest;
+  EXPECT_EQ(s.stop(SIGTERM, &rest), 0);
+  EXPECT_LT(seconds_since(start), 4.0);
+  EXPECT_NE(rest.find("stopped"), std::string::npos) << rest;
+  solve.join();
+}
+
+TEST(ServeTransport, TheAccessLogEscapesBytesAndNamesMalformedRequests) {
+  server_process s({"--db", data_dir});
+  // A line is written after its response: wait for each before the next request.
+  std::vector<std::string> lines;
+  const auto wait_for = [&](size_t count) {
+    for (int i = 0; i < 200 && lines.size() < count; i++) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      std::ifstream in(s.log_path);
+      lines.clear();
+      for (std::string line; std::getline(in, line);) lines.push_back(line);
+    }
+  };
+  {
+    raw_connection c(s.port);
+    c.send("GET /api/v1/position/%1b%5b31m%20GET%20/fake%0a HTTP/1.1\r\nHost: x\r\n\r\n");
+    c.read(5, "}");
+  }
+  wait_for(1);
+  {
+    raw_connection c(s.port);
+    c.send("GARBAGE\r\n\r\n");
+    c.read(5);
+  }
+  wait_for(2);
+  ASSERT_EQ(lines.size(), 2u);
+  const std::regex shape(R"(^\S+ 127\.0\.0\.1 (\S+) (\S+) (\d{3}) [0-9.]+ms \d+B$)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(lines[0], m, shape)) << lines[0];
+  EXPECT_EQ(m[1], "GET");
+  EXPECT_EQ(m[2], "/api/v1/position/\\x1b[31m\\x20GET\\x20/fake\\x0a");
+  EXPECT_EQ(m[3], "404");  // decoded, the path has a '/' more than any route
+  ASSERT_TRUE(std::regex_match(lines[1], m, shape)) << lines[1];
+  EXPECT_EQ(m[1], "MALFORMED");
+  EXPECT_EQ(m[3], "400");
+  for (const auto& line : lines)
+    for (const char c : line) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << line;
+}
+
+TEST(ServeTransport, AStalledRemoteDatabaseFailsStartUpWithinTheTimeout) {
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(::listen(listener, 64), 0);  // connections complete; nobody ever answers
+  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len), 0);
+  const auto start = test_clock::now();
+  server_process s(
+      {"--db", "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)), "--timeout", "1.5"}, false);
+  EXPECT_EQ(s.exit_status(), 1);
+  EXPECT_LT(seconds_since(start), 4.0);
+  ::close(listener);
 }
 
 }  // namespace

@@ -21,3 +21,13 @@ else()
 endif()
 set_tests_properties(serve_browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
 set_tests_properties(serve_cli serve_browser PROPERTIES LABELS serve)
+
+# The standing hostile probe (scripts/probe-serve) in its quick form: malformed requests, lookup
+# edge cases, slow clients, chunked bodies, pipelining, log bytes and a mismatched sidecar.
+find_package(Python3 COMPONENTS Interpreter)
+add_test(NAME probe_serve_quick
+  COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/probe-serve --quick
+          --bin ${CMAKE_BINARY_DIR}/bin --data ${PENTAGO_SHARED_DATA}
+          --work ${CMAKE_BINARY_DIR}/test-runs/probe-serve)
+add_dependencies(serve_api_test pentago-lookup)
+set_tests_properties(probe_serve_quick PROPERTIES LABELS serve TIMEOUT 120)

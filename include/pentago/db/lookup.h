@@ -1,21 +1,21 @@
-// Values of boards from saved slice files (paper §VIII): the set of slice-N.pentago files of a
-// run directory (blocks cached by data/block_cache.h), for pentago-check. Queries of positions
-// and their moves go through the query layer (pentago/query/query.h).
+// Values of boards from saved slice files (paper §VIII): the one slice database of
+// pentago-check and of the query path. Its slices come from run directories, single
+// slice-N.pentago files or http(s) base URLs (slice-N.pentago read by range requests, found
+// through its slice-N.pentago.index sidecar, which must agree with the file); decoded blocks
+// are shared through one block cache (data/block_cache.h).
 #pragma once
 #include <cstdint>
 #include <functional>
-#include <list>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "pentago/base/super.h"
 #include "pentago/data/block_cache.h"
 #include "pentago/data/supertensor.h"
+#include "pentago/db/http_client.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/search/super_search.h"
 
@@ -25,39 +25,64 @@ namespace pentago {
 // global symmetries preserve).
 superinfo_t transform_pair(symmetry_t s, const superinfo_t& pair);
 
-// The saved slices available for look-ups: slice-N.pentago files, at most one per slice.
 class slice_database {
  public:
-  explicit slice_database(uint64_t cache_bytes = uint64_t(1) << 30);
+  explicit slice_database(uint64_t cache_bytes = uint64_t(1) << 30, const http_options& http = {});
   ~slice_database();
+  slice_database(const slice_database&) = delete;
+  slice_database& operator=(const slice_database&) = delete;
 
+  // ---- pentago-check: at most one file per slice --------------------------------------------
   // Opens every DIR/slice-N.pentago (validating its headers) and notes a meaningless-K marker.
   // Returns the number of slice files added.
   int add_directory(const std::string& dir);
   // Opens one slice file; throws pentago::error if its slice is already present.
   void add_file(const std::string& path);
   void add_reader(std::shared_ptr<const supertensor_reader> reader);
-
-  bool has_slice(int n) const { return readers_.count(n) > 0; }
-  std::vector<int> slices() const;
-  const supertensor_reader& reader(int n) const;  // throws unless has_slice(n)
   // Meaningless slice of the directories added (0 if none): its values are meaningless_value.
   int meaningless() const { return meaningless_; }
 
+  // ---- the query path: databases in order of preference ---------------------------------------
+  // Adds a database: a directory of slice files (one with a meaningless-K marker is refused),
+  // a single .pentago file, or an http(s):// base URL serving slice-N.pentago with its
+  // slice-N.pentago.index sidecar. Several databases may hold the same slice: a board is read
+  // from the first that holds its section. Throws pentago::error naming the database.
+  void add_database(const std::string& database);
+
+  bool has_slice(int n) const { return slices_.count(n) > 0; }
+  std::vector<int> slices() const;  // ascending
+  // The file of slice n (the first added); throws unless has_slice(n).
+  const supertensor_reader& reader(int n) const;
+  // Whether some file holds the section of `board` in the slice of its stone count.
+  bool covers(board_t board) const;
+
   // Disk-format (black wins, white wins) of every local rotation of `board` (bit 0: the board
   // itself), from the slice of its stone count; nullopt if that slice or the board's section
-  // is not saved.
+  // is not saved. Throws pentago::error for unreadable or corrupt data, and for a sidecar that
+  // disagrees with its file.
   std::optional<superinfo_t> find(board_t board) const;
   // The same, throwing pentago::error with a one-line reason instead of returning nullopt.
   superinfo_t black_white(board_t board) const;
-  // The stored (untransformed) disk-format node at a location of slice n's file.
-  superinfo_t stored(const supertensor_reader& reader, int section_index,
-                     const std::array<int, 4>& index) const;
+  // Reads every block holding one of `boards` that is not cached yet, concurrently.
+  void prefetch(const std::vector<board_t>& boards) const;
 
   block_cache& cache() const { return *cache_; }
+  uint64_t http_requests() const { return http_ ? http_->requests() : 0; }
+  // "DIR, URL (slices 0-2)" for error messages.
+  std::string describe() const;
 
  private:
-  std::map<int, std::shared_ptr<const supertensor_reader>> readers_;
+  struct source;
+  void add_source(std::unique_ptr<source> s, bool shared_slice);
+  void add_files(const std::string& dir, bool query);
+  void add_url(const std::string& url);
+  // The first source of the board's slice holding its section, and the section's index there.
+  const source* locate(board_t board, int* section_index) const;
+
+  http_options http_options_;
+  std::unique_ptr<http_client> http_;  // before the sources: their remote files use it
+  std::vector<std::string> names_;
+  std::map<int, std::vector<std::unique_ptr<source>>> slices_;
   std::unique_ptr<block_cache> cache_;
   int meaningless_ = 0;
 };

@@ -31,8 +31,8 @@ position_t parse_position(const std::string& text);
 std::string compact_board(board_t board);
 
 // Where a value came from.
-enum class answer_source { rules, database, midgame, search };
-const char* answer_source_name(answer_source source);  // "rules", "database", "midgame", ...
+enum class answer_source { rules, database, midgame };
+const char* answer_source_name(answer_source source);  // "rules", "database", "midgame"
 
 // -1 loss, 0 tie, 1 win: always for the player to move at the position it belongs to.
 const char* value_word(int value);  // "loss", "tie", "win"
@@ -73,7 +73,7 @@ struct query_options {
   uint64_t block_cache_bytes = uint64_t(128) << 20;
   size_t answer_cache_entries = 4096;
   int fetch_attempts = 3;             // tries of a remote read (network errors, corrupt data)
-  double fetch_timeout_seconds = 30;  // per HTTP request
+  double fetch_timeout_seconds = 30;  // per HTTP request, its retries included
 };
 
 struct query_stats {
@@ -82,6 +82,9 @@ struct query_stats {
   uint64_t midgame_solves = 0, midgame_in_flight = 0;
   uint64_t http_requests = 0;  // range requests to remote databases
 };
+
+// A --timeout value: a number of seconds in (0, 86400]; throws usage_error naming the option.
+double parse_timeout_option(const std::string& option, const std::string& value);
 
 // Thread safe. Construction opens (and validates) every database.
 class query_engine {

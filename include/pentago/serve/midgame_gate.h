@@ -12,9 +12,11 @@ class midgame_gate {
  public:
   midgame_gate(int slots, int queue) : slots_(slots), queue_(queue) {}
 
-  enum class outcome { entered, queue_full, timed_out };
+  enum class outcome { entered, queue_full, timed_out, closed };
   // Takes a slot, waiting in the queue if all are taken (up to `timeout`).
   outcome enter(std::chrono::duration<double> timeout);
+  // Refuses every later enter() and wakes the waiters (closed): the server is stopping.
+  void close();
   // Gives a slot back (after a successful enter()).
   void leave();
 
@@ -28,6 +30,7 @@ class midgame_gate {
 
  private:
   const int slots_, queue_;
+  bool closed_ = false;
   mutable std::mutex mutex_;
   std::condition_variable freed_;
   counts counts_;

@@ -14,10 +14,11 @@ struct serve_options {
   query_options query;  // --db, --solver-threads, --cache, --answer-cache
   std::string bind = "127.0.0.1";
   int port = 8080;                // 0: any free port (printed on stdout)
-  int http_threads = 32;          // connections served at once (keep-alive holds a thread)
+  int http_threads = 32;          // requests answered at once (idle connections hold none)
   int midgame_slots = 0;          // concurrent midgame solves; 0: hardware threads
-  int midgame_queue = 64;         // requests that may wait for a slot; more get 503
-  double request_timeout_s = 30;  // socket read/write timeout and longest wait for a slot
+  int midgame_queue = 64;         // requests that may wait for a slot (at most threads-1-slots)
+  double request_timeout_s = 30;  // to receive a request, send a response, wait for a slot,
+                                  // and of one remote database read
   size_t max_body_bytes = size_t(1) << 20;
   size_t max_batch = 64;     // positions per POST /api/v1/positions
   int max_age_s = 31536000;  // Cache-Control max-age of answers (they never change)
@@ -40,8 +41,11 @@ class server {
 
   // Binds the listening socket and returns its port; throws pentago::error if it cannot.
   int bind();
-  // Serves until stop(); returns false if the server failed while listening.
+  // Serves until stop(); throws pentago::error if the server fails while listening. Returns
+  // false if responses were still under way two seconds after stop() (a midgame solve): the
+  // process should then end without destroying the server.
   bool run();
+  // Ends run() soon: requests waiting for a midgame slot get 503, solves under way finish.
   void stop();
 
  private:

@@ -1,11 +1,14 @@
 // HTTP range reads with libcurl: a pool of easy handles (kept connections), retries with a
-// doubling delay on transient failures, and checks that the server honoured the range.
-#include "http.h"
+// doubling delay on transient failures within one time bound per request, and checks that the
+// server honoured the range.
+#include "pentago/db/http_client.h"
 
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -137,11 +140,26 @@ std::optional<http_client::range_result> http_client::get_range(const std::strin
 
   std::string last_reason;
   double delay = options_.first_retry_delay;
-  for (int attempt = 1; attempt <= options_.attempts; attempt++) {
+  // Every try and the delays between them share one bound: a stalled server holds the caller
+  // for timeout_seconds, not that times the attempts.
+  using clock = std::chrono::steady_clock;
+  const auto deadline = clock::now() + std::chrono::duration_cast<clock::duration>(
+                                           std::chrono::duration<double>(options_.timeout_seconds));
+  const auto seconds_left = [&] {
+    return std::chrono::duration<double>(deadline - clock::now()).count();
+  };
+  int attempt = 1;
+  for (; attempt <= options_.attempts; attempt++) {
     if (attempt > 1) {
+      if (seconds_left() <= delay + 0.001) {
+        last_reason += ", no time left to retry within " +
+                       std::to_string(int(std::ceil(options_.timeout_seconds))) + " s";
+        break;
+      }
       std::this_thread::sleep_for(std::chrono::duration<double>(delay));
       delay *= 2;
     }
+    const double left = std::max(0.001, seconds_left());
     transfer t;
     t.limit = size;
     char message[CURL_ERROR_SIZE] = "";
@@ -154,9 +172,8 @@ std::optional<http_client::range_result> http_client::get_range(const std::strin
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(h, CURLOPT_USERAGENT, "pentago-query");
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
-                     long(1000 * std::min(10.0, options_.timeout_seconds)));
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, long(1000 * options_.timeout_seconds));
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, std::max(1L, long(1000 * std::min(10.0, left))));
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, std::max(1L, long(1000 * left)));
     curl_easy_setopt(h, CURLOPT_ERRORBUFFER, message);
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
@@ -196,8 +213,9 @@ std::optional<http_client::range_result> http_client::get_range(const std::strin
     if (status >= 500 || status == 408 || status == 429) continue;
     throw fetch_error("cannot fetch " + url + ": " + last_reason);
   }
-  throw fetch_error("cannot fetch " + url + ": " + last_reason + " (" +
-                    std::to_string(options_.attempts) + " attempts)");
+  const int tries = attempt - 1;
+  throw fetch_error("cannot fetch " + url + ": " + last_reason + " (" + std::to_string(tries) +
+                    (tries == 1 ? " attempt)" : " attempts)"));
 }
 
 std::shared_ptr<const input_file> http_client::open(const std::string& url, uint64_t size) const {

@@ -22,7 +22,7 @@ struct fetch_error : error {
 
 struct http_options {
   int attempts = 3;                // tries per request on transient failures
-  double timeout_seconds = 30;     // per request
+  double timeout_seconds = 30;     // per request, every try and the delays between them included
   double first_retry_delay = 0.1;  // seconds; doubles after every failed try
 };
 
@@ -40,7 +40,8 @@ class http_client {
   // GET bytes [offset, offset + size) of `url` (size >= 1). Returns nullopt when the server
   // answers 404 or 410 and `missing_ok`; throws fetch_error for anything else that fails
   // (connection, timeout, other status, a server that ignores Range), after retrying the
-  // transient failures (connection errors, timeouts, 5xx, 408, 429).
+  // transient failures (connection errors, timeouts, 5xx, 408, 429) while the request's time
+  // (options().timeout_seconds) lasts.
   std::optional<range_result> get_range(const std::string& url, uint64_t offset, uint64_t size,
                                         bool missing_ok = false) const;
 
