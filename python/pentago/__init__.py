@@ -10,11 +10,11 @@ messages as the command-line tools.
 import json
 
 from ._pentago import (Engine, Error, Position, SliceFile, UsageError, parse,
-                       random_positions, read_counts, read_sparse)
+                       random_positions, read_counts, read_sparse, section_weight)
 from ._pentago import sample_with as _sample_with
 
 __all__ = ["Engine", "Error", "Position", "SliceFile", "UsageError", "parse", "query",
-           "random_positions", "read_counts", "read_sparse", "sample", "answer"]
+           "random_positions", "read_counts", "read_sparse", "sample", "answer", "section_weight", "slice_totals"]
 
 
 def answer(engine, board):
@@ -46,3 +46,14 @@ def sample(stones, count, seed=0, db=(), threads=0):
     hold the needed slice (stones + 1), else the midgame solver (where it applies).
     """
     return _sample_with(Engine(list(db), threads), stones, count, seed)
+
+
+def slice_totals(path):
+    """Whole-slice (black wins, white wins, total) of a counts-N.npy file: each row weighted by
+    the number of distinct sections among its global transforms (Python ints, exact)."""
+    totals = [0, 0, 0]
+    for row in read_counts(path):
+        weight = section_weight(int(row["section"]))
+        for i, name in enumerate(("black_wins", "white_wins", "total")):
+            totals[i] += weight * int(row[name])
+    return tuple(totals)

@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <set>
 
 #include "bindings.h"
 #include "pentago/data/npy.h"
@@ -83,6 +84,19 @@ void bind_files(py::module_& m) {
       },
       py::arg("path"),
       "counts-N.npy as an array with fields section, black_wins, white_wins, total.");
+  m.def(
+      "section_weight",
+      [](uint64_t id) {
+        const section_t section = section_t::from_sig(id);
+        if (section.sig() != id || !section.valid())
+          throw usage_error("invalid section id " + std::to_string(id));
+        std::set<uint64_t> transforms;
+        for (int g = 0; g < 8; g++) transforms.insert(section.transform(g).sig());
+        return transforms.size();
+      },
+      py::arg("section"),
+      "The number of distinct sections among the 8 global transforms of a section (by the id "
+      "of a counts row): the weight of that row in whole-slice totals.");
   m.def(
       "read_sparse",
       [](const std::string& path) {

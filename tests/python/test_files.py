@@ -1,6 +1,7 @@
 """read_counts and read_sparse equal numpy.load of the same files; SliceFile blocks hold the
 values that pentago-lookup reads for the same boards."""
 
+import math
 import os
 
 import numpy
@@ -19,6 +20,17 @@ def test_read_counts_equals_numpy(data_dir, n):
     assert counts.shape == (plain.shape[0],)
     for column, name in enumerate(counts.dtype.names):
         assert numpy.array_equal(counts[name], plain[:, column])
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 18, 35])
+def test_slice_totals_count_every_board(data_dir, n):
+    black, white, total = pentago.slice_totals(os.path.join(data_dir, f"counts-{n}.npy"))
+    assert total == math.comb(36, n) * math.comb(n, n // 2)
+    assert 0 <= black + white <= total
+    if n == 0:
+        assert (black, white) == (1, 0)  # the empty board is a black win
+    with pytest.raises(pentago.UsageError, match="invalid section id"):
+        pentago.section_weight(0xffff)
 
 
 def test_read_sparse_equals_numpy(tmp_path):

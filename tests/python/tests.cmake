@@ -10,7 +10,7 @@ if(PENTAGO_PYTHON)
     PENTAGO_SHARED_DATA=${PENTAGO_SHARED_DATA}
     PENTAGO_CMAKE=${CMAKE_COMMAND}
     PENTAGO_CXX=${CMAKE_CXX_COMPILER})
-  foreach(name board query files sample install)
+  foreach(name board query files sample examples install)
     add_test(NAME python_${name}
       COMMAND ${PENTAGO_PYTHON_EXECUTABLE} -m pytest -q -p no:cacheprovider
         ${CMAKE_CURRENT_SOURCE_DIR}/python/test_${name}.py)
