@@ -1,9 +1,10 @@
 // Python bindings of positions: pentago.Position and the text forms of boards (the decimal code
 // with an optional 'm', the 36-character form and the 6x6 picture), all from the query layer.
+#include "pentago/base/board.h"
+
 #include <pybind11/pybind11.h>
 
 #include "bindings.h"
-#include "pentago/base/board.h"
 #include "pentago/util/error.h"
 
 namespace py = pybind11;
@@ -46,10 +47,12 @@ void bind_board(py::module_& m) {
       .def("__str__", &position_code)
       .def("__repr__",
            [](const position_t& p) { return "pentago.Position('" + position_code(p) + "')"; })
-      .def("__eq__", [](const position_t& a, const position_t& b) { return a == b; })
-      .def("__hash__", [](const position_t& p) {
-        return py::hash(py::make_tuple(p.board, p.to_rotate));
-      });
+      .def("__eq__",
+           [](const position_t& a, const py::object& b) {
+             return py::isinstance<position_t>(b) && a == b.cast<position_t>();
+           })
+      .def("__hash__",
+           [](const position_t& p) { return py::hash(py::make_tuple(p.board, p.to_rotate)); });
   m.def(
       "parse", [](const py::object& text) { return position_argument(text); }, py::arg("board"),
       "A Position from any text form (or an int code); raises pentago.UsageError.");

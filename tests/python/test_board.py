@@ -18,6 +18,7 @@ def test_forms_round_trip():
     assert pentago.Position(int(CODE)) == p
     assert pentago.Position(p.board, False) == p
     assert len(p.compact) == 36
+    assert p != CODE and p is not None  # a Position equals only Positions
 
 
 def test_to_rotate():

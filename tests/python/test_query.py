@@ -1,7 +1,8 @@
 """pentago.query gives the answer of pentago-lookup --json (the same query path) for boards
 valued by the databases, the midgame solver and the rules, and fails with its messages."""
 
-import subprocess
+import threading
+import time
 
 import pytest
 
@@ -65,3 +66,23 @@ def test_missing_slice_error_equals_cli(bin_dir, data_dir):
 def test_bad_database_raises(tmp_path):
     with pytest.raises(pentago.Error):
         pentago.Engine([str(tmp_path / "missing")])
+
+
+def test_gil_released_while_solving():
+    # A midgame solve on one thread in the background: the main thread keeps running.
+    board = int(pentago.random_positions(19, 1, seed=11)[0])
+    engine = pentago.Engine([], 1)
+    done = []
+    worker = threading.Thread(target=lambda: done.append(engine.value(board)))
+    start = time.monotonic()
+    worker.start()
+    ticks = [start]
+    while worker.is_alive():
+        ticks.append(time.monotonic())
+        time.sleep(0.001)
+    solve = time.monotonic() - start
+    worker.join()
+    assert done and done[0] in (-1, 0, 1)
+    assert solve > 0.05, "the solve was too quick to tell"
+    # Holding the GIL would stop this loop for the whole solve.
+    assert max(b - a for a, b in zip(ticks, ticks[1:])) < solve / 2
