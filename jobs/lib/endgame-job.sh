@@ -7,8 +7,8 @@
 #   resume with: mpirun -n R pentago-endgame ... --restart DIR/slice-N.pentago
 # and exits 0; the job scripts turn that into the matching sbatch / qsub command.
 #
-# Variables read (all optional): PENTAGO_REPO (repository root), PENTAGO_BIN (folder of the
-# executables, default $PENTAGO_REPO/build/bin), LAUNCH (srun | mpiexec), MPIEXEC_FLAGS
+# Variables read (all optional): PENTAGO_REPO (repository root, or PREFIX/share/pentago of an
+# installed copy), PENTAGO_BIN (folder of the executables, default: see pentago_bin), LAUNCH (srun | mpiexec), MPIEXEC_FLAGS
 # (extra mpiexec flags replacing the guessed placement flags).
 
 # The repository root: $PENTAGO_REPO, else the folder the job was submitted from, else the
@@ -20,6 +20,19 @@ pentago_repo() {
     return 1
   fi
   echo "$guess"
+}
+
+# The folder of the executables: $PENTAGO_BIN if set, else $PENTAGO_REPO/build/bin if built,
+# else PREFIX/bin when these scripts are the installed PREFIX/share/pentago/jobs, else the
+# folder of pentago-endgame on PATH (else build/bin, which pentago_need then reports missing).
+pentago_bin() {
+  if [ -n "${PENTAGO_BIN:-}" ]; then echo "$PENTAGO_BIN"; return; fi
+  if [ -d "$PENTAGO_REPO/build/bin" ]; then echo "$PENTAGO_REPO/build/bin"; return; fi
+  local prefix_bin on_path
+  prefix_bin=$(cd "$PENTAGO_REPO/../.." 2>/dev/null && pwd)/bin
+  if [ -x "$prefix_bin/pentago-endgame" ]; then echo "$prefix_bin"; return; fi
+  if on_path=$(command -v pentago-endgame); then dirname "$on_path"; return; fi
+  echo "$PENTAGO_REPO/build/bin"
 }
 
 # Checks that an executable exists in $PENTAGO_BIN.
