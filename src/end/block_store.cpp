@@ -20,17 +20,6 @@ uint64_t block_hash_key(int section, const block_t& b) {
          uint64_t(b[2]) << 8 | b[3];
 }
 
-struct spin_guard {
-  std::atomic_flag& flag;
-  explicit spin_guard(std::atomic_flag& f) : flag(f) {
-    while (flag.test_and_set(std::memory_order_acquire)) flag.wait(true, std::memory_order_relaxed);
-  }
-  ~spin_guard() {
-    flag.clear(std::memory_order_release);
-    flag.notify_one();
-  }
-};
-
 // Per-thread scratch for decompressing a block and compressing one.
 thread_local std::vector<superinfo_t> scratch_nodes;
 thread_local std::vector<uint8_t> scratch_bytes;
@@ -114,7 +103,7 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
     : sections_(sections.begin(), sections.end()),
       keys_(std::move(blocks)),
       missing_dims_(new std::atomic<uint8_t>[keys_.size()]),
-      locks_(new std::atomic_flag[keys_.size()]),
+      locks_(new element_lock[keys_.size()]),
       partial_(keys_.size(), nullptr),
       pool_(pool),
       heap_(heap),
@@ -208,7 +197,7 @@ void block_store::complete_block(int flat, std::span<const superinfo_t> values) 
 void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> values) {
   PENTAGO_CHECK(!frozen_, "accumulate into a frozen block store");
   PENTAGO_CHECK(int(values.size()) == nodes(flat), "contribution has the wrong size");
-  spin_guard guard(locks_[flat]);
+  const std::lock_guard<element_lock> guard(locks_[flat]);
   const uint8_t dims = missing_dims_[flat].load(std::memory_order_relaxed);
   if (!(dims >> dimension & 1))
     throw error("block " + section(flat).name() + " received dimension " +
@@ -260,7 +249,7 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
 void block_store::set(int flat, std::span<superinfo_t> values) {
   PENTAGO_CHECK(!frozen_, "set in a frozen block store");
   PENTAGO_CHECK(int(values.size()) == nodes(flat), "block has the wrong size");
-  spin_guard guard(locks_[flat]);
+  const std::lock_guard<element_lock> guard(locks_[flat]);
   const uint8_t dims = missing_dims_[flat].exchange(0);
   missing_ -= popcount(dims);
   complete_block(flat, values);
@@ -278,7 +267,7 @@ void block_store::read(int flat, std::span<superinfo_t> out) const {
                      [&](std::span<const uint8_t> bytes) { fast_uncompress(bytes, out); });
     return;
   }
-  spin_guard guard(locks_[flat]);
+  const std::lock_guard<element_lock> guard(locks_[flat]);
   heap_.with_array(group_, flat,
                    [&](std::span<const uint8_t> bytes) { fast_uncompress(bytes, out); });
 }
