@@ -102,12 +102,16 @@ void uninterleave(std::span<const superinfo_t> in, std::span<superinfo_t> out) {
 
 size_t fast_compress_bound(size_t nodes) { return 1 + snappy::MaxCompressedLength(64 * nodes); }
 
+void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out) {
+  // Compress into scratch so that `out` never pays for zero-filling the whole bound.
+  const auto buffer = scratch_bytes(fast_compress_bound(filtered.size()));
+  const size_t size = compress_filtered(filtered.data(), filtered.size(), buffer.data());
+  out.assign(buffer.data(), buffer.data() + size);
+}
+
 void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out) {
   interleave(nodes);
-  // Compress into scratch so that `out` never pays for zero-filling the whole bound.
-  const auto buffer = scratch_bytes(fast_compress_bound(nodes.size()));
-  const size_t size = compress_filtered(nodes.data(), nodes.size(), buffer.data());
-  out.assign(buffer.data(), buffer.data() + size);
+  fast_compress_filtered(nodes, out);
 }
 
 size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out) {
@@ -135,6 +139,11 @@ size_t fast_uncompressed_nodes(std::span<const uint8_t> compressed) {
 }
 
 void fast_uncompress(std::span<const uint8_t> compressed, std::span<superinfo_t> nodes) {
+  fast_uncompress_filtered(compressed, nodes);
+  uninterleave(nodes);
+}
+
+void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<superinfo_t> nodes) {
   const size_t n = fast_uncompressed_nodes(compressed);
   if (n != nodes.size())
     throw error("fast_uncompress: decoded " + std::to_string(n) + " nodes, expected " +
@@ -145,7 +154,6 @@ void fast_uncompress(std::span<const uint8_t> compressed, std::span<superinfo_t>
                                     compressed.size() - 1, reinterpret_cast<char*>(nodes.data()))) {
     throw error("fast_uncompress: corrupt snappy data");
   }
-  uninterleave(nodes);
 }
 
 void compress_block_lzma(std::span<const uint8_t> data, std::vector<uint8_t>& out, int preset) {
