@@ -20,17 +20,6 @@ uint64_t block_hash_key(int section, const block_t& b) {
          uint64_t(b[2]) << 8 | b[3];
 }
 
-struct spin_guard {
-  std::atomic_flag& flag;
-  explicit spin_guard(std::atomic_flag& f) : flag(f) {
-    while (flag.test_and_set(std::memory_order_acquire)) flag.wait(true, std::memory_order_relaxed);
-  }
-  ~spin_guard() {
-    flag.clear(std::memory_order_release);
-    flag.notify_one();
-  }
-};
-
 // Per-thread scratch for decompressing a block and compressing one.
 thread_local std::vector<superinfo_t> scratch_nodes;
 thread_local std::vector<uint8_t> scratch_bytes;
@@ -114,7 +103,7 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
     : sections_(sections.begin(), sections.end()),
       keys_(std::move(blocks)),
       missing_dims_(new std::atomic<uint8_t>[keys_.size()]),
-      locks_(new std::atomic_flag[keys_.size()]),
+      locks_(new element_lock[keys_.size()]),
       partial_(keys_.size(), nullptr),
       pool_(pool),
       heap_(heap),
@@ -205,40 +194,69 @@ void block_store::complete_block(int flat, std::span<const superinfo_t> values) 
   samples_.insert(samples_.end(), found.begin(), found.end());
 }
 
+namespace {
+
+void merge_into(std::span<superinfo_t> into, std::span<const superinfo_t> from) {
+  for (size_t i = 0; i < into.size(); i++) {
+    into[i].win |= from[i].win;
+    into[i].notlose |= from[i].notlose;
+  }
+}
+
+}  // namespace
+
 void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> values) {
   PENTAGO_CHECK(!frozen_, "accumulate into a frozen block store");
   PENTAGO_CHECK(int(values.size()) == nodes(flat), "contribution has the wrong size");
-  spin_guard guard(locks_[flat]);
+  const std::lock_guard<element_lock> guard(locks_[flat]);
   const uint8_t dims = missing_dims_[flat].load(std::memory_order_relaxed);
   if (!(dims >> dimension & 1))
     throw error("block " + section(flat).name() + " received dimension " +
                 std::to_string(dimension) + " twice or for a full quadrant");
   const bool first = dims == section(flat).open_quadrants();
   const uint8_t left = uint8_t(dims & ~(1 << dimension));
-  std::span<superinfo_t> merged = values;
   superinfo_t*& partial = partial_[flat];
-  if (partial) {
-    // Held uncompressed: merge in place.
-    for (size_t i = 0; i < values.size(); i++) {
-      partial[i].win |= values[i].win;
-      partial[i].notlose |= values[i].notlose;
+  if (!partial && left && pool_ && (partial = pool_->take())) {
+    // More contributions will come and the budget has room: hold the block uncompressed from
+    // now on (a block that got no buffer at its first contribution may get one later).
+    const std::span<superinfo_t> held(partial, values.size());
+    if (first) {
+      std::copy(values.begin(), values.end(), partial);
+    } else {
+      heap_.with_array(group_, flat,
+                       [&](std::span<const uint8_t> stored) { fast_uncompress(stored, held); });
+      merge_into(held, values);
+      drop(flat);
     }
+    missing_dims_[flat].store(left, std::memory_order_relaxed);
+    missing_--;
+    return;
+  }
+  std::span<superinfo_t> merged = values;
+  if (partial) {
+    merge_into(std::span<superinfo_t>(partial, values.size()), values);
     merged = std::span<superinfo_t>(partial, values.size());
+  } else if (!first && left) {
+    // Merge in the filtered form (the filter commutes with OR): one filter pass, not two.
+    interleave(values);
+    auto& old = scratch_nodes;
+    old.resize(values.size());
+    heap_.with_array(group_, flat, [&](std::span<const uint8_t> stored) {
+      fast_uncompress_filtered(stored, old);
+    });
+    merge_into(values, old);
+    fast_compress_filtered(values, scratch_bytes);
+    heap_.set(group_, flat, scratch_bytes.data(), scratch_bytes.size());
+    held_changed(flat, uint32_t(scratch_bytes.size()));
+    missing_dims_[flat].store(left, std::memory_order_relaxed);
+    missing_--;
+    return;
   } else if (!first) {
     auto& old = scratch_nodes;
     old.resize(values.size());
     heap_.with_array(group_, flat,
                      [&](std::span<const uint8_t> stored) { fast_uncompress(stored, old); });
-    for (size_t i = 0; i < values.size(); i++) {
-      values[i].win |= old[i].win;
-      values[i].notlose |= old[i].notlose;
-    }
-  } else if (left && pool_ && (partial = pool_->take())) {
-    // First of several contributions: keep it uncompressed while the budget allows.
-    std::copy(values.begin(), values.end(), partial);
-    missing_dims_[flat].store(left, std::memory_order_relaxed);
-    missing_--;
-    return;
+    merge_into(values, old);
   }
   missing_dims_[flat].store(left, std::memory_order_relaxed);
   if (!left) {
@@ -260,7 +278,7 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
 void block_store::set(int flat, std::span<superinfo_t> values) {
   PENTAGO_CHECK(!frozen_, "set in a frozen block store");
   PENTAGO_CHECK(int(values.size()) == nodes(flat), "block has the wrong size");
-  spin_guard guard(locks_[flat]);
+  const std::lock_guard<element_lock> guard(locks_[flat]);
   const uint8_t dims = missing_dims_[flat].exchange(0);
   missing_ -= popcount(dims);
   complete_block(flat, values);
@@ -278,7 +296,7 @@ void block_store::read(int flat, std::span<superinfo_t> out) const {
                      [&](std::span<const uint8_t> bytes) { fast_uncompress(bytes, out); });
     return;
   }
-  spin_guard guard(locks_[flat]);
+  const std::lock_guard<element_lock> guard(locks_[flat]);
   heap_.with_array(group_, flat,
                    [&](std::span<const uint8_t> bytes) { fast_uncompress(bytes, out); });
 }

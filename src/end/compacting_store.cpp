@@ -11,17 +11,17 @@
 #include <utility>
 
 #include "pentago/util/atomic_max.h"
+#include "pentago/util/element_lock.h"
 #include "pentago/util/error.h"
 
 namespace pentago {
 
-// One array: where its bytes live, how many, and its lock word (0 free, 1 locked, 2 locked
-// with sleepers). offset and size are guarded by the lock together with the shared heap lock,
-// or by the exclusive heap lock alone.
+// One array: where its bytes live, how many, and its lock. offset and size are guarded by the
+// lock together with the shared heap lock, or by the exclusive heap lock alone.
 struct compacting_store::array_entry {
   uint64_t offset = 0;
   uint32_t size = 0;
-  std::atomic<uint32_t> lock{0};
+  element_lock lock;
 };
 
 // One group slot. Changed only under the exclusive heap lock.
@@ -38,14 +38,6 @@ namespace {
 
 void check_pthread(int rc, const char* what) {
   if (rc) throw error(std::string("compacting store: ") + what + ": " + std::strerror(rc));
-}
-
-void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield");
-#endif
 }
 
 // Holds the heap lock shared (array accesses) or exclusively (anything that moves arrays or
@@ -105,24 +97,9 @@ void compacting_store::lock_shared() const {
 }
 void compacting_store::unlock_shared() const { pthread_rwlock_unlock(&heap_lock_); }
 
-void compacting_store::lock_entry(array_entry& entry) {
-  uint32_t expected = 0;
-  if (entry.lock.compare_exchange_strong(expected, 1, std::memory_order_acquire)) return;
-  for (int spin = 0; spin < 64; spin++) {
-    cpu_relax();
-    expected = 0;
-    if (entry.lock.load(std::memory_order_relaxed) == 0 &&
-        entry.lock.compare_exchange_weak(expected, 1, std::memory_order_acquire))
-      return;
-  }
-  // Mark the lock contended and sleep until it is released.
-  while (entry.lock.exchange(2, std::memory_order_acquire) != 0)
-    entry.lock.wait(2, std::memory_order_relaxed);
-}
+void compacting_store::lock_entry(array_entry& entry) { entry.lock.lock(); }
 
-void compacting_store::unlock_entry(array_entry& entry) {
-  if (entry.lock.exchange(0, std::memory_order_release) == 2) entry.lock.notify_one();
-}
+void compacting_store::unlock_entry(array_entry& entry) { entry.lock.unlock(); }
 
 compacting_store::group_table& compacting_store::checked_group(group_id group,
                                                                const char* op) const {

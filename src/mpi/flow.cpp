@@ -13,6 +13,7 @@
 #include "pentago/end/line_compute.h"
 #include "pentago/end/line_order.h"
 #include "pentago/util/error.h"
+#include "pentago/util/uninitialized_vector.h"
 
 namespace pentago {
 namespace {
@@ -32,9 +33,9 @@ struct line_state {
   line_t line;
   line_dependency dep;
   int section_index = 0;
-  std::vector<std::vector<superinfo_t>> inputs;
+  std::vector<uninitialized_vector<superinfo_t>> inputs;
   std::vector<const superinfo_t*> input_pointers;
-  std::vector<std::vector<uint8_t>> received;            // compressed responses
+  std::vector<uninitialized_vector<uint8_t>> received;   // compressed responses
   std::vector<std::array<int32_t, 4>> request_payloads;  // kept alive until sent
   std::atomic<int> missing_inputs{0};
   std::atomic<int> unfinished_outputs{0};
@@ -97,8 +98,10 @@ class flow {
         idle_rounds = 0;
       } else if (++idle_rounds > 16) {
         // Nothing to do: sleep briefly so the communication thread does not steal a core
-        // from the workers on oversubscribed nodes.
-        std::this_thread::sleep_for(std::chrono::microseconds(idle_rounds > 256 ? 500 : 50));
+        // from the workers on oversubscribed nodes. 250 us rather than 50: on 2 ranks x 3
+        // threads on 2 cores it halves the context switches and saves about a tenth of the
+        // CPU, without a longer run (scripts/bench-efficiency).
+        std::this_thread::sleep_for(std::chrono::microseconds(idle_rounds > 256 ? 500 : 250));
       }
     }
     // Every rank has sent and received everything: cancel the wildcard receives.
@@ -200,7 +203,8 @@ class flow {
 
   // ---- Receiving output contributions for our blocks --------------------------------------
   void post_output_receive() {
-    auto buffer = std::make_shared<std::vector<superinfo_t>>(header_nodes + max_block_nodes);
+    auto buffer =
+        std::make_shared<uninitialized_vector<superinfo_t>>(header_nodes + max_block_nodes);
     MPI_Request r;
     PENTAGO_MPI(MPI_Irecv(buffer->data(), int(buffer->size() * sizeof(superinfo_t)), MPI_BYTE,
                           MPI_ANY_SOURCE, slice_, comms_.output, &r));
@@ -215,7 +219,7 @@ class flow {
         true);
   }
 
-  void accumulate_message(std::vector<superinfo_t>& buffer, int bytes) {
+  void accumulate_message(uninitialized_vector<superinfo_t>& buffer, int bytes) {
     int32_t header[4];
     std::memcpy(header, static_cast<const void*>(buffer.data()), sizeof header);
     const int flat = store_.flat_id(header[0], unpack_block(header[1]));
@@ -315,7 +319,7 @@ class flow {
         stats_.input_bytes += uint64_t(bytes);
         pool_.push_back([this, s, b, bytes] {
           decompress(std::span<const uint8_t>(s->received[b].data(), bytes), s->inputs[b]);
-          std::vector<uint8_t>().swap(s->received[b]);
+          uninitialized_vector<uint8_t>().swap(s->received[b]);
           input_arrived(s);
         });
       });
@@ -326,7 +330,7 @@ class flow {
     }
   }
 
-  void decompress(std::span<const uint8_t> bytes, std::vector<superinfo_t>& out) {
+  void decompress(std::span<const uint8_t> bytes, std::span<superinfo_t> out) {
     activity_timer timer(pool_, activity::decompress);
     trace_scope t(trace_, "decompress");
     fast_uncompress(bytes, out);
@@ -351,7 +355,7 @@ class flow {
   void compute_block(line_state* s, int k) {
     const block_t block = s->line.block(k);
     const int nodes = block_nodes(s->line.section, block);
-    auto buffer = std::make_shared<std::vector<superinfo_t>>(header_nodes + nodes);
+    auto buffer = std::make_shared<uninitialized_vector<superinfo_t>>(header_nodes + nodes);
     {
       activity_timer timer(pool_, activity::compute);
       trace_scope t(trace_, "compute");

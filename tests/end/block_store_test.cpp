@@ -1,6 +1,6 @@
-// Block store tests: contributions merged in random orders (from several threads, with and
-// without the uncompressed partial budget, keeping or dropping complete blocks) give the same
-// blocks, counts and samples.
+// Block store tests: contributions merged in random orders (from several threads, without,
+// with a small and with a large uncompressed partial budget, keeping or dropping complete
+// blocks) give the same blocks, counts and samples.
 #include "pentago/end/block_store.h"
 
 #include <gtest/gtest.h>
@@ -59,13 +59,17 @@ TEST(block_store, random_merge_orders_give_the_same_blocks) {
   }
   std::vector<section_counts_t> first_counts;
   std::vector<sample_t> first_samples;
-  for (int trial = 0; trial < 6; trial++) {
+  for (int trial = 0; trial < 9; trial++) {
     compacting_store heap(64 << 20);
-    const uint64_t budget = trial % 2 ? uint64_t(1) << 30 : 0;
+    // No partial budget, room for every block, or room for three blocks: then buffers freed
+    // by completed blocks are taken by blocks at their second or later contribution.
+    const uint64_t budget = trial % 3 == 0   ? 0
+                            : trial % 3 == 1 ? uint64_t(1) << 30
+                                             : 3 * partial_pool::buffer_bytes;
     block_store store(sections, keys, 64, heap, budget);
-    // Trials 4 and 5 drop complete blocks (the lowest slice of a run that is not saved): the
+    // Trials 6 to 8 drop complete blocks (the lowest slice of a run that is not saved): the
     // same counts and samples, and nothing left in the heap.
-    const bool drop = trial >= 4;
+    const bool drop = trial >= 6;
     if (drop) store.drop_complete_blocks();
     auto order = contributions;
     std::shuffle(order.begin(), order.end(), rng);

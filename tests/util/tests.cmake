@@ -7,3 +7,7 @@ set_tests_properties(lru_cache_tsan PROPERTIES LABELS "util;tsan")
 add_dependencies(pentago_tsan_tests worker_pool_test)
 add_test(NAME worker_pool_tsan COMMAND worker_pool_test)
 set_tests_properties(worker_pool_tsan PROPERTIES LABELS "util;tsan")
+# The element lock's contended paths (spin, then sleep on the word) also run under TSAN.
+add_dependencies(pentago_tsan_tests element_lock_test)
+add_test(NAME element_lock_tsan COMMAND element_lock_test)
+set_tests_properties(element_lock_tsan PROPERTIES LABELS "util;tsan")

@@ -31,6 +31,11 @@ void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out);
 // Same without touching the input; `out.size()` must be >= fast_compress_bound. Returns the
 // compressed size. Interleaves through a thread-local scratch buffer.
 size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out);
+// The two halves of fast compression without the filter, for callers that merge in the
+// filtered form (max is a bitwise OR, which the filter preserves): compress nodes that are
+// already interleaved, and decode to interleaved nodes (exactly `filtered.size()` of them).
+void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out);
+void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<superinfo_t> filtered);
 // The number of nodes a fast-compressed buffer decodes to; throws pentago::error unless the
 // flag is valid and the decoded length is a multiple of 64.
 size_t fast_uncompressed_nodes(std::span<const uint8_t> compressed);

@@ -15,6 +15,7 @@
 #include "pentago/base/super.h"
 #include "pentago/end/compacting_store.h"
 #include "pentago/layout/blocks.h"
+#include "pentago/util/element_lock.h"
 
 namespace pentago {
 
@@ -136,7 +137,7 @@ class block_store {
   std::vector<block_key_t> keys_;
   std::unordered_map<uint64_t, int> flat_of_;
   std::unique_ptr<std::atomic<uint8_t>[]> missing_dims_;  // per block: dimensions to come
-  std::unique_ptr<std::atomic_flag[]> locks_;
+  std::unique_ptr<element_lock[]> locks_;
   std::vector<superinfo_t*> partial_;  // uncompressed incomplete blocks, from pool_
   std::unique_ptr<partial_pool> own_pool_;
   partial_pool* pool_ = nullptr;

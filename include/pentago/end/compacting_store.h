@@ -17,8 +17,8 @@
 //   is a lock-free compare-and-swap. Collections, freeze, create and destroy hold the heap lock
 //   exclusively, so they never run beside an access and need no per-array locks (the 2013 code
 //   took millions of spinlocks per collection). Lock order: heap, then one array; a thread
-//   holds at most one array lock. The array lock spins briefly and then sleeps (futex via
-//   std::atomic::wait), so long reads under a reader do not burn CPU.
+//   holds at most one array lock. The array lock (util's element_lock) spins briefly and then
+//   sleeps on its word, so long reads under a reader do not burn CPU.
 // * A frozen group never moves: freeze collects, which packs the group right above any frozen
 //   data at the bottom of the heap, and later collections start above it. frozen_data returns a
 //   stable span without taking locks (e.g. for MPI send buffers). Freezing requires every other
