@@ -1,6 +1,6 @@
-// Google Benchmark of the midgame solver: all child values of fixed 18, 20 and 24-stone
+// Google Benchmark of the midgame solver: all child values of fixed 15- to 18-, 20- and 24-stone
 // positions to place (random playouts with fixed seeds), with 1 and 2 threads, the workspace
-// kept between solves (warm) or mapped afresh (cold), wall time
+// kept between solves (warm) or mapped afresh (cold; 15-17 stones only cold, 2 threads), wall time
 // (UseRealTime) and the CPU time of the calling thread; counters give the workspace, the CPU
 // time of all threads per solve and the positions solved per second (two passes, every layer).
 #include <benchmark/benchmark.h>
@@ -57,6 +57,9 @@ void bm_midgame(benchmark::State& state) {
   uint64_t positions = 0;
   for (int n = 0; n <= 36 - stones; n++) positions += 2 * midgame_layer_size(36 - stones, n);
   state.counters["workspace_MiB"] = double(r.workspace_bytes) / double(1 << 20);
+  rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  state.counters["peak_rss_MiB"] = double(u.ru_maxrss) / 1024;
   state.counters["values"] = double(r.values.size());
   state.counters["positions_per_s"] = benchmark::Counter(
       double(positions) * double(state.iterations()), benchmark::Counter::kIsRate);
@@ -73,6 +76,9 @@ BENCHMARK(bm_midgame)
     ->Args({18, 1, 1})
     ->Args({18, 2, 1})
     ->Args({18, 2, 0})
+    ->Args({17, 2, 0})
+    ->Args({16, 2, 0})
+    ->Args({15, 2, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -14,9 +14,10 @@ const char usage_text[] =
     "usage: pentago-lookup [--db DIR|URL]... [options] BOARD\n"
     "Prints the value of BOARD for the player to move and the value of each of its moves. A\n"
     "position to place with n stones is read from slice n+1 of the databases, one to rotate from\n"
-    "slice n; a position with 18 or more stones that the databases do not hold is solved by the\n"
-    "midgame solver; a finished game is valued by the rules. Anything else is an error naming\n"
-    "the slice-N.pentago it would need.\n"
+    "slice n; a position with 15 or more stones that the databases do not hold is solved by the\n"
+    "midgame solver; a finished game is valued by the rules. A position to place whose slice n\n"
+    "is held but not slice n+1 gets its value only (moves unknown, naming the slice). Anything\n"
+    "else is an error naming the slice-N.pentago it would need.\n"
     "BOARD: the decimal board code of the published data (a trailing 'm': the player has placed\n"
     "and must rotate), the 36-character form (rows a..f top to bottom, cells _ or . empty, 0\n"
     "black, 1 white, optional trailing 'm'), a file holding a 6x6 picture (rows a..f top to\n"
@@ -25,6 +26,8 @@ const char usage_text[] =
     "                    slice-N.pentago and slice-N.pentago.index (repeatable; the first\n"
     "                    database holding a needed section is read)\n"
     "  --threads N       midgame solver threads (default 0: every core)\n"
+    "  --midgame-memory SIZE  largest midgame workspace (default 3/4 of the memory; 15 stones\n"
+    "                    need 11.2G, 16 need 4.0G, 17 need 1.4G, 18 need 486M)\n"
     "  --cache SIZE      memory for decoded blocks (default 128M)\n"
     "  --json            print the answer as one line of JSON (the server's shape)\n"
     "  --no-moves        print only the position's value\n"
@@ -48,6 +51,10 @@ void print_text(const position_answer& a, bool show_moves) {
               a.stones, color, a.position.to_rotate ? "rotate" : "place", value_word(a.value),
               color, source_text(a.source, a.slice).c_str());
   if (!show_moves) return;
+  if (!a.moves_unknown.empty()) {
+    std::printf("moves unknown: %s\n", a.moves_unknown.c_str());
+    return;
+  }
   if (a.moves.empty()) {
     std::printf("no moves: the game is over\n");
     return;
@@ -87,6 +94,8 @@ int run(int argc, char** argv) {
       options.block_cache_bytes = args.memory_value();
     else if (arg == "--threads")
       options.threads = int(args.int_value(0, 1024));
+    else if (arg == "--midgame-memory")
+      options.midgame_memory = args.memory_value();
     else if (arg == "--json")
       json = true;
     else if (arg == "--no-moves")

@@ -14,6 +14,7 @@
 
 #include <emmintrin.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -31,7 +32,7 @@
 namespace pentago {
 namespace {
 
-constexpr int max_spots = 18;
+constexpr int max_spots = 36 - midgame_min_stones;
 
 // C(n, k) for n < max_spots, k <= max_spots / 2 + 1: the colex terms of the row kernel.
 struct small_binomials_t {
@@ -59,7 +60,10 @@ uint64_t workspace_entries(int spots) {
 
 std::string mib(uint64_t bytes) {
   char text[64];
-  std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1 << 20));
+  if (bytes >= uint64_t(1) << 30)
+    std::snprintf(text, sizeof text, "%.1f GiB", double(bytes) / double(1 << 30));
+  else
+    std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1 << 20));
   return text;
 }
 
@@ -229,6 +233,12 @@ void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_da
 
 }  // namespace
 
+uint64_t midgame_default_workspace_limit() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return uint64_t(4) << 30;
+  return uint64_t(pages) * uint64_t(page) / 4 * 3;
+}
+
 uint64_t midgame_workspace_bytes(int stones) {
   if (stones < 0 || stones > 36) throw usage_error("stone count out of range");
   return workspace_entries(36 - stones) * sizeof(halfsuper_t);
@@ -373,9 +383,12 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
 
   const uint64_t entries = workspace_entries(root.spots);
   result.workspace_bytes = entries * sizeof(halfsuper_t);
-  if (options.workspace_limit && result.workspace_bytes > options.workspace_limit)
-    throw error("midgame workspace of " + mib(result.workspace_bytes) + " exceeds the limit of " +
-                mib(options.workspace_limit));
+  const uint64_t limit =
+      options.workspace_limit ? options.workspace_limit : midgame_default_workspace_limit();
+  if (result.workspace_bytes > limit)
+    throw error("the midgame solver needs a workspace of " + mib(result.workspace_bytes) +
+                " for a " + std::to_string(stones) + "-stone board, over the limit of " +
+                mib(limit));
   if (workspace.bytes_ < result.workspace_bytes) {
     workspace.release();
     void* p = mmap(nullptr, result.workspace_bytes, PROT_READ | PROT_WRITE,

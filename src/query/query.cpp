@@ -1,7 +1,8 @@
 // The one query path: validates a position, answers it from the rules, the databases (a
 // position to place with n stones reads its children from slice n+1, one to rotate from slice
-// n) or the midgame solver (18 stones or more), sorts the moves best first, and caches answers
-// by position (also the answers of the children a solve has already valued).
+// n) or the midgame solver (15 stones or more), sorts the moves best first, and caches answers
+// by position (also the answers of the children a solve has already valued). A position to
+// place whose own slice is held but whose children's is not gets a partial answer: its value.
 #include "pentago/query/query.h"
 
 #include <algorithm>
@@ -86,9 +87,10 @@ class workspace_pool {
   std::vector<std::unique_ptr<midgame_workspace>> free_;
 };
 
-midgame_values run_midgame(position_t p, int threads, workspace_pool& pool) {
+midgame_values run_midgame(position_t p, int threads, uint64_t memory, workspace_pool& pool) {
   midgame_options o;
   o.threads = threads;
+  o.workspace_limit = memory;
   auto workspace = pool.take();
   midgame_result r;
   try {
@@ -260,7 +262,18 @@ struct query_engine::impl {
       return a;
     }
     const std::vector<board_t> children = open_children(p);
-    const answer_source source = route(p, children);
+    answer_source source;
+    try {
+      source = route(p, children);
+    } catch (const error& e) {
+      // The value of a position to place is in its own slice even when its moves are not.
+      if (p.to_rotate || !db || !db->covers(p.board)) throw;
+      a.value = database_value(p.board);
+      a.source = answer_source::database;
+      a.slice = a.stones;
+      a.moves_unknown = e.what();
+      return a;
+    }
     midgame_values mid;
     if (source == answer_source::database) {
       db->prefetch(children);
@@ -268,7 +281,7 @@ struct query_engine::impl {
     } else {
       midgame_in_flight++;
       try {
-        mid = run_midgame(p, options.threads, workspaces);
+        mid = run_midgame(p, options.threads, options.midgame_memory, workspaces);
       } catch (...) {
         midgame_in_flight--;
         throw;
@@ -460,7 +473,12 @@ std::string answer_json(const position_answer& answer) {
     jm["rotations"] = std::move(rotations);
     moves.push_back(std::move(jm));
   }
-  j["moves"] = std::move(moves);
+  if (answer.moves_unknown.empty()) {
+    j["moves"] = std::move(moves);
+  } else {
+    j["moves"] = nullptr;
+    j["moves_unknown"] = answer.moves_unknown;
+  }
   j["elapsed_ms"] = answer.elapsed_ms;
   return j.dump();
 }

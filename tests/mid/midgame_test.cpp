@@ -1,6 +1,6 @@
 // Tests of the midgame solver: every listed value against the forward super search on random
 // positions of 24 or more stones (to place and to rotate), the 2013 order of the list, finished
-// roots, negamax consistency between a position and separately solved children at 18-22 stones,
+// roots, negamax consistency between a position and separately solved children at 15-22 stones,
 // thread-count independence, layer sizes and workspace, and the errors.
 #include "pentago/mid/midgame.h"
 
@@ -110,17 +110,22 @@ TEST(midgame, layer_sizes_and_workspace) {
   EXPECT_EQ(midgame_workspace_bytes(18), 509693184u);
   EXPECT_EQ(midgame_workspace_bytes(20), 64576512u);
   EXPECT_EQ(midgame_workspace_bytes(24), 997920u);
+  // The two-layer estimates: 1.4 GiB at 17 stones, 4.0 GiB at 16, 11.2 GiB at 15.
+  EXPECT_EQ(midgame_workspace_bytes(17), 1489872384u);
+  EXPECT_EQ(midgame_workspace_bytes(16), 4256778240u);
+  EXPECT_EQ(midgame_workspace_bytes(15), 11972188800u);
+  EXPECT_GT(midgame_default_workspace_limit(), uint64_t(0));
 }
 
 TEST(midgame, too_few_stones_names_the_memory) {
   std::mt19937_64 rng(1);
-  const board_t board = random_position(rng, 17, false);
+  const board_t board = random_position(rng, 14, false);
   try {
     (void)midgame_solve(board, false);
     FAIL() << "no error";
   } catch (const usage_error& e) {
-    EXPECT_NE(std::string(e.what()).find("MiB"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("17-stone"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("GiB"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("14-stone"), std::string::npos) << e.what();
   }
 }
 
@@ -129,7 +134,16 @@ TEST(midgame, workspace_limit) {
   const board_t board = random_position(rng, 24, false);
   midgame_options o;
   o.workspace_limit = 1000;
-  EXPECT_THROW((void)midgame_solve(board, false, o), error);
+  try {
+    (void)midgame_solve(board, false, o);
+    FAIL() << "no error";
+  } catch (const error& e) {
+    // One line naming the need and the limit.
+    const std::string what = e.what();
+    EXPECT_NE(what.find("needs a workspace of 1.0 MiB"), std::string::npos) << what;
+    EXPECT_NE(what.find("limit of 0.0 MiB"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
   o.workspace_limit = midgame_workspace_bytes(24);
   EXPECT_EQ(midgame_solve(board, false, o).workspace_bytes, midgame_workspace_bytes(24));
 }
@@ -240,3 +254,9 @@ TEST(midgame, negamax_consistent_18_19) {
   check_consistency(19, 1, 9);
   check_consistency(18, 1, 10);
 }
+
+// Below the 2013 solver's 18 stones: each root's listed values against its children solved at
+// one stone more (workspaces 1.4, 4.0 and 11.2 GiB; about 10 s, 40 s and 2 min of CPU).
+TEST(midgame, negamax_consistent_17) { check_consistency(17, 2, 11); }
+TEST(midgame, negamax_consistent_16) { check_consistency(16, 1, 12); }
+TEST(midgame, negamax_consistent_15) { check_consistency(15, 1, 13); }

@@ -64,12 +64,16 @@ struct position_answer {
   answer_source source = answer_source::rules;
   int slice = -1;                  // database slice read, when source is database
   std::vector<move_answer> moves;  // best first: wins, then ties, then losses
+  // Non-empty for a partial answer: the value is known (from the position's own slice) but the
+  // moves are not; names the missing slice. `moves` is then empty.
+  std::string moves_unknown;
   double elapsed_ms = 0;
 };
 
 struct query_options {
   std::vector<std::string> databases;  // directories or http(s):// base URLs
   int threads = 0;                     // midgame solver threads (0: all)
+  uint64_t midgame_memory = 0;         // midgame workspace bound (0: from the machine's memory)
   uint64_t block_cache_bytes = uint64_t(128) << 20;
   size_t answer_cache_entries = 4096;
   int fetch_attempts = 3;             // tries of a remote read (network errors, corrupt data)
@@ -91,7 +95,8 @@ class query_engine {
 
   // Whether answering this position runs the midgame solver (not cached, 18+ stones).
   bool needs_midgame(position_t position) const;
-  // Throws pentago::error with one line naming the missing slice-N.pentago (never a guess).
+  // Throws pentago::error with one line naming the missing slice-N.pentago (never a guess),
+  // unless the position's own value is in a slice: then a partial answer (moves_unknown).
   position_answer answer(position_t position);
   // A best line from the position to the end of the game (the position first).
   std::vector<position_answer> best_line(position_t position);
