@@ -1,5 +1,6 @@
 // Google Benchmark of the midgame solver: all child values of fixed 15- to 18-, 20- and 24-stone
-// positions to place (random playouts with fixed seeds), with 1 and 2 threads, the workspace
+// positions to place (random playouts with fixed seeds), with 1 and 2 threads, with distances
+// (24, 20 and 18 stones) or without, the workspace
 // kept between solves (warm) or mapped afresh (cold; 15-17 stones only cold, 2 threads), wall time
 // (UseRealTime) and the CPU time of the calling thread; counters give the workspace, the CPU
 // time of all threads per solve and the positions solved per second (two passes, every layer).
@@ -37,10 +38,11 @@ double process_cpu_seconds() {
          1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
-void bm_midgame(benchmark::State& state) {
+void run_midgame(benchmark::State& state, bool distance) {
   const int stones = int(state.range(0));
   midgame_options options;
   options.threads = int(state.range(1));
+  options.distance = distance;
   const board_t board = fixed_position(stones);
   // range(2): 1 keeps the workspace between iterations (warm), 0 maps fresh memory each time.
   midgame_workspace workspace;
@@ -65,6 +67,18 @@ void bm_midgame(benchmark::State& state) {
       double(positions) * double(state.iterations()), benchmark::Counter::kIsRate);
   state.SetLabel("board " + std::to_string(board));
 }
+
+void bm_midgame(benchmark::State& state) { run_midgame(state, false); }
+// The same with the distance of every listed position.
+void bm_midgame_distance(benchmark::State& state) { run_midgame(state, true); }
+
+BENCHMARK(bm_midgame_distance)
+    ->ArgNames({"stones", "threads", "warm"})
+    ->Args({24, 2, 1})
+    ->Args({20, 2, 1})
+    ->Args({18, 2, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 BENCHMARK(bm_midgame)
     ->ArgNames({"stones", "threads", "warm"})
