@@ -44,12 +44,19 @@ std::string source_text(answer_source source, int slice) {
   return answer_source_name(source);
 }
 
+// " in N turns" for a known distance, else nothing.
+std::string turns_text(int distance) {
+  if (distance <= 0) return "";
+  return " in " + std::to_string(distance) + (distance == 1 ? " turn" : " turns");
+}
+
 void print_text(const position_answer& a, bool show_moves) {
   const char* color = a.to_move ? "white" : "black";
   std::printf("%s\n\n", str_board(a.position.board).c_str());
-  std::printf("board %s: %d stones, %s to %s: %s for %s (%s)\n", position_code(a.position).c_str(),
-              a.stones, color, a.position.to_rotate ? "rotate" : "place", value_word(a.value),
-              color, source_text(a.source, a.slice).c_str());
+  std::printf("board %s: %d stones, %s to %s: %s for %s%s (%s)\n",
+              position_code(a.position).c_str(), a.stones, color,
+              a.position.to_rotate ? "rotate" : "place", value_word(a.value), color,
+              turns_text(a.distance).c_str(), source_text(a.source, a.slice).c_str());
   if (!show_moves) return;
   if (!a.moves_unknown.empty()) {
     std::printf("moves unknown: %s\n", a.moves_unknown.c_str());
@@ -73,7 +80,8 @@ void print_text(const position_answer& a, bool show_moves) {
     } else {
       detail = "child " + position_code(m.child);
     }
-    std::printf("  %-7s %-4s  %s (%s)\n", m.move.c_str(), value_word(m.value), detail.c_str(),
+    const std::string value = value_word(m.value) + turns_text(m.distance);
+    std::printf("  %-7s %-16s  %s (%s)\n", m.move.c_str(), value.c_str(), detail.c_str(),
                 answer_source_name(m.source));
   }
   std::printf("%zu %s: %d win, %d tie, %d loss; best %s\n", a.moves.size(),

@@ -12,8 +12,6 @@ namespace pentago {
 // Fewest stones the midgame solver accepts (workspace: 486 MiB at 18 stones, 1.4 GiB at 17,
 // 4.0 GiB at 16, 11.2 GiB at 15; below 15 it would pass 30 GiB).
 constexpr int midgame_min_stones = 15;
-// Most stones the 2013 solver accepted: its limit of 486 MiB.
-constexpr int midgame_cheap_stones = 18;
 
 struct midgame_options {
   int threads = 0;  // 0: all hardware threads
