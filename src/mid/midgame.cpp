@@ -48,6 +48,12 @@ constexpr small_binomials_t small_binomials = [] {
   }
   return t;
 }();
+// madvise advice that faults a range in writable (Linux 5.14; older kernels refuse it).
+#ifdef MADV_POPULATE_WRITE
+constexpr int madv_populate_write = MADV_POPULATE_WRITE;
+#else
+constexpr int madv_populate_write = 23;
+#endif
 // Layers of at least this many bytes are written with non-temporal stores.
 constexpr uint64_t stream_bytes = uint64_t(16) << 20;
 
@@ -172,8 +178,8 @@ layer_t make_layer(const root_info& root, int n, worker_pool& pool) {
 // `win_bit`: the stored bit means "the mover wins" (else "the mover does not lose").
 // Layers 0 and 1 also copy their values into `results` (root, then one per spot).
 // `stream`: write with non-temporal stores (layers much larger than the caches).
-// `by_mover`: L.rows_by_mover, fixed at compile time.
-template <bool stream, bool by_mover>
+// `by_mover`: L.rows_by_mover; `leaf`: next is nullptr; both fixed at compile time.
+template <bool stream, bool by_mover, bool leaf>
 void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_data, uint64_t row,
                halfsuper_t* out, bool win_bit, halfsuper_t* results) {
   const uint32_t row_set = L.row_sets[row];
@@ -187,17 +193,18 @@ void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_da
     for (int y = 0; y < L.col_space; y++) term[a][y] = small_binomials.c[free_spot[y]][a + 1];
   // Child rows per relative free slot j.
   const halfsuper_t* child_row[max_spots];
-  if (next) {
+  if (!leaf) {
     for (int j = 0; j < L.col_space; j++) {
       const uint64_t r = L.rows_by_mover ? subset_rank(row_set | uint32_t(1) << free_spot[j]) : row;
       child_row[j] = next_data + r * next->cols;
     }
   }
   // A leaf (the full board, or the last layer of a pass cut short): nobody wins from here on.
-  const halfsuper_t init = !next && !win_bit ? halfsuper_t::ones() : halfsuper_t::zero();
+  // (A free count fixed per layer, not tested per row, keeps the child loop as fast as it was.)
+  const halfsuper_t init = leaf && !win_bit ? halfsuper_t::ones() : halfsuper_t::zero();
   const halfsuper_t* row_mover = by_mover ? &L.mover_wins[row] : nullptr;
   const halfsuper_t* row_placer = by_mover ? nullptr : &L.placer_wins[2 * row];
-  const int fc = next ? L.free_count : 0, cs = L.col_size;
+  const int fc = leaf ? 0 : L.free_count, cs = L.col_size;
   for (uint64_t col = 0; col < L.cols; col++) {
     halfsuper_t u = init;
     const uint8_t* fi = &L.free_index[col * fc];
@@ -276,18 +283,21 @@ std::vector<halfsuper_t> solve_pass(const root_info& root, worker_pool& pool, ha
     halfsuper_t* data = n % 2 == 0 ? buffer : buffer + (entries - size);
     const bool win_bit = (aggressive ^ (n & 1)) != 0;
     const bool stream = size * sizeof(halfsuper_t) >= stream_bytes;
-    auto solve = [&](auto stream_flag, auto by_mover_flag) {
+    auto solve = [&](auto stream_flag, auto by_mover_flag, auto leaf_flag) {
       parallel_for(pool, layer.rows, [&](uint64_t row) {
-        solve_row<stream_flag(), by_mover_flag()>(layer, next, next_data, row, data, win_bit,
-                                                  values.data());
+        solve_row<stream_flag(), by_mover_flag(), leaf_flag()>(layer, next, next_data, row, data,
+                                                               win_bit, values.data());
       });
     };
     using yes = std::true_type;
     using no = std::false_type;
+    auto solve_leaf_or_not = [&](auto stream_flag, auto by_mover_flag) {
+      next ? solve(stream_flag, by_mover_flag, no()) : solve(stream_flag, by_mover_flag, yes());
+    };
     if (layer.rows_by_mover)
-      stream ? solve(yes(), yes()) : solve(no(), yes());
+      stream ? solve_leaf_or_not(yes(), yes()) : solve_leaf_or_not(no(), yes());
     else
-      stream ? solve(yes(), no()) : solve(no(), no());
+      stream ? solve_leaf_or_not(yes(), no()) : solve_leaf_or_not(no(), no());
     if (!keep_layers && n < top) layers[n + 1].reset();
     next = &layer;
     next_data = data;
@@ -416,7 +426,8 @@ std::pair<int, int> append_rotations(std::vector<midgame_value>& values, board_t
 }  // namespace
 
 // The layer workspace: anonymous memory, with transparent huge pages where the kernel offers
-// them on request (fewer page faults on first touch).
+// them on request (fewer page faults on first touch), faulted in ahead by every thread of the
+// first solve that uses it.
 midgame_workspace::midgame_workspace() = default;
 midgame_workspace::~midgame_workspace() { release(); }
 uint64_t midgame_workspace::bytes() const { return bytes_; }
@@ -489,9 +500,23 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
     madvise(p, result.workspace_bytes, MADV_HUGEPAGE);
     workspace.data_ = p;
     workspace.bytes_ = result.workspace_bytes;
+    workspace.fresh_ = true;
   }
   worker_pool pool(result.threads - 1);  // with the calling thread, for every layer
   halfsuper_t* buffer = static_cast<halfsuper_t*>(workspace.data_);
+  if (workspace.fresh_) {
+    // Fresh memory is faulted in ahead, in 32 MiB pieces on every thread: one call per piece
+    // instead of a page fault per huge page (or per 4 KiB page) in the middle of the layer
+    // loops, where two threads faulting at once cost several times the system time of one.
+    // Kernels before 5.14 lack MADV_POPULATE_WRITE: the pages then fault in as they are used.
+    const uint64_t piece = uint64_t(32) << 20;
+    char* base = static_cast<char*>(workspace.data_);
+    const uint64_t total = workspace.bytes_;
+    parallel_for(pool, (total + piece - 1) / piece, [&](uint64_t c) {
+      (void)madvise(base + c * piece, std::min(piece, total - c * piece), madv_populate_write);
+    });
+    workspace.fresh_ = false;
+  }
   std::vector<std::unique_ptr<layer_t>> layers;  // kept between the passes of distances
   const solved_halves h = solve_halves(root, pool, buffer, entries, layers, options.distance);
   const distance_table distances =

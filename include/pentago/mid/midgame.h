@@ -76,6 +76,7 @@ class midgame_workspace {
   friend midgame_result midgame_solve(board_t, bool, const midgame_options&, midgame_workspace&);
   void* data_ = nullptr;
   uint64_t bytes_ = 0;
+  bool fresh_ = false;  // mapped and not touched yet
 };
 
 // The same, with the layers in `workspace` (grown if needed, kept afterwards).
