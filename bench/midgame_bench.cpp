@@ -1,6 +1,7 @@
-// Google Benchmark of the midgame solver: all child values of fixed 18, 20 and 24-stone
-// positions to place (random playouts with fixed seeds), with 1 and 2 threads, the workspace
-// kept between solves (warm) or mapped afresh (cold), wall time
+// Google Benchmark of the midgame solver: all child values of fixed 15- to 18-, 20- and 24-stone
+// positions to place (random playouts with fixed seeds), with 1 and 2 threads, with distances
+// (24, 20 and 18 stones) or without, the workspace
+// kept between solves (warm) or mapped afresh (cold; 15-17 stones only cold, 2 threads), wall time
 // (UseRealTime) and the CPU time of the calling thread; counters give the workspace, the CPU
 // time of all threads per solve and the positions solved per second (two passes, every layer).
 #include <benchmark/benchmark.h>
@@ -37,10 +38,11 @@ double process_cpu_seconds() {
          1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
-void bm_midgame(benchmark::State& state) {
+void run_midgame(benchmark::State& state, bool distance) {
   const int stones = int(state.range(0));
   midgame_options options;
   options.threads = int(state.range(1));
+  options.distance = distance;
   const board_t board = fixed_position(stones);
   // range(2): 1 keeps the workspace between iterations (warm), 0 maps fresh memory each time.
   midgame_workspace workspace;
@@ -57,11 +59,26 @@ void bm_midgame(benchmark::State& state) {
   uint64_t positions = 0;
   for (int n = 0; n <= 36 - stones; n++) positions += 2 * midgame_layer_size(36 - stones, n);
   state.counters["workspace_MiB"] = double(r.workspace_bytes) / double(1 << 20);
+  rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  state.counters["peak_rss_MiB"] = double(u.ru_maxrss) / 1024;
   state.counters["values"] = double(r.values.size());
   state.counters["positions_per_s"] = benchmark::Counter(
       double(positions) * double(state.iterations()), benchmark::Counter::kIsRate);
   state.SetLabel("board " + std::to_string(board));
 }
+
+void bm_midgame(benchmark::State& state) { run_midgame(state, false); }
+// The same with the distance of every listed position.
+void bm_midgame_distance(benchmark::State& state) { run_midgame(state, true); }
+
+BENCHMARK(bm_midgame_distance)
+    ->ArgNames({"stones", "threads", "warm"})
+    ->Args({24, 2, 1})
+    ->Args({20, 2, 1})
+    ->Args({18, 2, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 BENCHMARK(bm_midgame)
     ->ArgNames({"stones", "threads", "warm"})
@@ -73,6 +90,9 @@ BENCHMARK(bm_midgame)
     ->Args({18, 1, 1})
     ->Args({18, 2, 1})
     ->Args({18, 2, 0})
+    ->Args({17, 2, 0})
+    ->Args({16, 2, 0})
+    ->Args({15, 2, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

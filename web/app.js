@@ -1,6 +1,8 @@
 // The pentago explorer: draws the position named by the URL hash, asks the JSON API for the
-// values of its moves and colours every empty cell (to place) or arrow (to rotate) by them.
-// Moves navigate by setting the hash, so back/forward and permalinks come from the browser.
+// values of its moves and colours every empty cell (to place) or arrow (to rotate) by them,
+// with "win in N" / "loss in N" where the distance to the end is known, and plays out the
+// best line on request. Moves navigate by setting the hash, so back/forward and permalinks
+// come from the browser.
 'use strict';
 
 const boardElement = document.getElementById('board');
@@ -8,6 +10,8 @@ const statusElement = document.getElementById('status');
 const summaryElement = document.getElementById('summary');
 const codeInput = document.getElementById('code');
 const permalink = document.getElementById('permalink');
+const lineButton = document.getElementById('best-line');
+const lineElement = document.getElementById('line');
 const arrows = Array.from(document.querySelectorAll('.arrow'));
 const cells = [];  // cells[y][x], y = 0 the bottom row (row f), x = 0 the left column
 
@@ -32,7 +36,10 @@ for (let row = 0; row < 6; row++) {
     cells[y][x] = cell;
   }
 }
-for (const arrow of arrows) arrow.addEventListener('click', () => play(arrow.dataset.move));
+for (const arrow of arrows) {
+  arrow.dataset.turn = arrow.title;  // "turn the upper left quadrant clockwise"
+  arrow.addEventListener('click', () => play(arrow.dataset.move));
+}
 
 // Decodes a decimal board code: quadrant q (0 lower left, 1 upper left, 2 lower right,
 // 3 upper right) is a 16-bit radix-3 number whose digit 3*(x%3) + y%3 is 0 empty, 1 black,
@@ -102,19 +109,37 @@ function drawBoard(grid, previousGrid) {
       if (five.has(`${x},${y}`)) cell.classList.add('five');
       if (previousGrid && stone && !previousGrid[y][x]) cell.classList.add('last');
       cell.disabled = true;
+      cell.removeAttribute('title');
       delete cell.dataset.value;
+      delete cell.dataset.distance;
     }
   }
   for (const arrow of arrows) {
     arrow.className = 'arrow';
     arrow.disabled = true;
+    arrow.title = arrow.dataset.turn;
     delete arrow.dataset.value;
+    delete arrow.dataset.distance;
   }
 }
 
 function setStatus(state, text) {
   document.body.dataset.state = state;
   statusElement.textContent = text;
+}
+
+// "win in 3" (turns to the end, where the answer knows them), else the bare value.
+function valueText(entry) {
+  const turns = entry.distance;
+  if (turns === undefined || turns === null || turns <= 0 || entry.value === 'tie') return entry.value;
+  return `${entry.value} in ${turns}`;
+}
+
+// Seconds a solve takes by stone count on a 2-core machine (midgame solver from 15 stones;
+// from 18 stones with distances, a few times the plain solve at most).
+function expectedSeconds(stones) {
+  const seconds = {15: 45, 16: 15, 17: 5, 18: 5, 19: 2};
+  return stones < 15 ? 45 : seconds[stones] || 1;
 }
 
 function sourceText(answer) {
@@ -130,7 +155,9 @@ function showAnswer(code, answer) {
   drawBoard(grid, previousGrid);
   const mover = playerName(answer.to_move);
   const counts = {win: 0, tie: 0, loss: 0};
-  for (const move of answer.moves) {
+  // A partial answer (moves null): the value is known, the moves are not.
+  const moves = answer.moves || [];
+  for (const move of moves) {
     counts[move.value]++;
     const target = answer.phase === 'rotate' ?
         arrows.find((arrow) => arrow.dataset.move === move.move) :
@@ -139,19 +166,28 @@ function showAnswer(code, answer) {
     target.classList.add(move.value, 'playable');
     target.dataset.value = move.value;
     target.dataset.child = move.child;
+    if (move.distance !== undefined) target.dataset.distance = String(move.distance);
+    target.title = `${target.dataset.turn || move.move}: ${valueText(move)}`;
     target.disabled = false;
   }
   const elapsed = `${Number(answer.elapsed_ms).toFixed(1)} ms`;
-  if (!answer.moves.length) {
+  lineButton.disabled = !moves.length;
+  if (answer.moves === null) {
+    const action = answer.phase === 'rotate' ? 'to rotate' : 'to place';
+    setStatus('partial', `${mover} ${action}: ${valueText(answer)} for ${mover} ` +
+                         `(${sourceText(answer)}, ${elapsed})`);
+    summaryElement.textContent = `${answer.stones} stones; no moves coloured: ` +
+        (answer.moves_unknown || 'their values are not in the data');
+  } else if (!moves.length) {
     const winner = answer.value === 'win' ? mover : answer.value === 'loss' ?
         playerName(mover === 'black' ? 1 : 0) : null;
     setStatus('ready', `Game over: ${winner ? winner + ' wins' : 'tie'} (${sourceText(answer)}, ${elapsed})`);
     summaryElement.textContent = '';
   } else {
     const action = answer.phase === 'rotate' ? 'to rotate' : 'to place';
-    setStatus('ready', `${mover} ${action}: ${answer.value} for ${mover} ` +
+    setStatus('ready', `${mover} ${action}: ${valueText(answer)} for ${mover} ` +
                        `(${sourceText(answer)}, ${elapsed})`);
-    summaryElement.textContent = `${answer.stones} stones; ${answer.moves.length} moves: ` +
+    summaryElement.textContent = `${answer.stones} stones; ${moves.length} moves: ` +
         `${counts.win} win, ${counts.tie} tie, ${counts.loss} loss`;
   }
   document.body.dataset.code = answer.board;
@@ -178,10 +214,11 @@ async function load() {
   drawBoard(grid, previousGrid);
   summaryElement.textContent = '';
   const stones = grid ? grid.flat().filter((c) => c).length : 0;
-  // Positions with 18 or more stones run the midgame solver unless already cached.
+  // Positions with 15 or more stones run the midgame solver unless already cached.
   const slow = setTimeout(() => {
     if (id === requestId)
-      setStatus('loading', stones >= 18 ? 'computing… (midgame solver)' : 'computing…');
+      setStatus('loading', stones >= 15 ?
+          `computing, about ${expectedSeconds(stones)} s (midgame solver)…` : 'computing…');
   }, 150);
   setStatus('loading', 'loading…');
   try {
@@ -213,6 +250,62 @@ function play(name) {
   const move = current.answer.moves.find((m) => m.move === name);
   if (move) location.hash = move.child;
 }
+
+// The best line: asks the API for it, lists its moves (each a link to its position) and
+// plays it out, one position every 700 ms, unless the user moves meanwhile.
+let lineTimer = null;
+async function showBestLine() {
+  if (!current) return;
+  const start = current.answer.board;
+  clearTimeout(lineTimer);
+  lineElement.replaceChildren();
+  lineElement.hidden = false;
+  const stones = current.answer.stones;
+  const note = document.createElement('li');
+  note.className = 'muted';
+  note.textContent = stones >= 15 ?
+      `computing the line, about ${expectedSeconds(stones)} s per position below 18 stones…` :
+      'computing the line…';
+  lineElement.appendChild(note);
+  let body;
+  try {
+    const response = await fetch('/api/v1/position/' + encodeURIComponent(start) + '/line');
+    body = await response.json().catch(() => ({error: `HTTP ${response.status}`}));
+    if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
+  } catch (failure) {
+    note.textContent = `no line: ${failure.message}`;
+    return;
+  }
+  if (!current || current.answer.board !== start) return;
+  lineElement.replaceChildren();
+  const line = body.line;
+  for (let i = 1; i < line.length; i++) {
+    const parent = line[i - 1];
+    const move = (parent.moves || []).find((m) => m.child === line[i].board);
+    const item = document.createElement('li');
+    const link = document.createElement('a');
+    link.href = '#' + line[i].board;
+    const who = playerName(parent.to_move);
+    link.textContent = `${who} ${move ? move.move : '?'}`;
+    item.appendChild(link);
+    item.append(move ? ` (${valueText(move)} for ${who})` : '');
+    lineElement.appendChild(item);
+  }
+  const end = document.createElement('li');
+  end.className = 'muted';
+  const last = line[line.length - 1];
+  end.textContent = last.moves === null ? `stops: ${last.moves_unknown}` : 'game over';
+  lineElement.appendChild(end);
+  document.body.dataset.line = String(line.length);
+  // Plays the line out while the shown position is the one the line reached so far.
+  const step = (i) => {
+    if (i >= line.length || !current || current.answer.board !== line[i - 1].board) return;
+    location.hash = line[i].board;
+    lineTimer = setTimeout(() => step(i + 1), 700);
+  };
+  lineTimer = setTimeout(() => step(1), 700);
+}
+lineButton.addEventListener('click', showBestLine);
 
 document.getElementById('back').addEventListener('click', () => history.back());
 document.getElementById('forward').addEventListener('click', () => history.forward());

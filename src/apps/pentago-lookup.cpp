@@ -14,9 +14,10 @@ const char usage_text[] =
     "usage: pentago-lookup [--db DIR|URL]... [options] BOARD\n"
     "Prints the value of BOARD for the player to move and the value of each of its moves. A\n"
     "position to place with n stones is read from slice n+1 of the databases, one to rotate from\n"
-    "slice n; a position with 18 or more stones that the databases do not hold is solved by the\n"
-    "midgame solver; a finished game is valued by the rules. Anything else is an error naming\n"
-    "the slice-N.pentago it would need.\n"
+    "slice n; a position with 15 or more stones that the databases do not hold is solved by the\n"
+    "midgame solver; a finished game is valued by the rules. A position to place whose slice n\n"
+    "is held but not slice n+1 gets its value only (moves unknown, naming the slice). Anything\n"
+    "else is an error naming the slice-N.pentago it would need.\n"
     "BOARD: the decimal board code of the published data (a trailing 'm': the player has placed\n"
     "and must rotate), the 36-character form (rows a..f top to bottom, cells _ or . empty, 0\n"
     "black, 1 white, optional trailing 'm'), a file holding a 6x6 picture (rows a..f top to\n"
@@ -25,6 +26,10 @@ const char usage_text[] =
     "                    slice-N.pentago and slice-N.pentago.index (repeatable; the first\n"
     "                    database holding a needed section is read)\n"
     "  --threads N       midgame solver threads (default 0: every core)\n"
+    "  --midgame-memory SIZE  largest midgame workspace (default 3/4 of the memory; 15 stones\n"
+    "                    need 11.2G, 16 need 4.0G, 17 need 1.4G, 18 need 486M)\n"
+    "  --no-distance     no distances from the midgame solver (the plain solve: up to about\n"
+    "                    8 times faster; distances are computed from 18 stones)\n"
     "  --cache SIZE      memory for decoded blocks (default 128M)\n"
     "  --timeout SECONDS longest time of one read from a remote database, its retries\n"
     "                    included (default 30)\n"
@@ -43,13 +48,24 @@ std::string source_text(answer_source source, int slice) {
   return answer_source_name(source);
 }
 
+// " in N turns" for a known distance, else nothing.
+std::string turns_text(int distance) {
+  if (distance <= 0) return "";
+  return " in " + std::to_string(distance) + (distance == 1 ? " turn" : " turns");
+}
+
 void print_text(const position_answer& a, bool show_moves) {
   const char* color = a.to_move ? "white" : "black";
   std::printf("%s\n\n", str_board(a.position.board).c_str());
-  std::printf("board %s: %d stones, %s to %s: %s for %s (%s)\n", position_code(a.position).c_str(),
-              a.stones, color, a.position.to_rotate ? "rotate" : "place", value_word(a.value),
-              color, source_text(a.source, a.slice).c_str());
+  std::printf("board %s: %d stones, %s to %s: %s for %s%s (%s)\n",
+              position_code(a.position).c_str(), a.stones, color,
+              a.position.to_rotate ? "rotate" : "place", value_word(a.value), color,
+              turns_text(a.distance).c_str(), source_text(a.source, a.slice).c_str());
   if (!show_moves) return;
+  if (!a.moves_unknown.empty()) {
+    std::printf("moves unknown: %s\n", a.moves_unknown.c_str());
+    return;
+  }
   if (a.moves.empty()) {
     std::printf("no moves: the game is over\n");
     return;
@@ -68,7 +84,8 @@ void print_text(const position_answer& a, bool show_moves) {
     } else {
       detail = "child " + position_code(m.child);
     }
-    std::printf("  %-7s %-4s  %s (%s)\n", m.move.c_str(), value_word(m.value), detail.c_str(),
+    const std::string value = value_word(m.value) + turns_text(m.distance);
+    std::printf("  %-7s %-16s  %s (%s)\n", m.move.c_str(), value.c_str(), detail.c_str(),
                 answer_source_name(m.source));
   }
   std::printf("%zu %s: %d win, %d tie, %d loss; best %s\n", a.moves.size(),
@@ -91,6 +108,10 @@ int run(int argc, char** argv) {
       options.threads = int(args.int_value(0, 1024));
     else if (arg == "--timeout")
       options.fetch_timeout_seconds = parse_timeout_option(arg, args.value());
+    else if (arg == "--no-distance")
+      options.distance_min_stones = 37;
+    else if (arg == "--midgame-memory")
+      options.midgame_memory = args.memory_value();
     else if (arg == "--json")
       json = true;
     else if (arg == "--no-moves")

@@ -14,6 +14,7 @@
 
 #include <emmintrin.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -21,6 +22,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 
 #include "pentago/mid/halfsuper.h"
@@ -31,7 +33,7 @@
 namespace pentago {
 namespace {
 
-constexpr int max_spots = 18;
+constexpr int max_spots = 36 - midgame_min_stones;
 
 // C(n, k) for n < max_spots, k <= max_spots / 2 + 1: the colex terms of the row kernel.
 struct small_binomials_t {
@@ -46,6 +48,12 @@ constexpr small_binomials_t small_binomials = [] {
   }
   return t;
 }();
+// madvise advice that faults a range in writable (Linux 5.14; older kernels refuse it).
+#ifdef MADV_POPULATE_WRITE
+constexpr int madv_populate_write = MADV_POPULATE_WRITE;
+#else
+constexpr int madv_populate_write = 23;
+#endif
 // Layers of at least this many bytes are written with non-temporal stores.
 constexpr uint64_t stream_bytes = uint64_t(16) << 20;
 
@@ -59,7 +67,10 @@ uint64_t workspace_entries(int spots) {
 
 std::string mib(uint64_t bytes) {
   char text[64];
-  std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1 << 20));
+  if (bytes >= uint64_t(1) << 30)
+    std::snprintf(text, sizeof text, "%.1f GiB", double(bytes) / double(1 << 30));
+  else
+    std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1 << 20));
   return text;
 }
 
@@ -163,12 +174,12 @@ layer_t make_layer(const root_info& root, int n, worker_pool& pool) {
   return L;
 }
 
-// One row of layer L: reads the next layer (nullptr at the full board), writes `out`.
+// One row of layer L: reads the next layer (nullptr at a leaf layer), writes `out`.
 // `win_bit`: the stored bit means "the mover wins" (else "the mover does not lose").
 // Layers 0 and 1 also copy their values into `results` (root, then one per spot).
 // `stream`: write with non-temporal stores (layers much larger than the caches).
-// `by_mover`: L.rows_by_mover, fixed at compile time.
-template <bool stream, bool by_mover>
+// `by_mover`: L.rows_by_mover; `leaf`: next is nullptr; both fixed at compile time.
+template <bool stream, bool by_mover, bool leaf>
 void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_data, uint64_t row,
                halfsuper_t* out, bool win_bit, halfsuper_t* results) {
   const uint32_t row_set = L.row_sets[row];
@@ -182,17 +193,18 @@ void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_da
     for (int y = 0; y < L.col_space; y++) term[a][y] = small_binomials.c[free_spot[y]][a + 1];
   // Child rows per relative free slot j.
   const halfsuper_t* child_row[max_spots];
-  if (next) {
+  if (!leaf) {
     for (int j = 0; j < L.col_space; j++) {
       const uint64_t r = L.rows_by_mover ? subset_rank(row_set | uint32_t(1) << free_spot[j]) : row;
       child_row[j] = next_data + r * next->cols;
     }
   }
-  const halfsuper_t init =
-      L.free_count == 0 && !win_bit ? halfsuper_t::ones() : halfsuper_t::zero();
+  // A leaf (the full board, or the last layer of a pass cut short): nobody wins from here on.
+  // (A free count fixed per layer, not tested per row, keeps the child loop as fast as it was.)
+  const halfsuper_t init = leaf && !win_bit ? halfsuper_t::ones() : halfsuper_t::zero();
   const halfsuper_t* row_mover = by_mover ? &L.mover_wins[row] : nullptr;
   const halfsuper_t* row_placer = by_mover ? nullptr : &L.placer_wins[2 * row];
-  const int fc = L.free_count, cs = L.col_size;
+  const int fc = leaf ? 0 : L.free_count, cs = L.col_size;
   for (uint64_t col = 0; col < L.cols; col++) {
     halfsuper_t u = init;
     const uint8_t* fi = &L.free_index[col * fc];
@@ -229,6 +241,12 @@ void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_da
 
 }  // namespace
 
+uint64_t midgame_default_workspace_limit() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return uint64_t(4) << 30;
+  return uint64_t(pages) * uint64_t(page) / 4 * 3;
+}
+
 uint64_t midgame_workspace_bytes(int stones) {
   if (stones < 0 || stones > 36) throw usage_error("stone count out of range");
   return workspace_entries(36 - stones) * sizeof(halfsuper_t);
@@ -242,40 +260,60 @@ struct solved_halves {
   std::vector<halfsuper_t> win, notlose;
 };
 
+// One single-bit pass over layers `top` down to 0, `top` a leaf (spots: the whole game; less:
+// the game cut off after `top` turns from layer 0). Returns the root's (index 0) and layer 1's
+// (1 + spot) halves. Aggressive: the bit is "layer 0's mover wins" at even layers and "the
+// mover does not lose" at odd ones; else the reverse. `layers` caches the layer tables
+// between passes when `keep_layers`.
+std::vector<halfsuper_t> solve_pass(const root_info& root, worker_pool& pool, halfsuper_t* buffer,
+                                    uint64_t entries, bool aggressive, int top,
+                                    std::vector<std::unique_ptr<layer_t>>& layers,
+                                    bool keep_layers) {
+  const int spots = root.spots;
+  std::vector<halfsuper_t> values(1 + spots, halfsuper_t::zero());
+  layers.resize(spots + 1);
+  const layer_t* next = nullptr;
+  const halfsuper_t* next_data = nullptr;
+  for (int n = top; n >= 0; n--) {
+    if (!layers[n]) layers[n] = std::make_unique<layer_t>(make_layer(root, n, pool));
+    const layer_t& layer = *layers[n];
+    const uint64_t size = layer.rows * layer.cols;
+    PENTAGO_CHECK(size == midgame_layer_size(spots, n), "midgame layer size");
+    // Even layers at the start of the workspace, odd layers flush against its end.
+    halfsuper_t* data = n % 2 == 0 ? buffer : buffer + (entries - size);
+    const bool win_bit = (aggressive ^ (n & 1)) != 0;
+    const bool stream = size * sizeof(halfsuper_t) >= stream_bytes;
+    auto solve = [&](auto stream_flag, auto by_mover_flag, auto leaf_flag) {
+      parallel_for(pool, layer.rows, [&](uint64_t row) {
+        solve_row<stream_flag(), by_mover_flag(), leaf_flag()>(layer, next, next_data, row, data,
+                                                               win_bit, values.data());
+      });
+    };
+    using yes = std::true_type;
+    using no = std::false_type;
+    auto solve_leaf_or_not = [&](auto stream_flag, auto by_mover_flag) {
+      next ? solve(stream_flag, by_mover_flag, no()) : solve(stream_flag, by_mover_flag, yes());
+    };
+    if (layer.rows_by_mover)
+      stream ? solve_leaf_or_not(yes(), yes()) : solve_leaf_or_not(no(), yes());
+    else
+      stream ? solve_leaf_or_not(yes(), no()) : solve_leaf_or_not(no(), no());
+    if (!keep_layers && n < top) layers[n + 1].reset();
+    next = &layer;
+    next_data = data;
+  }
+  if (!keep_layers) layers.clear();
+  return values;
+}
+
 solved_halves solve_halves(const root_info& root, worker_pool& pool, halfsuper_t* buffer,
-                           uint64_t entries) {
+                           uint64_t entries, std::vector<std::unique_ptr<layer_t>>& layers,
+                           bool keep_layers) {
   const int spots = root.spots;
   std::vector<halfsuper_t> pass_values[2];
-  for (int aggressive = 1; aggressive >= 0; aggressive--) {
-    std::vector<halfsuper_t>& values = pass_values[aggressive];
-    values.assign(1 + spots, halfsuper_t::zero());
-    std::unique_ptr<layer_t> next;
-    const halfsuper_t* next_data = nullptr;
-    for (int n = spots; n >= 0; n--) {
-      auto layer = std::make_unique<layer_t>(make_layer(root, n, pool));
-      const uint64_t size = layer->rows * layer->cols;
-      PENTAGO_CHECK(size == midgame_layer_size(spots, n), "midgame layer size");
-      // Even layers at the start of the workspace, odd layers flush against its end.
-      halfsuper_t* data = n % 2 == 0 ? buffer : buffer + (entries - size);
-      const bool win_bit = (aggressive ^ (n & 1)) != 0;
-      const uint64_t rows = layer->rows;
-      const bool stream = size * sizeof(halfsuper_t) >= stream_bytes;
-      auto solve = [&](auto stream_flag, auto by_mover_flag) {
-        parallel_for(pool, rows, [&](uint64_t row) {
-          solve_row<stream_flag(), by_mover_flag()>(*layer, next.get(), next_data, row, data,
-                                                    win_bit, values.data());
-        });
-      };
-      using yes = std::true_type;
-      using no = std::false_type;
-      if (layer->rows_by_mover)
-        stream ? solve(yes(), yes()) : solve(no(), yes());
-      else
-        stream ? solve(yes(), no()) : solve(no(), no());
-      next = std::move(layer);
-      next_data = data;
-    }
-  }
+  for (int aggressive = 1; aggressive >= 0; aggressive--)
+    pass_values[aggressive] =
+        solve_pass(root, pool, buffer, entries, aggressive, spots, layers, keep_layers);
   // Pass 1 holds the root mover's wins and the other player's notlose; pass 0 the reverse.
   solved_halves r;
   r.win.resize(1 + spots);
@@ -297,26 +335,99 @@ int finished_rotate_value(board_t board, int placer) {
   return me && op ? 0 : me ? 1 : -1;
 }
 
+// Distances (turns to the end, midgame.h) of the entries of the root's halves: index 0 (the
+// layer-0 positions) and 1 + spot (layer 1), 128 bits each; -1 where not computed or a tie.
+struct distance_table {
+  std::vector<int8_t> turns;
+  int at(int index, int j) const { return turns.empty() ? -1 : turns[index * 128 + j]; }
+};
+
+// The single-quadrant rotations (the 2013 order) as halfsuper bits.
+int rotation_bit(int s) {
+  const int q = s >> 1, dir = s % 2 == 0 ? 1 : -1;
+  int g[4] = {0, 0, 0, 0};
+  g[q] = (dir + 4) % 4;
+  return halfsuper_index(g[0], g[1], g[2], g[3]);
+}
+
+// Distances by passes cut off after d = 0, 1, ... turns from layer 0: "the mover of layer 0
+// wins within d" is bit set in the aggressive pass at index 0, and at index 1 + spot "the
+// mover of layer 1 does not lose within d" (so losing within d is the bit clear); the other
+// pass the reverse. An entry's distance is the first d at which its winner's bit shows (less
+// the one turn that leads to layer 1). Stops once every decisive entry has one: at d = spots
+// the passes are the full ones, so every decisive entry has one by then.
+distance_table solve_distances(const root_info& root, bool to_rotate, const solved_halves& h,
+                               worker_pool& pool, halfsuper_t* buffer, uint64_t entries,
+                               std::vector<std::unique_ptr<layer_t>>& layers) {
+  struct entry {
+    int index, j;
+    bool aggressive, want_set;
+  };
+  std::vector<entry> open;
+  auto add = [&](int index, int j) {
+    const int v = half_value(h, index, j);
+    if (v == 0) return;
+    // The aggressive pass: index 0 wins show as set bits, index > 0 losses as clear bits.
+    const bool aggressive = (index == 0) == (v > 0);
+    open.push_back({index, j, aggressive, v > 0});
+  };
+  if (to_rotate) {
+    for (int s = 0; s < 8; s++) add(0, rotation_bit(s));
+  } else {
+    add(0, 0);
+    for (int i = 0; i < root.spots; i++)
+      if (!won(root.first | side_t(1) << root.spot_bit[i]))
+        for (int s = 0; s < 8; s++) add(1 + i, rotation_bit(s));
+  }
+  distance_table table;
+  table.turns.assign((1 + root.spots) * 128, -1);
+  for (int d = to_rotate ? 0 : 1; d <= root.spots && !open.empty(); d++) {
+    for (const bool aggressive : {true, false}) {
+      if (std::none_of(open.begin(), open.end(),
+                       [&](const entry& e) { return e.aggressive == aggressive; }))
+        continue;
+      const std::vector<halfsuper_t> values =
+          solve_pass(root, pool, buffer, entries, aggressive, d, layers, true);
+      std::erase_if(open, [&](const entry& e) {
+        if (e.aggressive != aggressive || values[e.index](e.j) != e.want_set) return false;
+        table.turns[e.index * 128 + e.j] = int8_t(d - (e.index > 0 ? 1 : 0));
+        return true;
+      });
+    }
+  }
+  PENTAGO_CHECK(open.empty(), "midgame distances: a decisive position never ends");
+  return table;
+}
+
 // The 8 rotations of a board to rotate in the 2013 order, valued from halfsuper `index` (the
-// player to move after the rotation); appends them and returns the board's value (placer).
-int append_rotations(std::vector<midgame_value>& values, board_t board, const solved_halves& h,
-                     int index) {
+// player to move after the rotation); appends them and returns the board's value (placer) and
+// its distance (the best rotation's: the winner's fastest, the loser's slowest; -1 unknown).
+std::pair<int, int> append_rotations(std::vector<midgame_value>& values, board_t board,
+                                     const solved_halves& h, const distance_table& distances,
+                                     int index) {
   int best = -1;
+  int fastest_win = 1000, slowest_loss = -1;
   for (int s = 0; s < 8; s++) {
     const int q = s >> 1, dir = s % 2 == 0 ? 1 : -1;
-    int g[4] = {0, 0, 0, 0};
-    g[q] = (dir + 4) % 4;
-    const int v = half_value(h, index, halfsuper_index(g[0], g[1], g[2], g[3]));
-    values.push_back({rotate_board(board, q, dir), false, v});
+    const int j = rotation_bit(s);
+    const int v = half_value(h, index, j), d = distances.at(index, j);
+    values.push_back({rotate_board(board, q, dir), false, v, d});
     best = std::max(best, -v);
+    if (d >= 0 && v < 0) fastest_win = std::min(fastest_win, 1 + d);
+    if (d >= 0 && v > 0) slowest_loss = std::max(slowest_loss, 1 + d);
   }
-  return best;
+  const int distance = distances.turns.empty() ? -1
+                       : best > 0              ? fastest_win
+                       : best < 0              ? slowest_loss
+                                               : -1;
+  return {best, distance};
 }
 
 }  // namespace
 
 // The layer workspace: anonymous memory, with transparent huge pages where the kernel offers
-// them on request (fewer page faults on first touch).
+// them on request (fewer page faults on first touch), faulted in ahead by every thread of the
+// first solve that uses it.
 midgame_workspace::midgame_workspace() = default;
 midgame_workspace::~midgame_workspace() { release(); }
 uint64_t midgame_workspace::bytes() const { return bytes_; }
@@ -354,11 +465,12 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
   if (to_rotate) {
     const int placer = 1 - mover;
     if (won(unpack(board, 0)) || won(unpack(board, 1))) {
-      result.values.push_back({board, true, finished_rotate_value(board, placer)});
+      const int v = finished_rotate_value(board, placer);
+      result.values.push_back({board, true, v, options.distance && v != 0 ? 0 : -1});
       return finish();
     }
   } else if (const int v = terminal_value(board); v != 2) {
-    result.values.push_back({board, false, v});
+    result.values.push_back({board, false, v, options.distance && v != 0 ? 0 : -1});
     return finish();
   }
 
@@ -373,9 +485,12 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
 
   const uint64_t entries = workspace_entries(root.spots);
   result.workspace_bytes = entries * sizeof(halfsuper_t);
-  if (options.workspace_limit && result.workspace_bytes > options.workspace_limit)
-    throw error("midgame workspace of " + mib(result.workspace_bytes) + " exceeds the limit of " +
-                mib(options.workspace_limit));
+  const uint64_t limit =
+      options.workspace_limit ? options.workspace_limit : midgame_default_workspace_limit();
+  if (result.workspace_bytes > limit)
+    throw error("the midgame solver needs a workspace of " + mib(result.workspace_bytes) +
+                " for a " + std::to_string(stones) + "-stone board, over the limit of " +
+                mib(limit));
   if (workspace.bytes_ < result.workspace_bytes) {
     workspace.release();
     void* p = mmap(nullptr, result.workspace_bytes, PROT_READ | PROT_WRITE,
@@ -385,31 +500,61 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
     madvise(p, result.workspace_bytes, MADV_HUGEPAGE);
     workspace.data_ = p;
     workspace.bytes_ = result.workspace_bytes;
+    workspace.fresh_ = true;
   }
   worker_pool pool(result.threads - 1);  // with the calling thread, for every layer
-  const solved_halves h =
-      solve_halves(root, pool, static_cast<halfsuper_t*>(workspace.data_), entries);
+  halfsuper_t* buffer = static_cast<halfsuper_t*>(workspace.data_);
+  if (workspace.fresh_) {
+    // Fresh memory is faulted in ahead, in 32 MiB pieces on every thread: one call per piece
+    // instead of a page fault per huge page (or per 4 KiB page) in the middle of the layer
+    // loops, where two threads faulting at once cost several times the system time of one.
+    // Kernels before 5.14 lack MADV_POPULATE_WRITE: the pages then fault in as they are used.
+    const uint64_t piece = uint64_t(32) << 20;
+    char* base = static_cast<char*>(workspace.data_);
+    const uint64_t total = workspace.bytes_;
+    parallel_for(pool, (total + piece - 1) / piece, [&](uint64_t c) {
+      (void)madvise(base + c * piece, std::min(piece, total - c * piece), madv_populate_write);
+    });
+    workspace.fresh_ = false;
+  }
+  std::vector<std::unique_ptr<layer_t>> layers;  // kept between the passes of distances
+  const solved_halves h = solve_halves(root, pool, buffer, entries, layers, options.distance);
+  const distance_table distances =
+      options.distance ? solve_distances(root, to_rotate, h, pool, buffer, entries, layers)
+                       : distance_table{};
 
   if (to_rotate) {
-    const int v = append_rotations(result.values, board, h, 0);
-    result.values.push_back({board, true, v});
+    const auto [v, d] = append_rotations(result.values, board, h, distances, 0);
+    result.values.push_back({board, true, v, d});
     return finish();
   }
-  int best = -1;
+  int best = -1, fastest_win = 1000, slowest_loss = -1;
   for (int i = 0; i < root.spots; i++) {
     const int bit = root.spot_bit[i];
     const board_t child = place_stone(board, mover, bit / 16, bit % 16);
-    int v;
+    int v, d, move_turns;
     if (won(unpack(child, mover))) {
+      // Five by placing: the game ends with this turn.
       v = finished_rotate_value(child, mover);
+      d = options.distance ? 0 : -1;
+      move_turns = 1;
     } else {
-      v = append_rotations(result.values, child, h, 1 + i);
+      std::tie(v, d) = append_rotations(result.values, child, h, distances, 1 + i);
+      move_turns = d;
     }
-    result.values.push_back({child, true, v});
+    result.values.push_back({child, true, v, d});
     best = std::max(best, v);
+    if (v > 0) fastest_win = std::min(fastest_win, move_turns);
+    if (v < 0) slowest_loss = std::max(slowest_loss, move_turns);
   }
   PENTAGO_CHECK(best == half_value(h, 0, 0), "midgame root value disagrees with its children");
-  result.values.push_back({board, false, best});
+  int distance = -1;
+  if (options.distance && best != 0) {
+    distance = best > 0 ? fastest_win : slowest_loss;
+    PENTAGO_CHECK(distance == distances.at(0, 0),
+                  "midgame root distance disagrees with its children");
+  }
+  result.values.push_back({board, false, best, distance});
   return finish();
 }
 

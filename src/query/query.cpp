@@ -1,7 +1,8 @@
 // The one query path: validates a position, answers it from the rules, the databases (a
 // position to place with n stones reads its children from slice n+1, one to rotate from slice
-// n) or the midgame solver (18 stones or more), sorts the moves best first, and caches answers
-// by position (also the answers of the children a solve has already valued).
+// n) or the midgame solver (15 stones or more), sorts the moves best first, and caches answers
+// by position (also the answers of the children a solve has already valued). A position to
+// place whose own slice is held but whose children's is not gets a partial answer: its value.
 #include "pentago/query/query.h"
 
 #include <algorithm>
@@ -63,8 +64,12 @@ struct position_hash {
   }
 };
 
-// The midgame solver's values by position (each for the player to move at that board).
-using midgame_values = std::unordered_map<position_t, int, position_hash>;
+// The midgame solver's values by position (each for the player to move at that board) and
+// their distances (-1: a tie or not computed).
+struct midgame_entry {
+  int value = 0, distance = -1;
+};
+using midgame_values = std::unordered_map<position_t, midgame_entry, position_hash>;
 
 // Midgame workspaces kept between solves, one per solve running at the same time.
 class workspace_pool {
@@ -86,9 +91,11 @@ class workspace_pool {
   std::vector<std::unique_ptr<midgame_workspace>> free_;
 };
 
-midgame_values run_midgame(position_t p, int threads, workspace_pool& pool) {
+midgame_values run_midgame(position_t p, const query_options& options, workspace_pool& pool) {
   midgame_options o;
-  o.threads = threads;
+  o.threads = options.threads;
+  o.workspace_limit = options.midgame_memory;
+  o.distance = count_stones(p.board) >= options.distance_min_stones;
   auto workspace = pool.take();
   midgame_result r;
   try {
@@ -99,15 +106,31 @@ midgame_values run_midgame(position_t p, int threads, workspace_pool& pool) {
   }
   pool.give(std::move(workspace));
   midgame_values values;
-  for (const auto& v : r.values) values[{v.board, v.to_rotate}] = v.value;
+  for (const auto& v : r.values) values[{v.board, v.to_rotate}] = {v.value, v.distance};
   return values;
 }
 
-// Sorts best first, keeping the board order among equal values.
+// Sorts best first: by value, then the fastest win and the slowest loss first (known distances
+// before unknown ones), keeping the board order among equals.
 template <class T>
 void sort_best_first(std::vector<T>& moves) {
-  std::stable_sort(moves.begin(), moves.end(),
-                   [](const T& a, const T& b) { return a.value > b.value; });
+  std::stable_sort(moves.begin(), moves.end(), [](const T& a, const T& b) {
+    if (a.value != b.value) return a.value > b.value;
+    if (a.value == 0 || a.distance == b.distance) return false;
+    if ((a.distance < 0) != (b.distance < 0)) return b.distance < 0;
+    return a.value > 0 ? a.distance < b.distance : a.distance > b.distance;
+  });
+}
+
+// The distance of the best of `moves` (sorted best first): known if every move of the best
+// value has one, or the first is a win in one turn (nothing is faster).
+template <class T>
+int best_distance(const std::vector<T>& moves) {
+  if (moves.empty() || moves.front().value == 0) return -1;
+  if (moves.front().value > 0 && moves.front().distance == 1) return 1;
+  for (const T& m : moves)
+    if (m.value == moves.front().value && m.distance < 0) return -1;
+  return moves.front().distance;
 }
 
 }  // namespace
@@ -264,10 +287,22 @@ struct query_engine::impl {
     if (const auto v = rules_value(p)) {
       a.value = *v;
       a.source = answer_source::rules;
+      a.distance = *v ? 0 : -1;
       return a;
     }
     const std::vector<board_t> children = open_children(p);
-    const answer_source source = route(p, children);
+    answer_source source;
+    try {
+      source = route(p, children);
+    } catch (const error& e) {
+      // The value of a position to place is in its own slice even when its moves are not.
+      if (p.to_rotate || !db || !db->covers(p.board)) throw;
+      a.value = database_value(p.board);
+      a.source = answer_source::database;
+      a.slice = a.stones;
+      a.moves_unknown = e.what();
+      return a;
+    }
     midgame_values mid;
     if (source == answer_source::database) {
       db->prefetch(children);
@@ -275,7 +310,7 @@ struct query_engine::impl {
     } else {
       midgame_in_flight++;
       try {
-        mid = run_midgame(p, options.threads, workspaces);
+        mid = run_midgame(p, options, workspaces);
       } catch (...) {
         midgame_in_flight--;
         throw;
@@ -294,17 +329,20 @@ struct query_engine::impl {
           if (const auto v = rules_value(r.child)) {
             r.value = -*v;
             r.source = answer_source::rules;
+            r.distance = *v ? 1 : -1;  // the game ends with this turn
           } else if (source == answer_source::database) {
             r.value = -database_value(r.child.board);
             r.source = source;
           } else {
             const auto it = mid.find(r.child);
             PENTAGO_CHECK(it != mid.end(), "midgame result lacks board " + position_code(r.child));
-            r.value = -it->second;
+            r.value = -it->second.value;
+            r.distance = it->second.distance >= 0 ? 1 + it->second.distance : -1;
             r.source = source;
           }
           result.push_back(r);
         }
+      sort_best_first(result);
       return result;
     };
     auto best_of = [](auto& list, int& value, answer_source& from) {
@@ -316,6 +354,7 @@ struct query_engine::impl {
       for (const auto& r : rotations(p.board)) {
         move_answer m;
         m.move = r.move, m.child = r.child, m.value = r.value, m.source = r.source;
+        m.distance = r.distance;
         a.moves.push_back(m);
       }
     } else {
@@ -332,23 +371,27 @@ struct query_engine::impl {
             m.child = {placed, false};
             m.value = 1;
             m.source = answer_source::rules;
+            m.distance = 1;
           } else {
             m.child = {placed, true};
             m.rotations = rotations(placed);
             best_of(m.rotations, m.value, m.source);
+            m.distance = best_distance(m.rotations);
           }
           a.moves.push_back(std::move(m));
         }
     }
     best_of(a.moves, a.value, a.source);
+    sort_best_first(a.moves);
+    a.distance = best_distance(a.moves);
     if (source == answer_source::midgame) {
       const auto it = mid.find(p);
-      PENTAGO_CHECK(it != mid.end() && it->second == a.value,
-                    "midgame root value disagrees with its children at " + position_code(p));
+      PENTAGO_CHECK(
+          it != mid.end() && it->second.value == a.value &&
+              (it->second.distance < 0 || it->second.distance == a.distance),
+          "midgame root value or distance disagrees with its children at " + position_code(p));
     }
     if (a.source != answer_source::database) a.slice = -1;
-    for (auto& m : a.moves) sort_best_first(m.rotations);
-    sort_best_first(a.moves);
     return a;
   }
 
@@ -363,10 +406,12 @@ struct query_engine::impl {
       c.to_move = a.to_move;
       c.value = m.value;
       c.source = m.source;
+      c.distance = m.distance;
       if (c.source == answer_source::database) c.slice = a.slice;
       for (const auto& r : m.rotations) {
         move_answer rm;
         rm.move = r.move, rm.child = r.child, rm.value = r.value, rm.source = r.source;
+        rm.distance = r.distance;
         c.moves.push_back(rm);
       }
       answers.put(c.position, std::move(c));
@@ -448,6 +493,7 @@ std::string answer_json(const position_answer& answer) {
     j["move"] = m.move;
     j["child"] = position_code(m.child);
     j["value"] = value_word(m.value);
+    if (m.distance >= 0) j["distance"] = m.distance;
     source_fields(j, m.source);
     return j;
   };
@@ -457,6 +503,7 @@ std::string answer_json(const position_answer& answer) {
   j["to_move"] = color_name(answer.to_move);
   j["phase"] = answer.position.to_rotate ? "rotate" : "place";
   j["value"] = value_word(answer.value);
+  if (answer.distance >= 0) j["distance"] = answer.distance;
   source_fields(j, answer.source);
   if (answer.source == answer_source::database && answer.slice >= 0) j["slice"] = answer.slice;
   json moves = json::array();
@@ -467,7 +514,12 @@ std::string answer_json(const position_answer& answer) {
     jm["rotations"] = std::move(rotations);
     moves.push_back(std::move(jm));
   }
-  j["moves"] = std::move(moves);
+  if (answer.moves_unknown.empty()) {
+    j["moves"] = std::move(moves);
+  } else {
+    j["moves"] = nullptr;
+    j["moves_unknown"] = answer.moves_unknown;
+  }
   j["elapsed_ms"] = answer.elapsed_ms;
   return j.dump();
 }

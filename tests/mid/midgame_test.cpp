@@ -1,6 +1,8 @@
 // Tests of the midgame solver: every listed value against the forward super search on random
 // positions of 24 or more stones (to place and to rotate), the 2013 order of the list, finished
-// roots, negamax consistency between a position and separately solved children at 18-22 stones,
+// roots, negamax consistency between a position and separately solved children at 15-22 stones,
+// distances against an exact forward search with distance at 26+ stones and their recurrence
+// between a position and separately solved children at 18-22 stones,
 // thread-count independence, layer sizes and workspace, and the errors.
 #include "pentago/mid/midgame.h"
 
@@ -8,6 +10,7 @@
 
 #include <algorithm>
 #include <random>
+#include <unordered_map>
 #include <vector>
 
 #include "pentago/base/random_moves.h"
@@ -110,17 +113,22 @@ TEST(midgame, layer_sizes_and_workspace) {
   EXPECT_EQ(midgame_workspace_bytes(18), 509693184u);
   EXPECT_EQ(midgame_workspace_bytes(20), 64576512u);
   EXPECT_EQ(midgame_workspace_bytes(24), 997920u);
+  // The two-layer estimates: 1.4 GiB at 17 stones, 4.0 GiB at 16, 11.2 GiB at 15.
+  EXPECT_EQ(midgame_workspace_bytes(17), 1489872384u);
+  EXPECT_EQ(midgame_workspace_bytes(16), 4256778240u);
+  EXPECT_EQ(midgame_workspace_bytes(15), 11972188800u);
+  EXPECT_GT(midgame_default_workspace_limit(), uint64_t(0));
 }
 
 TEST(midgame, too_few_stones_names_the_memory) {
   std::mt19937_64 rng(1);
-  const board_t board = random_position(rng, 17, false);
+  const board_t board = random_position(rng, 14, false);
   try {
     (void)midgame_solve(board, false);
     FAIL() << "no error";
   } catch (const usage_error& e) {
-    EXPECT_NE(std::string(e.what()).find("MiB"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("17-stone"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("GiB"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("14-stone"), std::string::npos) << e.what();
   }
 }
 
@@ -129,7 +137,16 @@ TEST(midgame, workspace_limit) {
   const board_t board = random_position(rng, 24, false);
   midgame_options o;
   o.workspace_limit = 1000;
-  EXPECT_THROW((void)midgame_solve(board, false, o), error);
+  try {
+    (void)midgame_solve(board, false, o);
+    FAIL() << "no error";
+  } catch (const error& e) {
+    // One line naming the need and the limit.
+    const std::string what = e.what();
+    EXPECT_NE(what.find("needs a workspace of 1.0 MiB"), std::string::npos) << what;
+    EXPECT_NE(what.find("limit of 0.0 MiB"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
   o.workspace_limit = midgame_workspace_bytes(24);
   EXPECT_EQ(midgame_solve(board, false, o).workspace_bytes, midgame_workspace_bytes(24));
 }
@@ -239,4 +256,171 @@ TEST(midgame, negamax_consistent_20_to_22) {
 TEST(midgame, negamax_consistent_18_19) {
   check_consistency(19, 1, 9);
   check_consistency(18, 1, 10);
+}
+
+// Below the 2013 solver's 18 stones: each root's listed values against its children solved at
+// one stone more (workspaces 1.4, 4.0 and 11.2 GiB; about 10 s, 40 s and 2 min of CPU).
+TEST(midgame, negamax_consistent_17) { check_consistency(17, 2, 11); }
+TEST(midgame, negamax_consistent_16) { check_consistency(16, 1, 12); }
+TEST(midgame, negamax_consistent_15) { check_consistency(15, 1, 13); }
+
+namespace {
+
+// An exact forward search with distance: plain negamax over boards, memoized, no pruning.
+// For a board to place: {value, turns to the end} for its mover (midgame.h's distance).
+class distance_search {
+ public:
+  std::pair<int, int> to_place(board_t board) {
+    if (const int t = terminal_value(board); t != 2) return {t, t ? 0 : -1};
+    if (const auto it = memo_.find(board); it != memo_.end()) return it->second;
+    const int mover = count_stones(board) & 1;
+    outcome best;
+    for (side_t rest = empty_cells(board); rest; rest &= rest - 1) {
+      const int bit = __builtin_ctzll(rest);
+      const board_t placed = place_stone(board, mover, bit / 16, bit % 16);
+      if (won(unpack(placed, mover))) {
+        best.add(1, 1);
+      } else {
+        const auto [v, d] = to_rotate(placed);
+        best.add(v, d);
+      }
+    }
+    return memo_[board] = best.result();
+  }
+
+  // For a board to rotate (not finished): {value, turns} for the player who placed.
+  std::pair<int, int> to_rotate(board_t placed) {
+    outcome best;
+    for (int q = 0; q < 4; q++)
+      for (const int dir : {1, -1}) {
+        const auto [v, d] = to_place(rotate_board(placed, q, dir));
+        best.add(-v, v ? 1 + d : -1);
+      }
+    return best.result();
+  }
+
+ private:
+  // The best of a set of options (value, turns): the fastest win, else a tie, else the slowest
+  // loss.
+  struct outcome {
+    int value = -2, turns = -1;
+    void add(int v, int d) {
+      if (v > value) {
+        value = v, turns = d;
+      } else if (v == value && v > 0) {
+        turns = std::min(turns, d);
+      } else if (v == value && v < 0) {
+        turns = std::max(turns, d);
+      }
+    }
+    std::pair<int, int> result() const { return {value, value ? turns : -1}; }
+  };
+  std::unordered_map<board_t, std::pair<int, int>> memo_;
+};
+
+midgame_options with_distance(int threads) {
+  midgame_options o;
+  o.threads = threads;
+  o.distance = true;
+  return o;
+}
+
+// Every listed entry's value and distance against the exact search.
+void check_distances_against_search(board_t board, bool to_rotate) {
+  const midgame_result r = midgame_solve(board, to_rotate, with_distance(2));
+  distance_search search;
+  int decisive = 0;
+  for (const midgame_value& v : r.values) {
+    std::pair<int, int> expected;
+    if (!v.to_rotate)
+      expected = search.to_place(v.board);
+    else if (won(unpack(v.board, (count_stones(v.board) - 1) & 1)))
+      expected = {1, 0};  // five by placing: finished
+    else
+      expected = search.to_rotate(v.board);
+    EXPECT_EQ(v.value, expected.first) << v.board << (v.to_rotate ? "m" : "");
+    EXPECT_EQ(v.distance, expected.second) << v.board << (v.to_rotate ? "m" : "");
+    decisive += v.value != 0;
+  }
+  EXPECT_GT(decisive, 0);
+}
+
+// The listed distances of a root's children equal their own solves' root distances, and the
+// root's is the best of its placements', each the best of its rotations' plus one turn.
+void check_distance_recurrence(int stones, int samples, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const board_t board = random_position(rng, stones, false);
+  SCOPED_TRACE(testing::Message() << stones << " stones, board " << board);
+  const midgame_result r = midgame_solve(board, false, with_distance(2));
+  const midgame_result plain = midgame_solve(board, false, threads(2));
+  ASSERT_EQ(r.values.size(), plain.values.size());
+  std::vector<size_t> rotated, placed;
+  int root_win = 1000, root_loss = -1;
+  for (size_t i = 0; i < r.values.size(); i++) {
+    const midgame_value& v = r.values[i];
+    EXPECT_EQ(v.value, plain.values[i].value) << "entry " << i;
+    EXPECT_EQ(plain.values[i].distance, -1);
+    EXPECT_EQ(v.distance < 0, v.value == 0) << "entry " << i;
+    if (i + 1 == r.values.size()) break;
+    if (!v.to_rotate) {
+      rotated.push_back(i);
+      continue;
+    }
+    if (i >= 8 && !r.values[i - 1].to_rotate) {
+      placed.push_back(i);
+      // The placement's distance: its fastest winning rotation or slowest losing one.
+      int win = 1000, loss = -1;
+      for (size_t k = i - 8; k < i; k++) {
+        if (r.values[k].value < 0) win = std::min(win, 1 + r.values[k].distance);
+        if (r.values[k].value > 0) loss = std::max(loss, 1 + r.values[k].distance);
+      }
+      EXPECT_EQ(v.distance, v.value > 0 ? win : v.value < 0 ? loss : -1) << "entry " << i;
+    }
+    const int turns = v.distance == 0 ? 1 : v.distance;  // 0: five by placing, one turn
+    if (v.value > 0) root_win = std::min(root_win, turns);
+    if (v.value < 0) root_loss = std::max(root_loss, turns);
+  }
+  const midgame_value& root = r.values.back();
+  EXPECT_EQ(root.distance, root.value > 0 ? root_win : root.value < 0 ? root_loss : -1);
+  std::shuffle(rotated.begin(), rotated.end(), rng);
+  std::shuffle(placed.begin(), placed.end(), rng);
+  for (int k = 0; k < samples && k < int(rotated.size()); k++) {
+    const midgame_value& v = r.values[rotated[k]];
+    const midgame_value own = midgame_solve(v.board, false, with_distance(2)).values.back();
+    EXPECT_EQ(own.value, v.value) << v.board;
+    EXPECT_EQ(own.distance, v.distance) << v.board;
+  }
+  if (!placed.empty()) {
+    const midgame_value& v = r.values[placed[0]];
+    const midgame_result m = midgame_solve(v.board, true, with_distance(2));
+    ASSERT_EQ(m.values.size(), 9u);
+    for (int s = 0; s < 9; s++) {
+      EXPECT_EQ(m.values[s].value, r.values[placed[0] - 8 + s].value) << s;
+      EXPECT_EQ(m.values[s].distance, r.values[placed[0] - 8 + s].distance) << s;
+    }
+  }
+}
+
+}  // namespace
+
+TEST(midgame, distances_match_exact_search) {
+  std::mt19937_64 rng(14);
+  for (const auto& [stones, to_rotate] : std::vector<std::pair<int, bool>>{
+           {26, false}, {27, true}, {28, false}, {29, false}, {31, true}, {33, false}}) {
+    const board_t board = random_position(rng, stones, to_rotate);
+    SCOPED_TRACE(testing::Message()
+                 << stones << " stones" << (to_rotate ? " to rotate" : "") << ", board " << board);
+    check_distances_against_search(board, to_rotate);
+  }
+}
+
+TEST(midgame, distances_follow_the_recurrence_20_to_22) {
+  check_distance_recurrence(22, 4, 15);
+  check_distance_recurrence(21, 2, 16);
+  check_distance_recurrence(20, 1, 17);
+}
+
+TEST(midgame, distances_follow_the_recurrence_18_19) {
+  check_distance_recurrence(19, 1, 18);
+  check_distance_recurrence(18, 1, 19);
 }

@@ -1,7 +1,7 @@
 // Tests of the query path on the published slices 0-2: answers equal to the slices read
 // independently (negamax between slices 0, 1 and 2), the rules for finished games, positions
-// to rotate, errors naming the missing slice, a corrupt local copy, position parsing and the
-// JSON shape.
+// to rotate, errors naming the missing slice, partial answers, a corrupt local copy, position
+// parsing, the JSON shape, and midgame answers: values, distances and the best line.
 #include "pentago/query/query.h"
 
 #include <gtest/gtest.h>
@@ -171,14 +171,13 @@ TEST(query, missing_slices_are_named) {
       EXPECT_EQ(engine.answer(p).slice, 2);
       continue;
     }
-    try {
-      (void)engine.answer(p);
-      FAIL() << "answered " << position_code(p);
-    } catch (const error& e) {
-      const std::string what = e.what();
-      EXPECT_NE(what.find(slice), std::string::npos) << what;
-      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
-    }
+    // A partial answer: the value from slice 2, no moves, the reason naming slice 3.
+    const position_answer a = engine.answer(p);
+    EXPECT_TRUE(a.moves.empty());
+    EXPECT_EQ(a.source, answer_source::database);
+    EXPECT_EQ(a.slice, 2);
+    EXPECT_NE(a.moves_unknown.find(slice), std::string::npos) << a.moves_unknown;
+    EXPECT_EQ(a.moves_unknown.find('\n'), std::string::npos) << a.moves_unknown;
   }
   // Only slice 2 given: the empty board needs slice 1.
   const std::string dir = fresh_dir("only-2");
@@ -189,6 +188,32 @@ TEST(query, missing_slices_are_named) {
   EXPECT_THROW((void)partial.answer({0, false}), error);
   EXPECT_NO_THROW((void)partial.answer({pack(cell_bit(2, 2), 0), false}));
   fs::remove_all(dir);
+}
+
+// A position to place whose own slice is held but whose children's is not: its value (equal
+// to what its parent's rotation says), no moves, the missing slice named; JSON "moves": null.
+TEST(query, partial_answers_give_the_value_and_name_the_missing_slice) {
+  query_engine engine(published_options());
+  const position_answer parent = engine.answer({pack(cell_bit(1, 4), 0), false});
+  int checked = 0;
+  for (const auto& m : parent.moves)
+    for (const auto& r : m.rotations) {
+      if (r.source != answer_source::database || checked >= 12) continue;
+      const position_answer a = engine.answer(r.child);
+      EXPECT_EQ(a.value, -r.value) << position_code(r.child);
+      EXPECT_EQ(a.source, answer_source::database);
+      EXPECT_EQ(a.slice, 2);
+      EXPECT_TRUE(a.moves.empty());
+      EXPECT_NE(a.moves_unknown.find("slice-3.pentago"), std::string::npos) << a.moves_unknown;
+      const auto j = nlohmann::json::parse(answer_json(a));
+      EXPECT_TRUE(j["moves"].is_null());
+      EXPECT_EQ(j["moves_unknown"], a.moves_unknown);
+      EXPECT_EQ(j["value"], value_word(-r.value));
+      checked++;
+    }
+  EXPECT_EQ(checked, 12);
+  // Answers with moves have no reason field.
+  EXPECT_FALSE(nlohmann::json::parse(answer_json(parent)).contains("moves_unknown"));
 }
 
 TEST(query, a_corrupt_local_block_is_a_clear_error) {
@@ -369,4 +394,53 @@ TEST(query, midgame_answers_are_negamax_consistent) {
     const bool same_player = line[i].to_move == line[i + 1].to_move;
     EXPECT_EQ(line[i + 1].value, same_player ? line[i].value : -line[i].value) << i;
   }
+}
+
+// Distances: every decisive midgame answer, move and rotation has one (also in the JSON),
+// moves are ordered fastest win first and slowest loss first, and the best line from a won
+// (or lost) position ends in exactly its distance in turns, one less after each turn.
+TEST(query, distances_order_the_moves_and_the_best_line_ends_in_distance_turns) {
+  query_options o;
+  o.distance_min_stones = 18;
+  query_engine engine(o);
+  std::mt19937_64 rng(31);
+  int lines = 0;
+  for (int attempt = 0; attempt < 20 && lines < 2; attempt++) {
+    const board_t board = random_open_board(rng, 21 + attempt % 2);
+    const position_answer a = engine.answer({board, false});
+    if (a.value == 0) {
+      EXPECT_EQ(a.distance, -1);
+      continue;
+    }
+    SCOPED_TRACE(testing::Message() << "board " << board);
+    ASSERT_GE(a.distance, 1);
+    EXPECT_EQ(a.distance, a.moves.front().distance);
+    const auto j = nlohmann::json::parse(answer_json(a));
+    EXPECT_EQ(j["distance"], a.distance);
+    for (size_t i = 0; i < a.moves.size(); i++) {
+      const move_answer& m = a.moves[i];
+      EXPECT_EQ(m.distance < 0, m.value == 0) << m.move;
+      EXPECT_EQ(j["moves"][i].contains("distance"), m.value != 0) << m.move;
+      for (const auto& r : m.rotations) EXPECT_EQ(r.distance < 0, r.value == 0) << r.move;
+      if (i == 0 || m.value != a.moves[i - 1].value || m.value == 0) continue;
+      if (m.value > 0) {
+        EXPECT_GE(m.distance, a.moves[i - 1].distance) << m.move;
+      } else {
+        EXPECT_LE(m.distance, a.moves[i - 1].distance) << m.move;
+      }
+    }
+    const auto line = engine.best_line({board, false});
+    int turns = 0;
+    for (size_t i = 0; i + 1 < line.size(); i++) {
+      // A turn ends with a rotation, or with a placement making five.
+      const bool turn_ends = line[i].position.to_rotate || !line[i + 1].position.to_rotate;
+      EXPECT_EQ(line[i + 1].distance, turn_ends ? line[i].distance - 1 : line[i].distance) << i;
+      turns += turn_ends;
+    }
+    EXPECT_EQ(turns, a.distance);
+    EXPECT_EQ(line.back().distance, 0);
+    EXPECT_TRUE(line.back().moves.empty());
+    lines++;
+  }
+  EXPECT_EQ(lines, 2);
 }

@@ -1,7 +1,8 @@
 // Browser test of the pentago explorer: starts pentago-serve on a free loopback port, drives
 // headless Chromium over the DevTools protocol (through --remote-debugging-pipe, no downloads),
 // plays moves by clicking and checks every coloured cell and arrow in the DOM against the
-// API's answers; saves screenshots for a person to look at.
+// API's answers (values, and "win in N" in the status and tooltips), a partial answer's
+// message and the best line played out; saves screenshots for a person to look at.
 // usage: node browser_test.mjs PENTAGO_SERVE DATA_DIR OUT_DIR   (exit 77: no Chromium)
 import {spawn, execFileSync} from 'node:child_process';
 import fs from 'node:fs';
@@ -181,11 +182,12 @@ async function checkColours(code) {
     for (const v of ['win', 'tie', 'loss']) legend[v] = colour(document.querySelector('.swatch.' + v));
     const items = [...document.querySelectorAll('.cell, .arrow')].map((e) => ({
       kind: e.classList.contains('cell') ? 'cell' : 'arrow', move: e.dataset.move,
-      classes: [...e.classList], colour: colour(e), disabled: e.disabled}));
+      classes: [...e.classList], colour: colour(e), disabled: e.disabled, title: e.title}));
     return {legend, items, status: document.getElementById('status').textContent};
   })()`);
   check(new Set(Object.values(dom.legend)).size === 3, 'the three legend colours differ');
   const byMove = new Map(answer.moves.map((m) => [m.move, m.value]));
+  const distanceOf = new Map(answer.moves.map((m) => [m.move, m.distance]));
   const playable = answer.phase === 'rotate' ? 'arrow' : 'cell';
   let coloured = 0;
   for (const item of dom.items) {
@@ -202,13 +204,18 @@ async function checkColours(code) {
     check(item.colour === dom.legend[expected],
           `${code}: ${item.move} is painted ${item.colour}, not the ${expected} colour`);
     check(!item.disabled, `${code}: ${item.move} is not clickable`);
+    // The tooltip says "win in N" / "loss in N" where the API gives the distance.
+    const turns = distanceOf.get(item.move);
+    const said = turns > 0 && expected !== 'tie' ? `${expected} in ${turns}` : expected;
+    check(item.title.endsWith(': ' + said), `${code}: ${item.move} tooltip '${item.title}', not ${said}`);
   }
   check(coloured === answer.moves.length,
         `${code}: ${coloured} coloured elements for ${answer.moves.length} moves`);
   const mover = answer.to_move === 1 ? 'white' : answer.to_move === 0 ? 'black' : answer.to_move;
+  const value = answer.distance > 0 ? `${answer.value} in ${answer.distance}` : answer.value;
   if (answer.moves.length)
-    check(dom.status.includes(`${answer.value} for ${mover}`),
-          `${code}: status '${dom.status}' does not say ${answer.value} for ${mover}`);
+    check(dom.status.includes(`${value} for ${mover}`),
+          `${code}: status '${dom.status}' does not say ${value} for ${mover}`);
   return answer;
 }
 
@@ -287,17 +294,25 @@ async function main() {
     answer = await checkColours(code);
   }
   await screenshot('desktop-opening.png');
-  // After the rotation, 2 stones to place: its moves need slice 3, which the published test
-  // data lacks, so the page shows the API's one-line error.
+  // After the rotation, 2 stones to place: its value is in slice 2 but its moves need slice 3,
+  // which the published test data lacks: a partial answer, the value shown and no move
+  // coloured, with the API's reason.
   if (answer) {
     const next = answer.moves[0];
-    const {status: failed, body: error} = await api(next.child);
-    check(failed === 422, `API status for ${next.child}: ${failed}`);
+    const {status: partialStatus, body: partial} = await api(next.child);
+    check(partialStatus === 200 && partial.moves === null,
+          `API partial answer for ${next.child}: ${partialStatus}`);
     await click(`.arrow[data-move="${next.move}"]`);
-    await waitFor(`document.body.dataset.state === 'error'`, 'the error state');
+    await waitFor(`document.body.dataset.state === 'partial'`, 'the partial state');
     const status = await evaluate(`document.getElementById('status').textContent`);
-    check(error.error && status === error.error, `error shown '${status}', API '${error.error}'`);
-    check((await evaluate('location.hash')) === '#' + next.child, 'the failed position is in the URL');
+    const summary = await evaluate(`document.getElementById('summary').textContent`);
+    check(status.includes(`${partial.value} for`), `partial value shown: '${status}'`);
+    check(partial.moves_unknown && summary.includes(partial.moves_unknown) &&
+          summary.includes('slice-3.pentago'), `partial reason shown: '${summary}'`);
+    const coloured = await evaluate(`document.querySelectorAll('.cell.win, .cell.tie, .cell.loss').length`);
+    check(coloured === 0, `a partial answer colours no move (${coloured})`);
+    check((await evaluate('location.hash')) === '#' + next.child, 'the partial position is in the URL');
+    await screenshot('desktop-partial.png');
     await evaluate('history.back()');
     await waitForPosition(visited[visited.length - 1]);
   }
@@ -324,6 +339,34 @@ async function main() {
       const rotated = await playMove(answer, answer.moves[answer.moves.length - 1]);
       await checkColours(rotated);
     }
+  }
+
+  // 3b. The best line from a decided midgame position: listed, then played out to its end in
+  //     exactly `distance` turns.
+  let decided = null;
+  for (let seed = 1; seed < 40 && !decided; seed++) {
+    const code = encode(midgameGrid(29, seed));
+    const {status: got, body} = await api(code);
+    if (got === 200 && body.value !== 'tie' && body.distance > 1) decided = body;
+  }
+  if (check(decided, 'a decided 29-stone position')) {
+    await page('Page.navigate', {url: `${base}/#${decided.board}`});
+    await waitForPosition(decided.board);
+    await checkColours(decided.board);
+    await click('#best-line');
+    await waitFor(`document.body.dataset.line !== undefined`, 'the best line');
+    const length = Number(await evaluate('document.body.dataset.line'));
+    const lineResponse = await fetch(`${base}/api/v1/position/${decided.board}/line`);
+    const line = (await lineResponse.json()).line;
+    check(length === line.length, `best line of ${length} positions, API ${line.length}`);
+    let turns = 0;
+    for (let i = 0; i + 1 < line.length; i++)
+      turns += line[i].phase === 'rotate' || line[i + 1].phase !== 'rotate' ? 1 : 0;
+    check(turns === decided.distance, `the line takes ${turns} turns, distance ${decided.distance}`);
+    const items = await evaluate(`document.querySelectorAll('#line li a').length`);
+    check(items === line.length - 1, `${items} moves listed for a line of ${line.length}`);
+    await waitForPosition(line[line.length - 1].board);
+    await screenshot('desktop-best-line.png');
   }
 
   // 4. The paste box: a compact text form becomes the decimal permalink.

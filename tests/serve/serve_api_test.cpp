@@ -325,9 +325,16 @@ TEST_F(ServeApi, ErrorStatuses) {
                       "application/json"),
                413);
   expect_error(c.Post("/api/v1/positions", std::string(100000, ' '), "application/json"), 413);
-  // Two stones to place: its moves need slice 3, which is not in the test data.
-  expect_error(c.Get(("/api/v1/position/" + position_code({random_board(2, 1), false})).c_str()),
+  // Three stones to rotate: its moves need slice 3, which is not in the test data.
+  expect_error(c.Get(("/api/v1/position/" + position_code({random_board(3, 1), true})).c_str()),
                422, "slice-3.pentago");
+  // Two stones to place: a partial answer, its value from slice 2 and no moves.
+  auto partial = c.Get(("/api/v1/position/" + position_code({random_board(2, 1), false})).c_str());
+  ASSERT_TRUE(partial);
+  EXPECT_EQ(partial->status, 200);
+  const auto j = json::parse(partial->body);
+  EXPECT_TRUE(j["moves"].is_null());
+  EXPECT_NE(j["moves_unknown"].get<std::string>().find("slice-3.pentago"), std::string::npos);
 }
 
 TEST_F(ServeApi, StaticPageIsTheEmbeddedWebFolder) {

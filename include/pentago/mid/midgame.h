@@ -1,4 +1,4 @@
-// The midgame solver (reference midgame.md): the value of a position with 18 or more stones and
+// The midgame solver (reference midgame.md): the value of a position with 15 or more stones and
 // of every child a player choosing a move needs, by downstream retrograde analysis over the
 // subsets of the root's empty cells, one halfsuper (128 bits) per position, multi-threaded.
 #pragma once
@@ -9,21 +9,36 @@
 
 namespace pentago {
 
-// Fewest stones the midgame solver accepts: below this its workspace grows past 512 MiB.
-constexpr int midgame_min_stones = 18;
+// Fewest stones the midgame solver accepts (workspace: 486 MiB at 18 stones, 1.4 GiB at 17,
+// 4.0 GiB at 16, 11.2 GiB at 15; below 15 it would pass 30 GiB).
+constexpr int midgame_min_stones = 15;
 
 struct midgame_options {
-  int threads = 0;               // 0: all hardware threads
-  uint64_t workspace_limit = 0;  // bytes; 0: no limit (a larger workspace throws pentago::error)
+  int threads = 0;  // 0: all hardware threads
+  // Bytes the layer workspace may take; 0: midgame_default_workspace_limit(). A larger
+  // workspace throws pentago::error naming both.
+  uint64_t workspace_limit = 0;
+  // Also the distance of every listed position: passes cut off after d turns for d = 1, 2, ...
+  // until every decisive one is known (up to about 8 times the plain solve's time).
+  bool distance = false;
 };
+
+// The default workspace bound: three quarters of the machine's physical memory.
+uint64_t midgame_default_workspace_limit();
 
 // One valued position. `to_rotate`: a stone was placed and the rotation is still due. `value`
 // (-1 loss, 0 tie, 1 win) is for the player to move at that board; for a to_rotate board, the
 // player who placed and must now rotate.
+//
+// `distance` (with midgame_options::distance): the turns to the end of the game with perfect
+// play, a turn being a placement and its rotation and the current one counting as one (for a
+// board to rotate, its rotation is that turn): the fewest the winner can force, the most the
+// loser can hold out. 0 for a finished board, -1 for a tie or when not asked for.
 struct midgame_value {
   board_t board = 0;
   bool to_rotate = false;
   int value = 0;
+  int distance = -1;
 };
 
 struct midgame_result {
@@ -42,7 +57,7 @@ uint64_t midgame_workspace_bytes(int stones);
 
 // Solves `board` (stone counts checked with check_board). Throws usage_error for fewer than
 // midgame_min_stones stones, naming the workspace it would need; pentago::error if the
-// workspace exceeds options.workspace_limit.
+// workspace exceeds the workspace limit, naming the need and the limit.
 midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_options& options = {});
 
 // Layer memory kept between solves (fresh memory costs page faults and zeroing, about as much
@@ -61,6 +76,7 @@ class midgame_workspace {
   friend midgame_result midgame_solve(board_t, bool, const midgame_options&, midgame_workspace&);
   void* data_ = nullptr;
   uint64_t bytes_ = 0;
+  bool fresh_ = false;  // mapped and not touched yet
 };
 
 // The same, with the layers in `workspace` (grown if needed, kept afterwards).

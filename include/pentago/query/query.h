@@ -43,6 +43,7 @@ struct rotation_answer {
   position_t child;  // the board after the rotation (to place)
   int value = 0;     // for the player who placed and rotated (the mover of the parent)
   answer_source source = answer_source::rules;
+  int distance = -1;  // turns to the end counting this one (position_answer); -1 unknown or tie
 };
 
 // One move of a position. For a position to place: placing at a cell (child to rotate, or a
@@ -53,6 +54,7 @@ struct move_answer {
   position_t child;
   int value = 0;  // for the player to move at the parent position
   answer_source source = answer_source::rules;
+  int distance = -1;  // turns to the end counting this one (position_answer); -1 unknown or tie
   std::vector<rotation_answer> rotations;
 };
 
@@ -62,14 +64,27 @@ struct position_answer {
   int to_move = 0;  // 0 black, 1 white (for a position to rotate: the player who placed)
   int value = 0;    // for that player
   answer_source source = answer_source::rules;
-  int slice = -1;                  // database slice read, when source is database
-  std::vector<move_answer> moves;  // best first: wins, then ties, then losses
+  // Turns to the end of the game with perfect play (a turn: a placement and its rotation; the
+  // current turn counts as one; 0 for a finished game): the fewest the winner can force, the
+  // most the loser can hold out. -1 for a tie, or where the source cannot know it (database).
+  int distance = -1;
+  int slice = -1;  // database slice read, when source is database
+  // Best first: wins (fastest first), then ties, then losses (slowest first); moves whose
+  // distance is unknown after those of the same value whose distance is known.
+  std::vector<move_answer> moves;
+  // Non-empty for a partial answer: the value is known (from the position's own slice) but the
+  // moves are not; names the missing slice. `moves` is then empty.
+  std::string moves_unknown;
   double elapsed_ms = 0;
 };
 
 struct query_options {
   std::vector<std::string> databases;  // directories or http(s):// base URLs
   int threads = 0;                     // midgame solver threads (0: all)
+  // Midgame solves of positions with at least this many stones also give distances (up to
+  // about 8 times the time of the plain solve).
+  int distance_min_stones = 18;
+  uint64_t midgame_memory = 0;  // midgame workspace bound (0: from the machine's memory)
   uint64_t block_cache_bytes = uint64_t(128) << 20;
   size_t answer_cache_entries = 4096;
   int fetch_attempts = 3;             // tries of a remote read (network errors, corrupt data)
@@ -94,7 +109,8 @@ class query_engine {
 
   // Whether answering this position runs the midgame solver (not cached, 18+ stones).
   bool needs_midgame(position_t position) const;
-  // Throws pentago::error with one line naming the missing slice-N.pentago (never a guess).
+  // Throws pentago::error with one line naming the missing slice-N.pentago (never a guess),
+  // unless the position's own value is in a slice: then a partial answer (moves_unknown).
   position_answer answer(position_t position);
   // A best line from the position to the end of the game (the position first).
   std::vector<position_answer> best_line(position_t position);

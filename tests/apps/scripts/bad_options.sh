@@ -37,6 +37,10 @@ expect 2 '~slice 2' "$B/pentago-endgame" --restart "$D/slice-2.pentago" --dir "$
 [ -e "$T/e" ] && { echo "FAIL: a refused run left $T/e behind"; fail=1; }
 expect 2 '~--threads' "$B/pentago-lookup" --db "$D" --threads 0x10 0
 expect 2 '~--cache' "$B/pentago-lookup" --db "$D" --cache 0x1G 0
+expect 2 '~--midgame-memory' "$B/pentago-lookup" --midgame-memory lots 3086939205047555958
+# A 17-stone board over a 100M workspace bound: one line naming the need and the limit.
+expect 1 '~needs a workspace of 1.4 GiB for a 17-stone board, over the limit of 100.0 MiB' \
+  "$B/pentago-lookup" --midgame-memory 100M 3086939205047555958
 expect 2 '~--ranks' "$B/pentago-predict" --ranks 0x2 --memory 4G 44444554
 expect 2 '~--memory' "$B/pentago-predict" --ranks 2 --memory 0x10G 44444554
 expect 2 "$B/pentago-search"
