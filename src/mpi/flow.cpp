@@ -66,8 +66,6 @@ class flow {
     const int tags = std::min(tag_ub - first_response_tag, 1 << 16);
     PENTAGO_CHECK(tags >= 64, "MPI_TAG_UB too small");
     for (int t = 0; t < tags; t++) free_tags_.push_back(first_response_tag + t);
-    // Each input block is released after its last reader: this many lines read it.
-    if (prev_) prev_->expect_reads(input_readers(partition.lines(), prev_partition->lines()));
   }
 
   flow_stats run() {
@@ -107,7 +105,6 @@ class flow {
     for (size_t i = 0; i < requests_.size(); i++) MPI_Wait(&requests_[i], MPI_STATUS_IGNORE);
     pool_.wait_idle();
     if (pool_.failed()) throw error(pool_.failure());
-    if (prev_) prev_->check_reads_done();
     return stats_;
   }
 
