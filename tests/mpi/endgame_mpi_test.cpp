@@ -19,6 +19,7 @@
 #include "pentago/data/supertensor.h"
 #include "pentago/end/local_driver.h"
 #include "pentago/search/super_search.h"
+#include "end/run_record_expect.h"
 
 using namespace pentago;
 namespace fs = std::filesystem;
@@ -115,6 +116,7 @@ std::string local_reference(const std::string& root, int meaningless = 0) {
     o.threads = 2;
     o.dir = dir.string();
     o.meaningless = meaningless;
+    o.save = -1;
     o.echo = false;
     run_local(o);
     std::ofstream(dir / "complete");
@@ -354,4 +356,20 @@ TEST(endgame, trace_file_is_written) {
   EXPECT_EQ(s.rfind("{\"traceEvents\":[", 0), 0u);
   EXPECT_NE(s.find("\"name\":\"compute\""), std::string::npos);
   EXPECT_NE(s.find("\"pid\":1"), std::string::npos);
+}
+
+// The run record of an MPI run: the same objects as the local driver's, with the load balance
+// and traffic only ranks have, and the same counts.
+TEST(endgame, run_record_describes_the_run) {
+  const std::string dir = fresh_dir("run-record");
+  const auto r = shell(endgame(2, "--threads 2 --meaningless 4 --save 2 --dir " + dir + " 00000000"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto records = pentago::testing::expect_run_record(dir, "pentago-endgame");
+  ASSERT_EQ(records.size(), 7u);
+  EXPECT_EQ(records[0].at("ranks"), 2);
+  EXPECT_FALSE(records[2].at("load_balance").is_null());
+  EXPECT_FALSE(records[2].at("traffic_bytes_in").is_null());
+  for (int n = 0; n <= 2; n++)
+    EXPECT_TRUE(fs::exists(dir + "/slice-" + std::to_string(n) + ".pentago.index")) << n;
+  expect_same_files(dir, local_reference("00000000", 4), 0, 4);
 }
