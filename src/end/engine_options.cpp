@@ -89,6 +89,13 @@ bool take_engine_option(argument_cursor& args, engine_options& o, bool& have_roo
     if (colon == std::string::npos) throw usage_error("--test-fail: expected RANK:SLICE");
     o.test_fail_rank = int(parse_int_option(arg, v.substr(0, colon), 0, 1 << 30));
     o.test_fail_slice = int(parse_int_option(arg, v.substr(colon + 1), 0, 35));
+  } else if (arg == "--test-slow-merge" && p == endgame) {
+    // test only: RANK:MILLISECONDS per merged output block
+    const std::string v = args.value();
+    const auto colon = v.find(':');
+    if (colon == std::string::npos) throw usage_error("--test-slow-merge: expected RANK:MS");
+    o.test_slow_merge_rank = int(parse_int_option(arg, v.substr(0, colon), 0, 1 << 30));
+    o.test_slow_merge_ms = int(parse_int_option(arg, v.substr(colon + 1), 0, 1000));
   } else if (args.is_option())
     return false;
   else

@@ -179,7 +179,9 @@ void run_record::slice(const slice_report& r) {
                  {"arena_touched", m.arena_touched},
                  {"arena_bytes", m.arena_bytes},
                  {"partial_bytes", m.partial_bytes},
-                 {"partial_plan_bytes", m.partial_plan_bytes}};
+                 {"partial_plan_bytes", m.partial_plan_bytes},
+                 {"line_bytes", maybe(m.line_bytes)},
+                 {"line_plan_bytes", m.line_plan_bytes}};
   if (r.load_balance) {
     json lb = json::object();
     for (size_t i = 0; i < r.load_balance->ranges.size(); i++)

@@ -75,7 +75,11 @@ std::vector<std::string> format_slice_report(const slice_report& r) {
                 format_bytes(double(m.partial_plan_bytes)).c_str(),
                 format_bytes(double(m.resident_high_water)).c_str(),
                 format_bytes(double(m.limit)).c_str());
-  lines.push_back(buf);
+  std::string plan_line = buf;
+  if (m.line_bytes)
+    plan_line += "; lines " + format_bytes(double(*m.line_bytes)) + " of " +
+                 format_bytes(double(m.line_plan_bytes));
+  lines.push_back(plan_line);
   if (r.over_memory())
     lines.push_back("  warning: slice " + std::to_string(r.slice) + ": resident " +
                     format_bytes(double(m.resident_high_water)) + " exceeds --memory " +

@@ -71,7 +71,7 @@ class flow {
   flow_stats run() {
     if (prev_)
       for (int i = 0; i < posted_receives; i++) post_request_receive();
-    for (int i = 0; i < posted_receives; i++) post_output_receive();
+    top_up_output_receives();
     bool barrier_started = false, barrier_done = false;
     MPI_Request barrier = MPI_REQUEST_NULL;
     int idle_rounds = 0;
@@ -196,8 +196,24 @@ class flow {
   }
 
   // ---- Receiving output contributions for our blocks --------------------------------------
+  // Other ranks' output blocks wait here, uncompressed, until they are merged into the store:
+  // the plan gives them as much memory as this rank's own lines (flow_limits::line_memory
+  // holds both halves), so receives are posted only while their buffers fit in that half.
+  static constexpr uint64_t output_buffer_bytes =
+      sizeof(superinfo_t) * (header_nodes + max_block_nodes);
+  uint64_t incoming_budget() const {
+    return std::max(limits_.line_memory / 2, output_buffer_bytes);
+  }
+  void top_up_output_receives() {
+    while (posted_outputs_ < posted_receives &&
+           incoming_bytes_ + output_buffer_bytes <= incoming_budget())
+      post_output_receive();
+  }
   void post_output_receive() {
     auto buffer = std::make_shared<std::vector<superinfo_t>>(header_nodes + max_block_nodes);
+    incoming_bytes_ += output_buffer_bytes;
+    posted_outputs_++;
+    note_line_bytes();
     MPI_Request r;
     PENTAGO_MPI(MPI_Irecv(buffer->data(), int(buffer->size() * sizeof(superinfo_t)), MPI_BYTE,
                           MPI_ANY_SOURCE, slice_, comms_.output, &r));
@@ -206,8 +222,17 @@ class flow {
         [this, buffer](const MPI_Status& status) {
           int bytes = 0;
           MPI_Get_count(&status, MPI_BYTE, &bytes);
-          pool_.push_front([this, buffer, bytes] { accumulate_message(*buffer, bytes); });
-          post_output_receive();
+          posted_outputs_--;
+          pool_.push_front([this, buffer, bytes] {
+            if (limits_.test_merge_delay_ms)
+              std::this_thread::sleep_for(std::chrono::milliseconds(limits_.test_merge_delay_ms));
+            accumulate_message(*buffer, bytes);
+            immediate([this] {
+              incoming_bytes_ -= output_buffer_bytes;
+              top_up_output_receives();
+            });
+          });
+          top_up_output_receives();
         },
         true);
   }
@@ -240,6 +265,11 @@ class flow {
     return bytes;
   }
 
+  void note_line_bytes() {
+    stats_.line_bytes_high_water =
+        std::max(stats_.line_bytes_high_water, line_memory_used_ + incoming_bytes_);
+  }
+
   bool schedule_lines() {
     bool any = false;
     while (next_line_ < lines_.size() && int(active_.size()) < limits_.line_limit &&
@@ -249,11 +279,14 @@ class flow {
       state->line = line;
       state->dep = line_dependency_of(line);
       state->memory = line_memory(state->dep);
-      if (state->memory > limits_.line_memory)
+      // This rank's lines get half of the line memory, other ranks' outputs the other half.
+      const uint64_t own_budget = limits_.line_memory / 2;
+      if (state->memory > own_budget)
         throw error("one block line needs " + std::to_string(state->memory) + " bytes but only " +
-                    std::to_string(limits_.line_memory) + " are left for lines: raise --memory");
-      if (line_memory_used_ + state->memory > limits_.line_memory) break;
+                    std::to_string(own_budget) + " are left for lines: raise --memory");
+      if (line_memory_used_ + state->memory > own_budget) break;
       line_memory_used_ += state->memory;
+      note_line_bytes();
       next_line_++;
       state->section_index = partition_.lines().section_index(line.section);
       line_state* s = state.get();
@@ -414,6 +447,8 @@ class flow {
   std::list<std::unique_ptr<line_state>> active_;
   int gathering_ = 0;
   uint64_t line_memory_used_ = 0;
+  uint64_t incoming_bytes_ = 0;  // buffers of posted or unmerged output receives
+  int posted_outputs_ = 0;
   uint64_t total_outputs_ = 0, outputs_done_ = 0;
   std::vector<int> free_tags_;
 

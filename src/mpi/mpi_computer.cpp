@@ -28,7 +28,9 @@ mpi_computer::mpi_computer(const engine_options& o,
       ranks_(mpi_size()),
       pool_(o.threads - 1),
       limits_{o.gather_limit, o.line_limit, plan.line_bytes, o.mode},
-      trace_(trace) {}
+      trace_(trace) {
+  if (rank_ == o.test_slow_merge_rank) limits_.test_merge_delay_ms = o.test_slow_merge_ms;
+}
 
 std::unique_ptr<block_store> mpi_computer::new_store(int n, int samples, compacting_store& heap,
                                                      partial_pool* partials,
@@ -99,12 +101,12 @@ void mpi_computer::measure(const block_store& store, const compacting_store& hea
   uint64_t local[4] = {store.compressed_bytes(), store.uncompressed_bytes(), stats_.input_bytes,
                        stats_.outputs_sent};
   // Per rank maxima: resident set, store bytes, arena live and bump high water, partials.
-  uint64_t local_max[5] = {pentago::resident_high_water(), store.peak_held_bytes(),
+  uint64_t local_max[6] = {pentago::resident_high_water(), store.peak_held_bytes(),
                            heap_stats.peak_live_bytes, heap_stats.bump_high_water,
-                           partials.carved_bytes()};
-  uint64_t total[4] = {}, high[5] = {};
+                           partials.carved_bytes(), stats_.line_bytes_high_water};
+  uint64_t total[4] = {}, high[6] = {};
   PENTAGO_MPI(MPI_Reduce(local, total, 4, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
-  PENTAGO_MPI(MPI_Reduce(local_max, high, 5, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
+  PENTAGO_MPI(MPI_Reduce(local_max, high, 6, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
   stats_ = {};
   if (rank_ != 0) return;
   r.worker_seconds = sum;
@@ -122,6 +124,7 @@ void mpi_computer::measure(const block_store& store, const compacting_store& hea
   r.memory.arena_live = high[2];
   r.memory.arena_touched = high[3];
   r.memory.partial_bytes = high[4];
+  r.memory.line_bytes = high[5];
   for (size_t k = 0; k < per_rank.size() / times.size(); k++) {
     activity_times t{};
     std::copy_n(per_rank.begin() + long(k * times.size()), times.size(), t.begin());

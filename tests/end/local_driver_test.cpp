@@ -11,6 +11,7 @@
 
 #include "pentago/data/npy.h"
 #include "pentago/end/meaningless.h"
+#include "pentago/end/slice_report.h"
 #include "pentago/search/super_search.h"
 #include "run_record_expect.h"
 
@@ -167,4 +168,18 @@ TEST(local_driver, run_record_describes_the_run) {
     EXPECT_TRUE(fs::exists(o.dir + "/slice-" + std::to_string(n) + ".pentago.index")) << n;
   }
   EXPECT_FALSE(fs::exists(o.dir + "/slice-3.pentago"));
+}
+
+// A resident set over --memory is a warning in the log and "over_limit" in the record.
+TEST(slice_report, resident_over_memory_warns) {
+  slice_report r;
+  r.slice = 34;
+  r.memory.limit = 100 << 20;
+  r.memory.resident_high_water = 101 << 20;
+  const auto lines = format_slice_report(r);
+  bool warned = false;
+  for (const auto& line : lines) warned |= line.find("warning: slice 34: resident") != std::string::npos;
+  EXPECT_TRUE(warned);
+  r.memory.resident_high_water = 99 << 20;
+  for (const auto& line : format_slice_report(r)) EXPECT_EQ(line.find("warning"), std::string::npos);
 }

@@ -373,3 +373,30 @@ TEST(endgame, run_record_describes_the_run) {
     EXPECT_TRUE(fs::exists(dir + "/slice-" + std::to_string(n) + ".pentago.index")) << n;
   expect_same_files(dir, local_reference("00000000", 4), 0, 4);
 }
+
+// Issue 22 item 2: with --line-limit 64 at the plan's own memory, ranks went over --memory
+// (other ranks' output blocks were received without bound while merges lagged) and the log
+// said "resident X of --memory Y" without a warning. A rank that merges slowly must now hold
+// the senders back: lines in flight plus waiting outputs stay within the plan's line memory,
+// the resident set within --memory, and the record says so for every slice.
+TEST(endgame, line_limit_64_stays_within_memory) {
+  const std::string common = "--ranks 2 --threads 2 --line-limit 64 --save 35 --stop-after 35";
+  auto p = shell(bin + "pentago-predict --memory 64G " + common + " 44444554", 120);
+  ASSERT_EQ(p.code, 0) << p.output;
+  const size_t at = p.output.find("engine plan: ");
+  ASSERT_NE(at, std::string::npos) << p.output;
+  const uint64_t needed = std::stoull(p.output.substr(p.output.find('(', at) + 1));
+  const std::string dir = fresh_dir("line-limit-64");
+  const auto r = shell(endgame(2, "--threads 2 --line-limit 64 --save 35 --stop-after 35 "
+                                  "--test-slow-merge 1:2 --memory " +
+                                      std::to_string(needed) + " --dir " + dir + " 44444554"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto records = pentago::testing::expect_run_record(dir, "pentago-endgame");
+  ASSERT_EQ(records.size(), 3u);
+  const auto& memory = records[1].at("memory");
+  ASSERT_FALSE(memory.at("line_bytes").is_null());
+  EXPECT_LE(memory.at("line_bytes").get<uint64_t>(), memory.at("line_plan_bytes").get<uint64_t>());
+  EXPECT_GT(memory.at("line_bytes").get<uint64_t>(), 0u);
+  EXPECT_LE(memory.at("resident_high_water").get<uint64_t>(), needed) << records[1].dump();
+  EXPECT_FALSE(memory.at("over_limit").get<bool>());
+}

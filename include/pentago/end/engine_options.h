@@ -52,6 +52,8 @@ struct engine_options {
   bool per_rank_times = false;
   int test_fail_rank = -1;  // test only: this rank fails in slice test_fail_slice
   int test_fail_slice = -1;
+  int test_slow_merge_rank = -1;  // test only: this rank merges other ranks' outputs slowly
+  int test_slow_merge_ms = 0;
   bool help = false;
   std::vector<std::string> arguments;  // the command line as given (the run record's options)
 };

@@ -46,6 +46,9 @@ struct slice_report {
     double plan_ratio = 0;
     uint64_t arena_live = 0, arena_touched = 0, arena_bytes = 0;
     uint64_t partial_bytes = 0, partial_plan_bytes = 0;
+    // MPI only: lines in flight and other ranks' outputs waiting, at most, and the plan's.
+    std::optional<uint64_t> line_bytes;
+    uint64_t line_plan_bytes = 0;
   } memory;
   // MPI only: min and max over ranks of lines, line blocks, line nodes, blocks, block nodes.
   struct load_balance_t {
