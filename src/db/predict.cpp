@@ -135,7 +135,8 @@ prediction predict(const predict_options& o) {
 
   // Partitions and per-rank loads of the needed slices, in parallel over (slice, rank).
   std::vector<std::unique_ptr<partition_t>> parts(36);
-  for (const int n : needed) parts[n] = std::make_unique<partition_t>(slices[n], o.ranks, o.randomize);
+  for (const int n : needed)
+    parts[n] = std::make_unique<partition_t>(slices[n], o.ranks, o.randomize);
   const std::vector<int> ranks = examined_ranks(o.ranks, o.rank_samples);
   std::vector<std::vector<rank_sums>> loads(36);
   for (const int n : needed) loads[n].resize(ranks.size());
@@ -203,15 +204,15 @@ std::string format_prediction(const predict_options& o, const prediction& p) {
   std::string out;
   char buf[512];
   auto line = [&](const std::string& text) { out += text + "\n"; };
-  std::snprintf(
-      buf, sizeof buf,
-      "pentago-predict: root %s, %d ranks x %d threads, memory %s per rank, save <= %d, "
-      "key %llu, samples %d, line limit %d%s%s",
-      o.root.name().c_str(), o.ranks, o.threads, bytes_text(double(o.memory)).c_str(), o.save,
-      (unsigned long long)o.randomize, o.samples, o.line_limit,
-      o.meaningless ? (", meaningless " + std::to_string(o.meaningless)).c_str() : "",
-      o.restart_slice >= 0 ? (", restart from slice " + std::to_string(o.restart_slice)).c_str()
-                           : "");
+  std::snprintf(buf, sizeof buf,
+                "pentago-predict: root %s, %d ranks x %d threads, memory %s per rank, save <= %d, "
+                "key %llu, samples %d, line limit %d%s%s",
+                o.root.name().c_str(), o.ranks, o.threads, bytes_text(double(o.memory)).c_str(),
+                o.save, (unsigned long long)o.randomize, o.samples, o.line_limit,
+                o.meaningless ? (", meaningless " + std::to_string(o.meaningless)).c_str() : "",
+                o.restart_slice >= 0
+                    ? (", restart from slice " + std::to_string(o.restart_slice)).c_str()
+                    : "");
   line(buf);
   if (!p.slices.empty()) {
     const auto& s = p.slices.front();
@@ -232,15 +233,15 @@ std::string format_prediction(const predict_options& o, const prediction& p) {
     const std::string blocks = std::to_string(uint64_t(s.rank_blocks.min)) + "-" +
                                std::to_string(uint64_t(s.rank_blocks.max)) +
                                (s.lines_sampled ? "~" : "");
-    std::snprintf(
-        buf, sizeof buf,
-        "%5d %8llu %10llu %16llu %10llu | %-15s %-15s | %-10s %-10s %-12s | %-12s %s", s.slice,
-        (unsigned long long)s.sections, (unsigned long long)s.blocks, (unsigned long long)s.nodes,
-        (unsigned long long)s.lines, lines.c_str(), blocks.c_str(),
-        bytes_text(double(s.rank_store_bytes)).c_str(), bytes_text(double(s.pair_bytes)).c_str(),
-        bytes_text(double(s.max_line_bytes)).c_str(),
-        s.saved ? bytes_text(o.xz_ratio * double(s.output_bytes)).c_str() : "-",
-        format_seconds(s.seconds).c_str());
+    std::snprintf(buf, sizeof buf,
+                  "%5d %8llu %10llu %16llu %10llu | %-15s %-15s | %-10s %-10s %-12s | %-12s %s",
+                  s.slice, (unsigned long long)s.sections, (unsigned long long)s.blocks,
+                  (unsigned long long)s.nodes, (unsigned long long)s.lines, lines.c_str(),
+                  blocks.c_str(), bytes_text(double(s.rank_store_bytes)).c_str(),
+                  bytes_text(double(s.pair_bytes)).c_str(),
+                  bytes_text(double(s.max_line_bytes)).c_str(),
+                  s.saved ? bytes_text(o.xz_ratio * double(s.output_bytes)).c_str() : "-",
+                  format_seconds(s.seconds).c_str());
     line(buf);
   }
   line("");

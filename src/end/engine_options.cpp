@@ -20,9 +20,12 @@ constexpr auto endgame = engine_program::endgame, local = engine_program::local,
 
 const char* engine_program_name(engine_program program) {
   switch (program) {
-    case engine_program::endgame: return "pentago-endgame";
-    case engine_program::local: return "pentago-endgame-local";
-    case engine_program::predict: return "pentago-predict";
+    case engine_program::endgame:
+      return "pentago-endgame";
+    case engine_program::local:
+      return "pentago-endgame-local";
+    case engine_program::predict:
+      return "pentago-predict";
   }
   return "?";
 }
@@ -106,15 +109,14 @@ bool take_engine_option(argument_cursor& args, engine_options& o, bool& have_roo
 void validate_engine_options(const engine_options& o, bool have_root) {
   if (!have_root)
     throw usage_error("missing ROOT section (e.g. 44444554; 00000000 is the full game)");
-  if (o.program != engine_program::predict && o.dir.empty())
-    throw usage_error("missing --dir DIR");
+  if (o.program != engine_program::predict && o.dir.empty()) throw usage_error("missing --dir DIR");
   if (o.program == engine_program::predict) {
     if (o.ranks < 1) throw usage_error("--ranks must be given (at least 1)");
     if (o.memory == 0) throw usage_error("--memory must be given");
   }
   // The slices of the run (root, --meaningless, --stop-after, a predicted restart slice).
-  validate_run(make_run_request(o, std::max(o.ranks, 1), std::max<uint64_t>(o.memory, 1),
-                                o.restart_slice));
+  validate_run(
+      make_run_request(o, std::max(o.ranks, 1), std::max<uint64_t>(o.memory, 1), o.restart_slice));
 }
 
 engine_options parse_engine_options(engine_program program, int argc, char** argv) {
@@ -137,32 +139,40 @@ std::string engine_usage(engine_program p) {
   add({endgame, predict},
       "  --threads T          threads per rank: 1 communication + T-1 workers (default 6, >= 2)\n");
   add({local}, "  --threads N          worker threads (default 2)\n");
-  add({endgame, local}, "  --dir DIR            new output directory (required; never overwritten)\n");
+  add({endgame, local},
+      "  --dir DIR            new output directory (required; never overwritten)\n");
   add({endgame, local, predict},
       "  --save N             write slice-N.pentago (and its .index) for slices <= N\n"
       "                       (default 18 in every solver program; -1 none)\n");
-  add({endgame, local}, "  --level P            xz preset of slice files, 0..9 (default 6, as published)\n");
-  add({endgame}, "  --memory SIZE        memory per rank, e.g. 7G (default: half this node's share)\n");
+  add({endgame, local},
+      "  --level P            xz preset of slice files, 0..9 (default 6, as published)\n");
+  add({endgame},
+      "  --memory SIZE        memory per rank, e.g. 7G (default: half this node's share)\n");
   add({local}, "  --memory SIZE        memory limit, e.g. 4G (default: half of physical memory)\n");
-  add({predict}, "  --ranks R            MPI ranks (required)\n"
-                 "  --memory SIZE        memory per rank, e.g. 7G (required)\n");
+  add({predict},
+      "  --ranks R            MPI ranks (required)\n"
+      "  --memory SIZE        memory per rank, e.g. 7G (required)\n");
   add({endgame}, "  --gather-limit N     lines gathering inputs at once (default 4, 1..64)\n");
-  add({endgame, predict}, "  --line-limit N       lines allocated at once per rank (default 8, >= 2)\n");
-  add({endgame, local, predict}, "  --samples K          sparse samples per section (default 256)\n");
+  add({endgame, predict},
+      "  --line-limit N       lines allocated at once per rank (default 8, >= 2)\n");
+  add({endgame, local, predict},
+      "  --samples K          sparse samples per section (default 256)\n");
   add({endgame, predict},
       "  --randomize KEY      partition key (default 17; 0 = simple deterministic partition)\n");
   add({endgame, local, predict},
       "  --stop-after S       lowest slice to compute (default: the root's slice)\n");
-  add({endgame}, "  --restart FILE       resume from a saved slice file (any rank count and key)\n"
-                 "  --checkpoint-every K write a restart file every K slices (also on SIGUSR1/SIGTERM)\n");
+  add({endgame},
+      "  --restart FILE       resume from a saved slice file (any rank count and key)\n"
+      "  --checkpoint-every K write a restart file every K slices (also on SIGUSR1/SIGTERM)\n");
   add({predict}, "  --restart N          the run restarts from a slice-N file\n");
   add({endgame, local, predict},
       "  --meaningless K      synthesize slice K pseudorandomly and solve below it (test mode)\n");
-  add({endgame}, "  --thread-mode MODE   funneled (only the communication thread calls MPI; default)\n"
-                 "                       or multiple (workers send outputs themselves)\n"
-                 "  --log-all            every rank writes DIR/log-<rank>\n"
-                 "  --per-rank-times     per-rank activity times in the slice reports\n"
-                 "  --trace FILE         write a Chrome trace (open in Perfetto or chrome://tracing)\n");
+  add({endgame},
+      "  --thread-mode MODE   funneled (only the communication thread calls MPI; default)\n"
+      "                       or multiple (workers send outputs themselves)\n"
+      "  --log-all            every rank writes DIR/log-<rank>\n"
+      "  --per-rank-times     per-rank activity times in the slice reports\n"
+      "  --trace FILE         write a Chrome trace (open in Perfetto or chrome://tracing)\n");
   add({local}, "  --quiet              write progress only to DIR/log\n");
   return s;
 }

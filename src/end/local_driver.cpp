@@ -127,8 +127,8 @@ class local_computer : public slice_computer {
 
   bool any(bool mine) override { return mine; }
 
-  void measure(const block_store& store, const compacting_store& heap,
-               const partial_pool& partials, slice_report& r) override {
+  void measure(const block_store& store, const compacting_store& heap, const partial_pool& partials,
+               slice_report& r) override {
     r.worker_seconds = pool_.take_times();
     double all = 0;
     for (const double t : r.worker_seconds) all += t;

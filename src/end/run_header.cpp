@@ -16,11 +16,10 @@ std::vector<std::string> format_run_header(const engine_options& o, const run_he
   const int workers = engine_workers(o);
   const bool is_local = o.program == engine_program::local;
   std::string line = "  ranks " + std::to_string(h.ranks) + ", threads/rank " +
-                     std::to_string(o.threads) + " (" +
-                     (is_local ? "" : "1 communication + ") + std::to_string(workers) +
-                     " workers), root " + o.root.name() + ", slices " + std::to_string(h.top) +
-                     " down to " + std::to_string(h.bottom) + ", save <= " +
-                     std::to_string(o.save);
+                     std::to_string(o.threads) + " (" + (is_local ? "" : "1 communication + ") +
+                     std::to_string(workers) + " workers), root " + o.root.name() + ", slices " +
+                     std::to_string(h.top) + " down to " + std::to_string(h.bottom) +
+                     ", save <= " + std::to_string(o.save);
   if (!is_local)
     line += ", key " + std::to_string(o.randomize) + ", gather limit " +
             std::to_string(o.gather_limit) + ", line limit " + std::to_string(o.line_limit);

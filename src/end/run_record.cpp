@@ -140,8 +140,8 @@ void run_record::header(const engine_options& o, const run_header& h, const run_
   j["key"] = o.program == engine_program::local ? json(nullptr) : json(o.randomize);
   j["level"] = o.level;
   j["meaningless"] = o.meaningless;
-  j["restart"] = h.restart_slice < 0 ? json(nullptr)
-                                     : json{{"slice", h.restart_slice}, {"path", o.restart}};
+  j["restart"] =
+      h.restart_slice < 0 ? json(nullptr) : json{{"slice", h.restart_slice}, {"path", o.restart}};
   j["simd"] = h.simd;
   j["started"] = utc_now();
   j["options"] = options_json(o);

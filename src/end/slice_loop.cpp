@@ -88,7 +88,9 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     computer.write_counts_and_samples(o.dir, n, store);
     r.files.push_back({"counts-" + std::to_string(n) + ".npy", {}, {}, {}});
     r.files.push_back({"sparse-" + std::to_string(n) + ".npy",
-                       uint64_t(o.samples) * uint64_t(slices[n].size()), {}, {}});
+                       uint64_t(o.samples) * uint64_t(slices[n].size()),
+                       {},
+                       {}});
   };
   auto save_slice = [&](slice_report& r, int n, const block_store& store) {
     const std::string name = slice_file_name(n);
@@ -165,8 +167,7 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     // Agree on a checkpoint after any regular save, so a signal that arrived while it was
     // being written takes effect now rather than a slice later.
     const bool checkpoint =
-        computer.any(setup.checkpoint_requested && setup.checkpoint_requested()) &&
-        n > plan.bottom;
+        computer.any(setup.checkpoint_requested && setup.checkpoint_requested()) && n > plan.bottom;
     if (checkpoint && !saved) save_slice(r, n, *above);
     r.io_seconds = seconds_since(io_start);
     finish_report(r, *above, true);

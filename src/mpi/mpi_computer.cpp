@@ -20,8 +20,8 @@ std::vector<block_key_t> keys_of(const partition_t& p, int rank) {
 }  // namespace
 
 mpi_computer::mpi_computer(const engine_options& o,
-                           const std::vector<std::vector<section_t>>& slices,
-                           const run_plan& plan, trace_recorder* trace)
+                           const std::vector<std::vector<section_t>>& slices, const run_plan& plan,
+                           trace_recorder* trace)
     : o_(o),
       slices_(slices),
       rank_(mpi_rank()),
@@ -33,8 +33,7 @@ mpi_computer::mpi_computer(const engine_options& o,
 }
 
 std::unique_ptr<block_store> mpi_computer::new_store(int n, int samples, compacting_store& heap,
-                                                     partial_pool* partials,
-                                                     slice_report& report) {
+                                                     partial_pool* partials, slice_report& report) {
   above_ = std::move(part_);
   part_ = std::make_unique<partition_t>(slices_[n], ranks_, o_.randomize);
   // Load balance: min and max over ranks, one MPI_MAX of the negated mins and the maxes.
@@ -47,8 +46,7 @@ std::unique_ptr<block_store> mpi_computer::new_store(int n, int samples, compact
   slice_report::load_balance_t balance;
   for (int i = 0; i < 5; i++) balance.ranges[i] = {-global[i], global[load_t::fields + i]};
   report.load_balance = balance;
-  return std::make_unique<block_store>(slices_[n], keys_of(*part_, rank_), samples, heap,
-                                       partials);
+  return std::make_unique<block_store>(slices_[n], keys_of(*part_, rank_), samples, heap, partials);
 }
 
 void mpi_computer::compute(int n, block_store& store, block_store* above, slice_report&) {
@@ -102,8 +100,8 @@ void mpi_computer::measure(const block_store& store, const compacting_store& hea
                        stats_.outputs_sent};
   // Per rank maxima: resident set, store bytes, arena live and bump high water, partials.
   uint64_t local_max[6] = {pentago::resident_high_water(), store.peak_held_bytes(),
-                           heap_stats.peak_live_bytes, heap_stats.bump_high_water,
-                           partials.carved_bytes(), stats_.line_bytes_high_water};
+                           heap_stats.peak_live_bytes,     heap_stats.bump_high_water,
+                           partials.carved_bytes(),        stats_.line_bytes_high_water};
   uint64_t total[4] = {}, high[6] = {};
   PENTAGO_MPI(MPI_Reduce(local, total, 4, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
   PENTAGO_MPI(MPI_Reduce(local_max, high, 6, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));

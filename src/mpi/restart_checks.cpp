@@ -33,10 +33,10 @@ int check_restart(const engine_options& o, const std::vector<std::vector<section
   const int marked = meaningless_marker_of(o.restart);
   if (marked != o.meaningless)
     throw usage_error(
-        marked == 0 ? "--meaningless " + std::to_string(o.meaningless) + " with --restart " +
-                          o.restart +
-                          ": that file is not from a meaningless run (no meaningless-N marker "
-                          "beside it), so its values are real"
+        marked == 0
+            ? "--meaningless " + std::to_string(o.meaningless) + " with --restart " + o.restart +
+                  ": that file is not from a meaningless run (no meaningless-N marker "
+                  "beside it), so its values are real"
         : o.meaningless == 0
             ? "restart file " + o.restart + " is from a run with --meaningless " +
                   std::to_string(marked) + " (marker beside it): resume it with --meaningless " +
@@ -51,9 +51,9 @@ int check_restart(const engine_options& o, const std::vector<std::vector<section
   if (slice < 0 || slice > top || slice <= bottom)
     throw usage_error("restart file " + o.restart + " holds slice " + std::to_string(slice) +
                       ", but this run can restart only from " +
-                      (bottom + 1 == top ? "slice " + std::to_string(top)
-                                         : "slices " + std::to_string(bottom + 1) + ".." +
-                                               std::to_string(top)));
+                      (bottom + 1 == top
+                           ? "slice " + std::to_string(top)
+                           : "slices " + std::to_string(bottom + 1) + ".." + std::to_string(top)));
   if (restart != slices[slice])
     throw usage_error("restart file " + o.restart + " does not hold the descendants of " +
                       o.root.str() + " at slice " + std::to_string(slice) + " (" +

@@ -178,8 +178,10 @@ TEST(slice_report, resident_over_memory_warns) {
   r.memory.resident_high_water = 101 << 20;
   const auto lines = format_slice_report(r);
   bool warned = false;
-  for (const auto& line : lines) warned |= line.find("warning: slice 34: resident") != std::string::npos;
+  for (const auto& line : lines)
+    warned |= line.find("warning: slice 34: resident") != std::string::npos;
   EXPECT_TRUE(warned);
   r.memory.resident_high_water = 99 << 20;
-  for (const auto& line : format_slice_report(r)) EXPECT_EQ(line.find("warning"), std::string::npos);
+  for (const auto& line : format_slice_report(r))
+    EXPECT_EQ(line.find("warning"), std::string::npos);
 }

@@ -15,11 +15,11 @@
 #include <ostream>
 #include <thread>
 
+#include "end/run_record_expect.h"
 #include "pentago/data/npy.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/end/local_driver.h"
 #include "pentago/search/super_search.h"
-#include "end/run_record_expect.h"
 
 using namespace pentago;
 namespace fs = std::filesystem;
@@ -362,7 +362,8 @@ TEST(endgame, trace_file_is_written) {
 // and traffic only ranks have, and the same counts.
 TEST(endgame, run_record_describes_the_run) {
   const std::string dir = fresh_dir("run-record");
-  const auto r = shell(endgame(2, "--threads 2 --meaningless 4 --save 2 --dir " + dir + " 00000000"));
+  const auto r =
+      shell(endgame(2, "--threads 2 --meaningless 4 --save 2 --dir " + dir + " 00000000"));
   ASSERT_EQ(r.code, 0) << r.output;
   const auto records = pentago::testing::expect_run_record(dir, "pentago-endgame");
   ASSERT_EQ(records.size(), 7u);
@@ -388,9 +389,10 @@ TEST(endgame, line_limit_64_stays_within_memory) {
   ASSERT_NE(at, std::string::npos) << p.output;
   const uint64_t needed = std::stoull(p.output.substr(p.output.find('(', at) + 1));
   const std::string dir = fresh_dir("line-limit-64");
-  const auto r = shell(endgame(2, "--threads 2 --line-limit 64 --save -1 --stop-after 35 "
-                                  "--test-slow-merge 1:2 --memory " +
-                                      std::to_string(needed) + " --dir " + dir + " 44444554"));
+  const auto r = shell(endgame(2,
+                               "--threads 2 --line-limit 64 --save -1 --stop-after 35 "
+                               "--test-slow-merge 1:2 --memory " +
+                                   std::to_string(needed) + " --dir " + dir + " 44444554"));
   ASSERT_EQ(r.code, 0) << r.output;
   const auto records = pentago::testing::expect_run_record(dir, "pentago-endgame");
   ASSERT_EQ(records.size(), 3u);

@@ -25,8 +25,8 @@ struct predict_options : engine_options {
   int slices_lo = 0, slices_hi = 35;  // --slices: evaluate only these computed slices
   // Output nodes per CPU second of one core, measured on whole runs (docs/tools.md).
   double speed = calibrated_speed;
-  double xz_ratio = 0.15;   // slice-file compression (2013 run: 0.12 at slice 18, 0.19 at 17)
-  int rank_samples = 64;    // ranks whose load is computed when there are more (0: all)
+  double xz_ratio = 0.15;  // slice-file compression (2013 run: 0.12 at slice 18, 0.19 at 17)
+  int rank_samples = 64;   // ranks whose load is computed when there are more (0: all)
   uint64_t rank_lines = uint64_t(1) << 18;  // lines per rank examined before sampling lines
   int jobs = 0;                             // threads computing loads (0: all hardware threads)
 };

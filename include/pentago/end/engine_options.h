@@ -30,25 +30,25 @@ struct engine_options {
   // pentago-endgame and pentago-predict: threads per rank, 1 communication + threads-1 workers
   // (default 6). pentago-endgame-local: worker threads (default 2).
   int threads;
-  std::string dir;          // new output directory; never overwritten
-  int save = 18;            // write slice-N.pentago for computed slices N <= save (-1: none)
-  int level = 6;            // xz preset of slice files (the published files used 6)
-  uint64_t memory = 0;      // bytes per rank; 0: the program's default (predict: required)
-  int samples = 256;        // sparse samples per section
-  int stop_after = -1;      // lowest slice computed; -1: the root's slice
-  int meaningless = 0;      // synthesize slice K pseudorandomly and solve below it (test mode)
-  bool echo = true;         // print the log on stdout as well as DIR/log (local: --quiet)
+  std::string dir;      // new output directory; never overwritten
+  int save = 18;        // write slice-N.pentago for computed slices N <= save (-1: none)
+  int level = 6;        // xz preset of slice files (the published files used 6)
+  uint64_t memory = 0;  // bytes per rank; 0: the program's default (predict: required)
+  int samples = 256;    // sparse samples per section
+  int stop_after = -1;  // lowest slice computed; -1: the root's slice
+  int meaningless = 0;  // synthesize slice K pseudorandomly and solve below it (test mode)
+  bool echo = true;     // print the log on stdout as well as DIR/log (local: --quiet)
   // MPI runs (pentago-endgame; the ones pentago-predict plans).
-  int ranks = 0;            // pentago-predict --ranks (pentago-endgame: the MPI size)
-  int gather_limit = 4;     // lines with outstanding input requests
-  int line_limit = 8;       // lines in flight per rank
-  uint64_t randomize = 17;  // partition key; 0: the simple deterministic partition
-  std::string restart;      // pentago-endgame: resume from this slice file
-  int restart_slice = -1;   // pentago-predict --restart N: the run resumes from slice N
-  int checkpoint_every = 0; // write a restart file every K slices (0: only on signal)
-  std::string trace;        // Chrome trace JSON output
+  int ranks = 0;             // pentago-predict --ranks (pentago-endgame: the MPI size)
+  int gather_limit = 4;      // lines with outstanding input requests
+  int line_limit = 8;        // lines in flight per rank
+  uint64_t randomize = 17;   // partition key; 0: the simple deterministic partition
+  std::string restart;       // pentago-endgame: resume from this slice file
+  int restart_slice = -1;    // pentago-predict --restart N: the run resumes from slice N
+  int checkpoint_every = 0;  // write a restart file every K slices (0: only on signal)
+  std::string trace;         // Chrome trace JSON output
   thread_mode mode = thread_mode::funneled;
-  bool log_all = false;     // every rank writes DIR/log-<rank>
+  bool log_all = false;  // every rank writes DIR/log-<rank>
   bool per_rank_times = false;
   int test_fail_rank = -1;  // test only: this rank fails in slice test_fail_slice
   int test_fail_slice = -1;

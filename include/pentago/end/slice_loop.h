@@ -35,8 +35,7 @@ class slice_computer {
   // the previous current one the layout above. Collective (MPI: the partition, load balance
   // into `report`).
   virtual std::unique_ptr<block_store> new_store(int n, int samples, compacting_store& heap,
-                                                 partial_pool* partials,
-                                                 slice_report& report) = 0;
+                                                 partial_pool* partials, slice_report& report) = 0;
   // The block lines of the current slice and of the slice above.
   virtual const slice_lines& current_lines() const = 0;
   virtual const slice_lines& lines_above() const = 0;

@@ -24,7 +24,7 @@ struct written_file {
 struct slice_report {
   int slice = 0;
   uint64_t sections = 0, blocks = 0, nodes = 0;
-  bool synthesized = false;  // the meaningless slice: values made up, nothing computed
+  bool synthesized = false;    // the meaningless slice: values made up, nothing computed
   double seconds = 0;          // compute + io
   double compute_seconds = 0;  // the slice's blocks computed (or synthesized) and frozen
   double io_seconds = 0;       // counts, samples and slice files written

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "pentago/end/block_store.h"
+#include "pentago/end/engine_options.h"
 #include "pentago/end/partition.h"
 #include "pentago/mpi/comm.h"
-#include "pentago/end/engine_options.h"
 #include "pentago/mpi/trace.h"
 #include "pentago/util/worker_pool.h"
 

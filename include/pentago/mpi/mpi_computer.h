@@ -33,12 +33,11 @@ class mpi_computer : public slice_computer {
   void release_above() override { above_.reset(); }
   void fill_meaningless(block_store& store) override;
   void read_restart(const std::string& path, block_store& store) override;
-  void write_counts_and_samples(const std::string& dir, int n,
-                                const block_store& store) override;
+  void write_counts_and_samples(const std::string& dir, int n, const block_store& store) override;
   uint64_t write_slice(const std::string& path, int n, const block_store& store) override;
   bool any(bool mine) override;
-  void measure(const block_store& store, const compacting_store& heap,
-               const partial_pool& partials, slice_report& report) override;
+  void measure(const block_store& store, const compacting_store& heap, const partial_pool& partials,
+               slice_report& report) override;
   uint64_t resident_high_water() override;
 
  private:
