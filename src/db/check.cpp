@@ -667,7 +667,7 @@ check_result check_run_directory(const std::string& dir, const check_options& op
     }
     static const std::regex pentago_name(R"(.*\.pentago)"),
         allowed(
-            R"(log|log-\d+|history.*|output-.*|.*\.pbs|.*\.sh|slurm-.*\.out|.*\.o\d+|.*\.e\d+|\d+\.(cobaltlog|error|output)|(restart|checkpoint).*)");
+            R"(log|log-\d+|run\.jsonl|history.*|output-.*|.*\.pbs|.*\.sh|slurm-.*\.out|.*\.o\d+|.*\.e\d+|\d+\.(cobaltlog|error|output)|(restart|checkpoint).*)");
     run_directory_listing listing;
     try {
       listing = scan_run_directory(dir);
