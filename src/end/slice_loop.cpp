@@ -132,6 +132,8 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     describe(r, n, slices[n], *above, plan);
     const auto io_start = clock_type::now();
     write_counts(r, n, *above);
+    // Saved like a computed slice, so that a check of the slice below has its inputs.
+    if (n <= o.save) save_slice(r, n, *above);
     r.io_seconds = seconds_since(io_start);
     finish_report(r, *above, false);
     done.push_back(n);

@@ -35,16 +35,14 @@ std::vector<std::string> format_slice_report(const slice_report& r) {
   } else {
     // A dropped slice keeps no complete blocks, so it has no compression ratio to report.
     const std::string compression = r.compression ? ratio : "- (complete blocks dropped)";
-    std::snprintf(
-        buf, sizeof buf,
-        "slice %d: %llu sections, %llu blocks, %llu nodes in %s (compute %s, io %s), %.4g "
-        "nodes/s/core, compression %s, memory high water %s/rank, elapsed %s, eta %s",
-        r.slice, (unsigned long long)r.sections, (unsigned long long)r.blocks,
-        (unsigned long long)r.nodes, format_seconds(r.seconds).c_str(),
-        format_seconds(r.compute_seconds).c_str(), format_seconds(r.io_seconds).c_str(),
-        r.nodes_per_second_per_core, compression.c_str(),
-        format_bytes(double(r.memory.resident_high_water)).c_str(),
-        format_seconds(r.elapsed).c_str(), format_seconds(r.eta).c_str());
+    std::snprintf(buf, sizeof buf,
+                  "slice %d: %llu sections, %llu nodes in %s (compute %s, io %s), %.4g "
+                  "nodes/s/core, compression %s, memory high water %s/rank, elapsed %s, eta %s",
+                  r.slice, (unsigned long long)r.sections, (unsigned long long)r.nodes,
+                  format_seconds(r.seconds).c_str(), format_seconds(r.compute_seconds).c_str(),
+                  format_seconds(r.io_seconds).c_str(), r.nodes_per_second_per_core,
+                  compression.c_str(), format_bytes(double(r.memory.resident_high_water)).c_str(),
+                  format_seconds(r.elapsed).c_str(), format_seconds(r.eta).c_str());
     lines.push_back(buf);
   }
   std::string acts = "  worker time:";
