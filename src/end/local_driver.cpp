@@ -203,7 +203,8 @@ void run_local(const local_options& o) {
   const slice_loop_result result = run_slice_loop(setup, computer);
   const uint64_t high = resident_high_water();
   log.line("done: " + format_seconds(seconds_since(start)) + " total, memory high water " +
-           format_bytes(double(high)));
+           format_bytes(double(high)) + ", heap high water " +
+           format_bytes(double(result.heap_high_water)));
   record.done(result.checkpoint, seconds_since(start), high, result.slices);
 }
 

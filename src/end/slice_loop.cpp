@@ -183,6 +183,7 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
       break;
     }
   }
+  result.heap_high_water = heap.stats().peak_live_bytes;
   return result;
 }
 

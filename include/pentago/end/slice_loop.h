@@ -75,8 +75,9 @@ struct slice_loop_setup {
 };
 
 struct slice_loop_result {
-  std::vector<int> slices;  // computed (or synthesized), top first
-  bool checkpoint = false;  // stopped at a checkpoint
+  std::vector<int> slices;       // computed (or synthesized), top first
+  bool checkpoint = false;       // stopped at a checkpoint
+  uint64_t heap_high_water = 0;  // this process's arena: most live bytes at once
 };
 
 // Runs the slices of the plan. The caller has written the log header and the record's header
