@@ -404,3 +404,18 @@ TEST(endgame, line_limit_64_stays_within_memory) {
   EXPECT_LE(memory.at("resident_high_water").get<uint64_t>(), needed) << records[1].dump();
   EXPECT_FALSE(memory.at("over_limit").get<bool>());
 }
+
+// Issue 22 item 12: a run the memory plan refuses is a usage error, exit 2, from both drivers
+// (pentago-endgame-local exited 1), with one line and nothing created.
+TEST(endgame, memory_refusal_exits_2_from_both_drivers) {
+  const std::string dir = fresh_dir("refused");
+  for (const std::string& command :
+       {endgame(2, "--threads 2 --memory 1M --dir " + dir + " 44444554"),
+        bin + "pentago-endgame-local --threads 2 --memory 1M --dir " + dir + " 44444554"}) {
+    const auto r = shell(command, 60);
+    EXPECT_EQ(r.code, 2) << command << "\n" << r.output;
+    EXPECT_NE(r.output.find("memory plan needs"), std::string::npos) << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+    EXPECT_FALSE(fs::exists(dir)) << command;
+  }
+}
