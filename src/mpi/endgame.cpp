@@ -95,7 +95,7 @@ void run(const engine_options& o, const endgame_plan& p) {
   MPI_Get_version(&major, &minor);
   run_header header;
   header.ranks = ranks;
-  header.top = p.top;
+  header.top = p.plan.top;  // the restart slice when resuming
   header.bottom = p.bottom;
   header.memory = p.memory;
   header.restart_slice = p.restart_slice;
