@@ -13,7 +13,7 @@ namespace pentago {
 // What the header says about a run besides its options and plan.
 struct run_header {
   int ranks = 1;
-  int top = 35, bottom = 0;  // slices held (the meaningless slice at the top)
+  int top = 35, bottom = 0;  // slices held (the meaningless or restart slice at the top)
   uint64_t memory = 0;       // --memory per rank, resolved
   int restart_slice = -1;    // -1: not a restart
   std::string simd;
