@@ -19,7 +19,8 @@
 #   jobs/slurm/local-test.sh                                   # meaningless 5 on 2 ranks
 #   jobs/slurm/local-test.sh --export=ALL,MODE=root            # root 44444554
 #   jobs/slurm/local-test.sh --export=ALL,CHECKPOINT_TEST=1    # checkpoint + resume
-# Extra arguments go to sbatch. Environment:
+# Extra arguments go to sbatch; their --export variables are merged with this script's own
+# (LAUNCH, THREADS; jobs/lib/sbatch-exports.sh), a caller's value winning. Environment:
 #   LAUNCH=mpiexec (default) | srun   how test.sbatch starts the ranks inside the allocation.
 #       mpiexec works with any MPI (Hydra and Open MPI start their daemons through srun and
 #       provide PMI themselves). srun needs a Slurm MPI plugin matching your MPI: set
@@ -28,9 +29,18 @@
 #       fail with "Operation not permitted" (setgroups/setuid in slurmstepd), use this.
 #   PORT=N      slurmctld port (slurmd uses N+1); default a random port in 20000-29999.
 #   KEEP=1      keep the temporary directory (config, logs, job output).
+#   PRINT_SBATCH=1  print the sbatch command this would run (one word per line) and exit,
+#       without Slurm (tests/mpi/slurm_exports_test.sh).
 set -o pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/sbatch-exports.sh
+. "$repo/jobs/lib/sbatch-exports.sh"
+merge_sbatch_exports "ALL,LAUNCH=${LAUNCH:-mpiexec},THREADS=3" "$@" || exit 2
+if [ "${PRINT_SBATCH:-0}" = 1 ]; then
+  printf '%s\n' sbatch "--export=$MERGED_EXPORT" "${SBATCH_ARGS[@]}" jobs/slurm/test.sbatch
+  exit 0
+fi
 for cmd in munged slurmctld slurmd sbatch sinfo scontrol; do
   command -v "$cmd" >/dev/null || {
     echo "local-test: $cmd not found; install with: sudo apt-get install slurm-wlm munge" >&2
@@ -141,7 +151,7 @@ cpus=$(nproc)
 per_task=$(( cpus >= 6 ? 3 : (cpus >= 2 ? cpus / 2 : 1) ))
 cd "$repo" || exit 1
 sbatch --wait --chdir="$repo" --output="$tmp/job-%j.out" --cpus-per-task="$per_task" --mem=0 \
-  --export="ALL,LAUNCH=${LAUNCH:-mpiexec},THREADS=3" "$@" jobs/slurm/test.sbatch
+  --export="$MERGED_EXPORT" "${SBATCH_ARGS[@]}" jobs/slurm/test.sbatch
 status=$?
 for out in "$tmp"/job-*.out; do
   [ -f "$out" ] && { echo "---- $out"; cat "$out"; }

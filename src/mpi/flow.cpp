@@ -67,14 +67,12 @@ class flow {
     const int tags = std::min(tag_ub - first_response_tag, 1 << 16);
     PENTAGO_CHECK(tags >= 64, "MPI_TAG_UB too small");
     for (int t = 0; t < tags; t++) free_tags_.push_back(first_response_tag + t);
-    // Each input block is released after its last reader: this many lines read it.
-    if (prev_) prev_->expect_reads(input_readers(partition.lines(), prev_partition->lines()));
   }
 
   flow_stats run() {
     if (prev_)
       for (int i = 0; i < posted_receives; i++) post_request_receive();
-    for (int i = 0; i < posted_receives; i++) post_output_receive();
+    top_up_output_receives();
     bool barrier_started = false, barrier_done = false;
     MPI_Request barrier = MPI_REQUEST_NULL;
     int idle_rounds = 0;
@@ -110,7 +108,6 @@ class flow {
     for (size_t i = 0; i < requests_.size(); i++) MPI_Wait(&requests_[i], MPI_STATUS_IGNORE);
     pool_.wait_idle();
     if (pool_.failed()) throw error(pool_.failure());
-    if (prev_) prev_->check_reads_done();
     return stats_;
   }
 
@@ -202,9 +199,25 @@ class flow {
   }
 
   // ---- Receiving output contributions for our blocks --------------------------------------
+  // Other ranks' output blocks wait here, uncompressed, until they are merged into the store:
+  // the plan gives them as much memory as this rank's own lines (flow_limits::line_memory
+  // holds both halves), so receives are posted only while their buffers fit in that half.
+  static constexpr uint64_t output_buffer_bytes =
+      sizeof(superinfo_t) * (header_nodes + max_block_nodes);
+  uint64_t incoming_budget() const {
+    return std::max(limits_.line_memory / 2, output_buffer_bytes);
+  }
+  void top_up_output_receives() {
+    while (posted_outputs_ < posted_receives &&
+           incoming_bytes_ + output_buffer_bytes <= incoming_budget())
+      post_output_receive();
+  }
   void post_output_receive() {
     auto buffer =
         std::make_shared<uninitialized_vector<superinfo_t>>(header_nodes + max_block_nodes);
+    incoming_bytes_ += output_buffer_bytes;
+    posted_outputs_++;
+    note_line_bytes();
     MPI_Request r;
     PENTAGO_MPI(MPI_Irecv(buffer->data(), int(buffer->size() * sizeof(superinfo_t)), MPI_BYTE,
                           MPI_ANY_SOURCE, slice_, comms_.output, &r));
@@ -213,8 +226,17 @@ class flow {
         [this, buffer](const MPI_Status& status) {
           int bytes = 0;
           MPI_Get_count(&status, MPI_BYTE, &bytes);
-          pool_.push_front([this, buffer, bytes] { accumulate_message(*buffer, bytes); });
-          post_output_receive();
+          posted_outputs_--;
+          pool_.push_front([this, buffer, bytes] {
+            if (limits_.test_merge_delay_ms)
+              std::this_thread::sleep_for(std::chrono::milliseconds(limits_.test_merge_delay_ms));
+            accumulate_message(*buffer, bytes);
+            immediate([this] {
+              incoming_bytes_ -= output_buffer_bytes;
+              top_up_output_receives();
+            });
+          });
+          top_up_output_receives();
         },
         true);
   }
@@ -247,6 +269,11 @@ class flow {
     return bytes;
   }
 
+  void note_line_bytes() {
+    stats_.line_bytes_high_water =
+        std::max(stats_.line_bytes_high_water, line_memory_used_ + incoming_bytes_);
+  }
+
   bool schedule_lines() {
     bool any = false;
     while (next_line_ < lines_.size() && int(active_.size()) < limits_.line_limit &&
@@ -256,11 +283,14 @@ class flow {
       state->line = line;
       state->dep = line_dependency_of(line);
       state->memory = line_memory(state->dep);
-      if (state->memory > limits_.line_memory)
+      // This rank's lines get half of the line memory, other ranks' outputs the other half.
+      const uint64_t own_budget = limits_.line_memory / 2;
+      if (state->memory > own_budget)
         throw error("one block line needs " + std::to_string(state->memory) + " bytes but only " +
-                    std::to_string(limits_.line_memory) + " are left for lines: raise --memory");
-      if (line_memory_used_ + state->memory > limits_.line_memory) break;
+                    std::to_string(own_budget) + " are left for lines: raise --memory");
+      if (line_memory_used_ + state->memory > own_budget) break;
       line_memory_used_ += state->memory;
+      note_line_bytes();
       next_line_++;
       state->section_index = partition_.lines().section_index(line.section);
       line_state* s = state.get();
@@ -421,6 +451,8 @@ class flow {
   std::list<std::unique_ptr<line_state>> active_;
   int gathering_ = 0;
   uint64_t line_memory_used_ = 0;
+  uint64_t incoming_bytes_ = 0;  // buffers of posted or unmerged output receives
+  int posted_outputs_ = 0;
   uint64_t total_outputs_ = 0, outputs_done_ = 0;
   std::vector<int> free_tags_;
 

@@ -11,7 +11,9 @@
 
 #include "pentago/data/npy.h"
 #include "pentago/end/meaningless.h"
+#include "pentago/end/slice_report.h"
 #include "pentago/search/super_search.h"
+#include "run_record_expect.h"
 
 using namespace pentago;
 namespace fs = std::filesystem;
@@ -140,6 +142,46 @@ TEST(local_driver, refuses_existing_directory_and_small_memory) {
   EXPECT_THROW(run_local(o), usage_error);
   o.dir = fresh_dir("small-memory");
   o.memory = 1 << 20;
-  EXPECT_THROW(run_local(o), error);
+  // A run the memory plan refuses is a usage error (exit 2), as in pentago-endgame.
+  EXPECT_THROW(run_local(o), usage_error);
   EXPECT_FALSE(fs::exists(o.dir));
+}
+
+// The run record: header, one object per slice (the synthesized one too), done; numbers agree
+// with the counts files; saved slices of the full game get their .index sidecars.
+TEST(local_driver, run_record_describes_the_run) {
+  local_options o;
+  o.root = section_t::parse("00000000");
+  o.threads = 2;
+  o.dir = fresh_dir("run-record-local");
+  o.meaningless = 4;
+  o.save = 2;
+  o.echo = false;
+  o.memory = uint64_t(2) << 30;
+  run_local(o);
+  const auto records = pentago::testing::expect_run_record(o.dir, "pentago-endgame-local");
+  ASSERT_EQ(records.size(), 7u);  // header, slices 4 (synthesized) .. 0, done
+  EXPECT_TRUE(records[1].at("synthesized").get<bool>());
+  EXPECT_TRUE(records[1].at("traffic_bytes_in").is_null());
+  EXPECT_TRUE(records[2].at("load_balance").is_null());
+  for (int n = 0; n <= 2; n++) {
+    EXPECT_TRUE(fs::exists(o.dir + "/slice-" + std::to_string(n) + ".pentago.index")) << n;
+  }
+  EXPECT_FALSE(fs::exists(o.dir + "/slice-3.pentago"));
+}
+
+// A resident set over --memory is a warning in the log and "over_limit" in the record.
+TEST(slice_report, resident_over_memory_warns) {
+  slice_report r;
+  r.slice = 34;
+  r.memory.limit = 100 << 20;
+  r.memory.resident_high_water = 101 << 20;
+  const auto lines = format_slice_report(r);
+  bool warned = false;
+  for (const auto& line : lines)
+    warned |= line.find("warning: slice 34: resident") != std::string::npos;
+  EXPECT_TRUE(warned);
+  r.memory.resident_high_water = 99 << 20;
+  for (const auto& line : format_slice_report(r))
+    EXPECT_EQ(line.find("warning"), std::string::npos);
 }

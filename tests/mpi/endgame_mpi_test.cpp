@@ -15,6 +15,7 @@
 #include <ostream>
 #include <thread>
 
+#include "end/run_record_expect.h"
 #include "pentago/data/npy.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/end/local_driver.h"
@@ -115,6 +116,7 @@ std::string local_reference(const std::string& root, int meaningless = 0) {
     o.threads = 2;
     o.dir = dir.string();
     o.meaningless = meaningless;
+    o.save = -1;
     o.echo = false;
     run_local(o);
     std::ofstream(dir / "complete");
@@ -278,11 +280,12 @@ TEST(endgame, full_disk_names_the_slice_file) {
   std::system(("umount -l " + stale + " 2>/dev/null").c_str());
   const std::string mount = fresh_dir("full-disk");
   fs::create_directories(mount);
-  // Pages of 4 KiB: log, counts and sparse of slices 5 and 4 fill 5, slice-4.pentago needs more.
+  // Pages of 4 KiB: log, run.jsonl, counts and sparse of slices 5 and 4 fill 6,
+  // slice-4.pentago needs more.
   if (std::system(("mount -t tmpfs -o size=24k tmpfs " + mount + " 2>/dev/null").c_str()) != 0)
     GTEST_SKIP() << "cannot mount a small tmpfs here";
   const auto r = shell(endgame(
-      2, "--threads 2 --samples 0 --meaningless 5 --save 5 --dir " + mount + "/run 00000000"));
+      2, "--threads 2 --samples 0 --meaningless 5 --save 4 --dir " + mount + "/run 00000000"));
   std::system(("umount -l " + mount).c_str());  // lazily: a finishing rank may hold a file
   EXPECT_NE(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("cannot write " + mount + "/run/slice-4.pentago: "), std::string::npos)
@@ -354,4 +357,65 @@ TEST(endgame, trace_file_is_written) {
   EXPECT_EQ(s.rfind("{\"traceEvents\":[", 0), 0u);
   EXPECT_NE(s.find("\"name\":\"compute\""), std::string::npos);
   EXPECT_NE(s.find("\"pid\":1"), std::string::npos);
+}
+
+// The run record of an MPI run: the same objects as the local driver's, with the load balance
+// and traffic only ranks have, and the same counts.
+TEST(endgame, run_record_describes_the_run) {
+  const std::string dir = fresh_dir("run-record");
+  const auto r =
+      shell(endgame(2, "--threads 2 --meaningless 4 --save 2 --dir " + dir + " 00000000"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto records = pentago::testing::expect_run_record(dir, "pentago-endgame");
+  ASSERT_EQ(records.size(), 7u);
+  EXPECT_EQ(records[0].at("ranks"), 2);
+  EXPECT_FALSE(records[2].at("load_balance").is_null());
+  EXPECT_FALSE(records[2].at("traffic_bytes_in").is_null());
+  for (int n = 0; n <= 2; n++)
+    EXPECT_TRUE(fs::exists(dir + "/slice-" + std::to_string(n) + ".pentago.index")) << n;
+  expect_same_files(dir, local_reference("00000000", 4), 0, 4);
+}
+
+// Issue 22 item 2: with --line-limit 64 at the plan's own memory, ranks went over --memory
+// (other ranks' output blocks were received without bound while merges lagged) and the log
+// said "resident X of --memory Y" without a warning. A rank that merges slowly must now hold
+// the senders back: lines in flight plus waiting outputs stay within the plan's line memory,
+// the resident set within --memory, and the record says so for every slice.
+TEST(endgame, line_limit_64_stays_within_memory) {
+  // Not saving: the xz encoders of a slice file are not in the plan (see docs/tools.md).
+  const std::string common = "--ranks 2 --threads 2 --line-limit 64 --save -1 --stop-after 35";
+  auto p = shell(bin + "pentago-predict --memory 64G " + common + " 44444554", 120);
+  ASSERT_EQ(p.code, 0) << p.output;
+  const size_t at = p.output.find("engine plan: ");
+  ASSERT_NE(at, std::string::npos) << p.output;
+  const uint64_t needed = std::stoull(p.output.substr(p.output.find('(', at) + 1));
+  const std::string dir = fresh_dir("line-limit-64");
+  const auto r = shell(endgame(2,
+                               "--threads 2 --line-limit 64 --save -1 --stop-after 35 "
+                               "--test-slow-merge 1:2 --memory " +
+                                   std::to_string(needed) + " --dir " + dir + " 44444554"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto records = pentago::testing::expect_run_record(dir, "pentago-endgame");
+  ASSERT_EQ(records.size(), 3u);
+  const auto& memory = records[1].at("memory");
+  ASSERT_FALSE(memory.at("line_bytes").is_null());
+  EXPECT_LE(memory.at("line_bytes").get<uint64_t>(), memory.at("line_plan_bytes").get<uint64_t>());
+  EXPECT_GT(memory.at("line_bytes").get<uint64_t>(), 0u);
+  EXPECT_LE(memory.at("resident_high_water").get<uint64_t>(), needed) << records[1].dump();
+  EXPECT_FALSE(memory.at("over_limit").get<bool>());
+}
+
+// Issue 22 item 12: a run the memory plan refuses is a usage error, exit 2, from both drivers
+// (pentago-endgame-local exited 1), with one line and nothing created.
+TEST(endgame, memory_refusal_exits_2_from_both_drivers) {
+  const std::string dir = fresh_dir("refused");
+  for (const std::string& command :
+       {endgame(2, "--threads 2 --memory 1M --dir " + dir + " 44444554"),
+        bin + "pentago-endgame-local --threads 2 --memory 1M --dir " + dir + " 44444554"}) {
+    const auto r = shell(command, 60);
+    EXPECT_EQ(r.code, 2) << command << "\n" << r.output;
+    EXPECT_NE(r.output.find("memory plan needs"), std::string::npos) << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+    EXPECT_FALSE(fs::exists(dir)) << command;
+  }
 }

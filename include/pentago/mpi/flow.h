@@ -8,9 +8,9 @@
 #include <string>
 
 #include "pentago/end/block_store.h"
+#include "pentago/end/engine_options.h"
 #include "pentago/end/partition.h"
 #include "pentago/mpi/comm.h"
-#include "pentago/mpi/options.h"
 #include "pentago/mpi/trace.h"
 #include "pentago/util/worker_pool.h"
 
@@ -19,13 +19,19 @@ namespace pentago {
 struct flow_limits {
   int gather_limit = 4;
   int line_limit = 8;
-  uint64_t line_memory = 0;  // bytes available for lines in flight
+  // Bytes for lines in flight: half for this rank's lines (inputs and outputs), half for
+  // other ranks' output blocks waiting to be merged here.
+  uint64_t line_memory = 0;
   thread_mode mode = thread_mode::funneled;
+  int test_merge_delay_ms = 0;  // test only: each merge of another rank's output sleeps this long
 };
 
 struct flow_stats {
   uint64_t input_bytes = 0;   // compressed input block bytes received (the per-slice traffic)
   uint64_t outputs_sent = 0;  // output blocks sent to their owners
+  // The most line memory held at once: own lines in flight plus other ranks' outputs waiting
+  // to be merged (at most flow_limits::line_memory).
+  uint64_t line_bytes_high_water = 0;
 };
 
 // Computes slice n into `store` (the rank's blocks under `partition`) from `prev` (slice

@@ -1,0 +1,28 @@
+// What a run says about itself before its first slice, in the log (format_run_header, the
+// same lines from both drivers) and in the run record's header (run_record.h).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pentago/end/engine_options.h"
+#include "pentago/end/run_plan.h"
+
+namespace pentago {
+
+// What the header says about a run besides its options and plan.
+struct run_header {
+  int ranks = 1;
+  int top = 35, bottom = 0;  // slices held (the meaningless or restart slice at the top)
+  uint64_t memory = 0;       // --memory per rank, resolved
+  int restart_slice = -1;    // -1: not a restart
+  std::string simd;
+};
+
+// "PROGRAM: command line", the run's parameters, the memory plan (indented), and the note on
+// a synthesized meaningless slice. `mpi` (e.g. "MPI 4.0, thread mode funneled") is empty for
+// the local driver.
+std::vector<std::string> format_run_header(const engine_options& o, const run_header& h,
+                                           const run_plan& plan, const std::string& mpi);
+
+}  // namespace pentago

@@ -1,0 +1,90 @@
+// The one slice loop of the backward solver, run by both drivers: from the top slice (35, a
+// synthesized meaningless slice or a restart file) down to the bottom, each slice gets a new
+// store, the plan's drop decision, its input reads announced, its blocks computed, the reads
+// checked, the slice above released and the store frozen; then counts, samples and (for
+// slices <= --save) the slice file with its .index sidecar are written, a slice report is
+// printed to the log and added to the run record, and a checkpoint is taken if asked for.
+// How a slice is computed is the driver's part (slice_computer): threads in one process, or
+// the MPI flow across ranks.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pentago/end/block_store.h"
+#include "pentago/end/compacting_store.h"
+#include "pentago/end/engine_options.h"
+#include "pentago/end/line_order.h"
+#include "pentago/end/run_options.h"
+#include "pentago/end/run_plan.h"
+#include "pentago/end/run_record.h"
+#include "pentago/end/slice_report.h"
+
+namespace pentago {
+
+// A driver's way of computing slices. Calls marked collective are made by every process of
+// the run in the same order; the others are local. Only the leader writes the log and record.
+class slice_computer {
+ public:
+  virtual ~slice_computer() = default;
+  virtual bool leader() const = 0;
+  virtual int ranks() const = 0;
+  virtual int threads_per_rank() const = 0;  // cores a rank uses, for nodes/s/core
+  // This process's blocks of slice n in a new store; slice n becomes the current layout and
+  // the previous current one the layout above. Collective (MPI: the partition, load balance
+  // into `report`).
+  virtual std::unique_ptr<block_store> new_store(int n, int samples, compacting_store& heap,
+                                                 partial_pool* partials, slice_report& report) = 0;
+  // The block lines of the current slice and of the slice above.
+  virtual const slice_lines& current_lines() const = 0;
+  virtual const slice_lines& lines_above() const = 0;
+  // Computes every block of `store` (slice n) from `above` (slice n+1, null at 35). Collective.
+  virtual void compute(int n, block_store& store, block_store* above, slice_report& report) = 0;
+  // The layout above is no longer needed.
+  virtual void release_above() = 0;
+  virtual void fill_meaningless(block_store& store) = 0;
+  virtual void read_restart(const std::string& path, block_store& store) = 0;
+  // counts-N.npy and sparse-N.npy of the frozen store. Collective.
+  virtual void write_counts_and_samples(const std::string& dir, int n,
+                                        const block_store& store) = 0;
+  // slice-N.pentago of the frozen store; returns its size in bytes. Collective.
+  virtual uint64_t write_slice(const std::string& path, int n, const block_store& store) = 0;
+  // True on every process if `mine` is true on any. Collective.
+  virtual bool any(bool mine) = 0;
+  // Worker times, traffic and memory of the slice just finished into `report` (on the leader;
+  // sums and maxima over ranks). Collective.
+  virtual void measure(const block_store& store, const compacting_store& heap,
+                       const partial_pool& partials, slice_report& report) = 0;
+  // The largest resident high water over ranks (on the leader). Collective.
+  virtual uint64_t resident_high_water() = 0;
+};
+
+// Everything the loop needs besides the computer.
+struct slice_loop_setup {
+  const engine_options* options = nullptr;
+  const run_plan* plan = nullptr;
+  const std::vector<std::vector<section_t>>* slices = nullptr;
+  int restart_slice = -1;  // the slice of options->restart, or -1
+  run_log* log = nullptr;
+  run_record* record = nullptr;  // the leader's; null elsewhere
+  // Polled after each slice: true if this process was asked to checkpoint (a signal).
+  std::function<bool()> checkpoint_requested;
+  // The command that resumes from a saved slice file (logged and recorded at a checkpoint).
+  std::function<std::string(const std::string& slice_path)> resume_command;
+};
+
+struct slice_loop_result {
+  std::vector<int> slices;       // computed (or synthesized), top first
+  bool checkpoint = false;       // stopped at a checkpoint
+  uint64_t heap_high_water = 0;  // this process's arena: most live bytes at once
+};
+
+// Runs the slices of the plan. The caller has written the log header and the record's header
+// and writes the "done" line and record.
+slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& computer);
+
+// Peak resident memory of this process (VmHWM), in bytes.
+uint64_t resident_high_water();
+
+}  // namespace pentago

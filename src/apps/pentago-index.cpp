@@ -1,0 +1,48 @@
+// pentago-index: writes the slice-N.pentago.index sidecar of existing slice files (runs saved
+// before runs wrote them, or copies that lost them), so that their directory can be served
+// over plain HTTP as a remote database (pentago-lookup --db URL, pentago-serve --db URL).
+#include <cstdio>
+#include <filesystem>
+
+#include "cli.h"
+#include "pentago/data/supertensor.h"
+
+namespace {
+
+const char usage_text[] =
+    "usage: pentago-index [--replace] FILE.pentago...\n"
+    "Writes FILE.pentago.index beside each slice file: the 12-byte block records a remote\n"
+    "database reads (docs/tools.md). A slice file holding only some sections of its slice (a\n"
+    "run from a root other than 00000000) cannot have one: the format lists every section.\n"
+    "An existing sidecar is left alone (an error) unless --replace is given.\n"
+    "  --replace   overwrite existing .index files\n"
+    "  --help      this text\n"
+    "Exit status: 0 every sidecar written, 1 a file could not be read or indexed, 2 bad usage.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace pentago;
+  return cli::run_main("pentago-index", usage_text, argc, argv, [](int argc, char** argv) {
+    bool replace = false;
+    std::vector<std::string> files;
+    argument_cursor args(argc, argv);
+    while (args.next()) {
+      if (args.arg() == "--replace")
+        replace = true;
+      else if (args.is_option())
+        args.unknown();
+      else
+        files.push_back(args.arg());
+    }
+    if (files.empty()) throw usage_error("no slice files given");
+    for (const auto& file : files) {
+      const std::string index = file + ".index";
+      if (!replace && std::filesystem::exists(index))
+        throw error(index + " already exists (--replace overwrites it)");
+      write_slice_index(supertensor_reader(file), index);
+      std::printf("wrote %s\n", index.c_str());
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,201 @@
+// The shared command line of the solver programs: parsing, validation, usage, run requests.
+#include "pentago/end/engine_options.h"
+
+#include "pentago/end/run_options.h"
+#include "pentago/util/error.h"
+
+namespace pentago {
+namespace {
+
+bool is(engine_program p, std::initializer_list<engine_program> programs) {
+  for (const auto q : programs)
+    if (p == q) return true;
+  return false;
+}
+
+constexpr auto endgame = engine_program::endgame, local = engine_program::local,
+               predict = engine_program::predict;
+
+}  // namespace
+
+const char* engine_program_name(engine_program program) {
+  switch (program) {
+    case engine_program::endgame:
+      return "pentago-endgame";
+    case engine_program::local:
+      return "pentago-endgame-local";
+    case engine_program::predict:
+      return "pentago-predict";
+  }
+  return "?";
+}
+
+engine_options::engine_options(engine_program p)
+    : program(p), threads(p == engine_program::local ? 2 : 6) {}
+
+bool take_engine_option(argument_cursor& args, engine_options& o, bool& have_root) {
+  const std::string& arg = args.arg();
+  const engine_program p = o.program;
+  const bool mpi = is(p, {endgame, predict});  // options of MPI runs
+  if (arg == "--help" || arg == "-h")
+    o.help = true;
+  else if (arg == "--threads")
+    o.threads = int(args.int_value(p == local ? 1 : 2, 1024));
+  else if (arg == "--dir" && p != predict)
+    o.dir = args.value();
+  else if (arg == "--save")
+    o.save = int(args.int_value(-1, 35));
+  else if (arg == "--level" && p != predict)
+    o.level = int(args.int_value(0, 9));
+  else if (arg == "--memory")
+    o.memory = args.memory_value();
+  else if (arg == "--samples")
+    o.samples = int(args.int_value(0, 1 << 20));
+  else if (arg == "--stop-after")
+    o.stop_after = int(args.int_value(0, 35));
+  else if (arg == "--meaningless")
+    o.meaningless = int(args.int_value(1, 35));
+  else if (arg == "--quiet" && p == local)
+    o.echo = false;
+  else if (arg == "--ranks" && p == predict)
+    o.ranks = int(args.int_value(1, 1 << 24));
+  else if (arg == "--gather-limit" && p == endgame)
+    o.gather_limit = int(args.int_value(1, 64));
+  else if (arg == "--line-limit" && mpi)
+    o.line_limit = int(args.int_value(2, 4096));
+  else if (arg == "--randomize" && mpi)
+    o.randomize = uint64_t(args.int_value(0, INT64_MAX));
+  else if (arg == "--restart" && p == endgame)
+    o.restart = args.value();
+  else if (arg == "--restart" && p == predict)
+    o.restart_slice = int(args.int_value(0, 35));
+  else if (arg == "--checkpoint-every" && p == endgame)
+    o.checkpoint_every = int(args.int_value(0, 36));
+  else if (arg == "--trace" && p == endgame)
+    o.trace = args.value();
+  else if (arg == "--thread-mode" && p == endgame) {
+    const std::string m = args.value();
+    if (m == "funneled")
+      o.mode = thread_mode::funneled;
+    else if (m == "multiple")
+      o.mode = thread_mode::multiple;
+    else
+      throw usage_error("--thread-mode: expected funneled or multiple, got '" + m + "'");
+  } else if (arg == "--log-all" && p == endgame)
+    o.log_all = true;
+  else if (arg == "--per-rank-times" && p == endgame)
+    o.per_rank_times = true;
+  else if (arg == "--test-fail" && p == endgame) {
+    // test only: RANK:SLICE
+    const std::string v = args.value();
+    const auto colon = v.find(':');
+    if (colon == std::string::npos) throw usage_error("--test-fail: expected RANK:SLICE");
+    o.test_fail_rank = int(parse_int_option(arg, v.substr(0, colon), 0, 1 << 30));
+    o.test_fail_slice = int(parse_int_option(arg, v.substr(colon + 1), 0, 35));
+  } else if (arg == "--test-slow-merge" && p == endgame) {
+    // test only: RANK:MILLISECONDS per merged output block
+    const std::string v = args.value();
+    const auto colon = v.find(':');
+    if (colon == std::string::npos) throw usage_error("--test-slow-merge: expected RANK:MS");
+    o.test_slow_merge_rank = int(parse_int_option(arg, v.substr(0, colon), 0, 1 << 30));
+    o.test_slow_merge_ms = int(parse_int_option(arg, v.substr(colon + 1), 0, 1000));
+  } else if (args.is_option())
+    return false;
+  else
+    take_root(args, o.root, have_root);
+  return true;
+}
+
+void validate_engine_options(const engine_options& o, bool have_root) {
+  if (!have_root)
+    throw usage_error("missing ROOT section (e.g. 44444554; 00000000 is the full game)");
+  if (o.program != engine_program::predict && o.dir.empty()) throw usage_error("missing --dir DIR");
+  if (o.program == engine_program::predict) {
+    if (o.ranks < 1) throw usage_error("--ranks must be given (at least 1)");
+    if (o.memory == 0) throw usage_error("--memory must be given");
+  }
+  // The slices of the run (root, --meaningless, --stop-after, a predicted restart slice).
+  validate_run(
+      make_run_request(o, std::max(o.ranks, 1), std::max<uint64_t>(o.memory, 1), o.restart_slice));
+}
+
+engine_options parse_engine_options(engine_program program, int argc, char** argv) {
+  engine_options o(program);
+  for (int i = 0; i < argc; i++) o.arguments.push_back(argv[i]);
+  argument_cursor args(argc, argv);
+  bool have_root = false;
+  while (args.next())
+    if (!take_engine_option(args, o, have_root)) args.unknown();
+  if (o.help) return o;
+  validate_engine_options(o, have_root);
+  return o;
+}
+
+std::string engine_usage(engine_program p) {
+  std::string s;
+  auto add = [&](std::initializer_list<engine_program> programs, const char* text) {
+    if (is(p, programs)) s += text;
+  };
+  add({endgame, predict},
+      "  --threads T          threads per rank: 1 communication + T-1 workers (default 6, >= 2)\n");
+  add({local}, "  --threads N          worker threads (default 2)\n");
+  add({endgame, local},
+      "  --dir DIR            new output directory (required; never overwritten)\n");
+  add({endgame, local, predict},
+      "  --save N             write slice-N.pentago (and its .index) for slices <= N\n"
+      "                       (default 18 in every solver program; -1 none)\n");
+  add({endgame, local},
+      "  --level P            xz preset of slice files, 0..9 (default 6, as published)\n");
+  add({endgame},
+      "  --memory SIZE        memory per rank, e.g. 7G (default: half this node's share)\n");
+  add({local}, "  --memory SIZE        memory limit, e.g. 4G (default: half of physical memory)\n");
+  add({predict},
+      "  --ranks R            MPI ranks (required)\n"
+      "  --memory SIZE        memory per rank, e.g. 7G (required)\n");
+  add({endgame}, "  --gather-limit N     lines gathering inputs at once (default 4, 1..64)\n");
+  add({endgame, predict},
+      "  --line-limit N       lines allocated at once per rank (default 8, >= 2)\n");
+  add({endgame, local, predict},
+      "  --samples K          sparse samples per section (default 256)\n");
+  add({endgame, predict},
+      "  --randomize KEY      partition key (default 17; 0 = simple deterministic partition)\n");
+  add({endgame, local, predict},
+      "  --stop-after S       lowest slice to compute (default: the root's slice)\n");
+  add({endgame},
+      "  --restart FILE       resume from a saved slice file (any rank count and key)\n"
+      "  --checkpoint-every K write a restart file every K slices (also on SIGUSR1/SIGTERM)\n");
+  add({predict}, "  --restart N          the run restarts from a slice-N file\n");
+  add({endgame, local, predict},
+      "  --meaningless K      synthesize slice K pseudorandomly and solve below it (test mode)\n");
+  add({endgame},
+      "  --thread-mode MODE   funneled (only the communication thread calls MPI; default)\n"
+      "                       or multiple (workers send outputs themselves)\n"
+      "  --log-all            every rank writes DIR/log-<rank>\n"
+      "  --per-rank-times     per-rank activity times in the slice reports\n"
+      "  --trace FILE         write a Chrome trace (open in Perfetto or chrome://tracing)\n");
+  add({local}, "  --quiet              write progress only to DIR/log\n");
+  return s;
+}
+
+int engine_workers(const engine_options& o) {
+  return o.program == engine_program::local ? o.threads : o.threads - 1;
+}
+
+run_request make_run_request(const engine_options& o, int ranks, uint64_t memory,
+                             int restart_slice) {
+  run_request r;
+  r.root = o.root;
+  r.ranks = ranks;
+  r.workers = engine_workers(o);
+  r.memory = memory;
+  r.meaningless = o.meaningless;
+  r.stop_after = o.stop_after;
+  r.restart_slice = restart_slice;
+  r.samples = o.samples;
+  // In one process every worker computes one line at a time.
+  r.line_limit = o.program == engine_program::local ? o.threads : o.line_limit;
+  r.save = o.save;
+  return r;
+}
+
+}  // namespace pentago

@@ -1,0 +1,231 @@
+// Writing the run record DIR/run.jsonl (one JSON object per line, flushed at once).
+#include "pentago/end/run_record.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+#include "pentago/util/error.h"
+
+namespace pentago {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json record(const char* kind) { return json{{"record", kind}, {"version", run_record_version}}; }
+
+template <class T>
+json maybe(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+json activities(const activity_times& times) {
+  json j = json::object();
+  for (size_t a = 0; a < times.size(); a++) j[activity_name(activity(a))] = times[a];
+  return j;
+}
+
+json options_json(const engine_options& o) {
+  json j = {{"threads", o.threads},
+            {"dir", o.dir},
+            {"save", o.save},
+            {"level", o.level},
+            {"memory", o.memory ? json(o.memory) : json(nullptr)},
+            {"samples", o.samples},
+            {"stop_after", o.stop_after >= 0 ? json(o.stop_after) : json(nullptr)},
+            {"meaningless", o.meaningless},
+            {"command_line", o.arguments}};
+  if (o.program == engine_program::local) {
+    j["quiet"] = !o.echo;
+  } else {
+    j["gather_limit"] = o.gather_limit;
+    j["line_limit"] = o.line_limit;
+    j["randomize"] = o.randomize;
+    j["restart"] = o.restart.empty() ? json(nullptr) : json(o.restart);
+    j["checkpoint_every"] = o.checkpoint_every;
+    j["trace"] = o.trace.empty() ? json(nullptr) : json(o.trace);
+    j["thread_mode"] = o.mode == thread_mode::funneled ? "funneled" : "multiple";
+    j["log_all"] = o.log_all;
+    j["per_rank_times"] = o.per_rank_times;
+  }
+  return j;
+}
+
+json plan_json(const run_plan& p, int save) {
+  json slices = json::array();
+  for (const auto& s : p.slices)
+    slices.push_back({{"slice", s.slice},
+                      {"sections", s.sections},
+                      {"blocks", s.blocks},
+                      {"nodes", s.nodes},
+                      {"lines", s.lines},
+                      {"computed", s.computed},
+                      {"dropped", s.dropped},
+                      {"saved", s.computed && s.slice <= save},
+                      {"held_nodes", s.held_nodes},
+                      {"ratio", s.ratio},
+                      {"store_bytes", s.store_bytes},
+                      {"rank_store_bytes", s.rank_store_bytes},
+                      {"pair_bytes", s.pair_bytes},
+                      {"max_line_bytes", s.max_line_bytes}});
+  return {{"fits", p.fits},
+          {"reason", p.reason},
+          {"memory", p.memory},
+          {"needed", p.needed},
+          {"top", p.top},
+          {"first", p.first},
+          {"bottom", p.bottom},
+          {"top_ratio", p.top_ratio > 0 ? json(p.top_ratio) : json(nullptr)},
+          {"ratio_scale", p.ratio_scale},
+          {"fixed_bytes", p.fixed_bytes},
+          {"store_peak", p.store_peak},
+          {"peak_slice", p.peak_slice},
+          {"arena_bytes", p.arena_bytes},
+          {"line_bytes", p.line_bytes},
+          {"min_line_bytes", p.min_line_bytes},
+          {"partial_bytes", p.partial_bytes},
+          {"total_nodes", p.total_nodes},
+          {"slices", slices}};
+}
+
+}  // namespace
+
+run_record::~run_record() {
+  if (file_) std::fclose(file_);
+}
+
+void run_record::open(const std::string& path) {
+  file_ = std::fopen(path.c_str(), "wx");
+  if (!file_) throw error("cannot create run record " + path + ": " + std::strerror(errno));
+  path_ = path;
+}
+
+void run_record::write(const std::string& line) {
+  if (!file_) return;
+  errno = 0;
+  const bool ok = std::fputs(line.c_str(), file_) >= 0 && std::fputc('\n', file_) != EOF &&
+                  std::fflush(file_) == 0;
+  if (!ok) {
+    const std::string reason = errno ? std::strerror(errno) : "write failed";
+    std::fclose(file_);
+    file_ = nullptr;
+    throw error("cannot write run record " + path_ + ": " + reason);
+  }
+}
+
+void run_record::header(const engine_options& o, const run_header& h, const run_plan& plan) {
+  json j = record("header");
+  j["program"] = engine_program_name(o.program);
+  j["root"] = o.root.str();
+  j["root_slice"] = o.root.sum();
+  j["top"] = h.top;
+  j["bottom"] = h.bottom;
+  j["save"] = o.save;
+  j["samples"] = o.samples;
+  j["ranks"] = h.ranks;
+  j["threads"] = o.threads;
+  j["workers"] = engine_workers(o);
+  j["memory"] = h.memory;
+  j["key"] = o.program == engine_program::local ? json(nullptr) : json(o.randomize);
+  j["level"] = o.level;
+  j["meaningless"] = o.meaningless;
+  j["restart"] =
+      h.restart_slice < 0 ? json(nullptr) : json{{"slice", h.restart_slice}, {"path", o.restart}};
+  j["simd"] = h.simd;
+  j["started"] = utc_now();
+  j["options"] = options_json(o);
+  j["plan"] = plan_json(plan, o.save);
+  write(j.dump());
+}
+
+void run_record::slice(const slice_report& r) {
+  json j = record("slice");
+  j["slice"] = r.slice;
+  j["sections"] = r.sections;
+  j["blocks"] = r.blocks;
+  j["nodes"] = r.nodes;
+  j["synthesized"] = r.synthesized;
+  j["seconds"] = r.seconds;
+  j["compute_seconds"] = r.compute_seconds;
+  j["io_seconds"] = r.io_seconds;
+  j["elapsed"] = r.elapsed;
+  j["eta"] = r.eta;
+  j["nodes_per_second_per_core"] = r.nodes_per_second_per_core;
+  j["compression"] = maybe(r.compression);
+  j["dropped"] = r.dropped;
+  j["worker_seconds"] = activities(r.worker_seconds);
+  j["idle_fraction"] = r.idle_fraction;
+  j["traffic_bytes_in"] = maybe(r.traffic_bytes_in);
+  j["output_blocks_sent"] = maybe(r.output_blocks_sent);
+  const auto& m = r.memory;
+  j["memory"] = {{"resident_high_water", m.resident_high_water},
+                 {"limit", m.limit},
+                 {"over_limit", r.over_memory()},
+                 {"plan_store_bytes", m.plan_store_bytes},
+                 {"store_bytes", m.store_bytes},
+                 {"plan_ratio", m.plan_ratio},
+                 {"arena_live", m.arena_live},
+                 {"arena_touched", m.arena_touched},
+                 {"arena_bytes", m.arena_bytes},
+                 {"partial_bytes", m.partial_bytes},
+                 {"partial_plan_bytes", m.partial_plan_bytes},
+                 {"line_bytes", maybe(m.line_bytes)},
+                 {"line_plan_bytes", m.line_plan_bytes}};
+  if (r.load_balance) {
+    json lb = json::object();
+    for (size_t i = 0; i < r.load_balance->ranges.size(); i++)
+      lb[slice_report::load_names[i]] = {r.load_balance->ranges[i].first,
+                                         r.load_balance->ranges[i].second};
+    j["load_balance"] = lb;
+  } else {
+    j["load_balance"] = nullptr;
+  }
+  json files = json::array();
+  for (const auto& f : r.files) {
+    json file = {{"name", f.name}};
+    if (f.samples) file["samples"] = *f.samples;
+    if (f.bytes) file["bytes"] = *f.bytes;
+    if (f.seconds) file["seconds"] = *f.seconds;
+    files.push_back(file);
+  }
+  j["files"] = files;
+  if (r.per_rank_worker_seconds.empty()) {
+    j["per_rank_worker_seconds"] = nullptr;
+  } else {
+    json ranks = json::array();
+    for (const auto& times : r.per_rank_worker_seconds)
+      ranks.push_back(std::vector<double>(times.begin(), times.end()));
+    j["per_rank_worker_seconds"] = ranks;
+  }
+  write(j.dump());
+}
+
+void run_record::checkpoint(int slice, const std::string& restart_command) {
+  json j = record("checkpoint");
+  j["slice"] = slice;
+  j["restart_command"] = restart_command;
+  write(j.dump());
+}
+
+void run_record::done(bool checkpoint, double seconds, uint64_t memory_high_water,
+                      const std::vector<int>& slices) {
+  json j = record("done");
+  j["status"] = checkpoint ? "checkpoint" : "complete";
+  j["seconds"] = seconds;
+  j["memory_high_water"] = memory_high_water;
+  j["slices"] = slices;
+  write(j.dump());
+}
+
+}  // namespace pentago

@@ -1,0 +1,190 @@
+// The slice loop shared by pentago-endgame and pentago-endgame-local.
+#include "pentago/end/slice_loop.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "pentago/data/supertensor.h"
+#include "pentago/layout/line_mapping.h"
+#include "pentago/util/error.h"
+#include "pentago/util/timer.h"
+
+namespace pentago {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+// The fields of a report that the plan and the store give.
+void describe(slice_report& r, int n, const std::vector<section_t>& sections,
+              const block_store& store, const run_plan& plan) {
+  r.slice = n;
+  r.sections = sections.size();
+  r.nodes = 0;
+  r.blocks = 0;
+  for (const auto& s : sections) {
+    r.nodes += s.size();
+    r.blocks += section_block_count(s);
+  }
+  r.dropped = store.drops_complete_blocks();
+  r.memory.limit = plan.memory;
+  r.memory.arena_bytes = plan.arena_bytes;
+  r.memory.partial_plan_bytes = plan.partial_bytes;
+  r.memory.line_plan_bytes = plan.line_bytes;
+  if (const slice_plan_t* p = plan.slice_plan(n)) {
+    r.memory.plan_store_bytes = p->rank_store_bytes;
+    r.memory.plan_ratio = p->ratio;
+  }
+}
+
+}  // namespace
+
+uint64_t resident_high_water() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmHWM:", 0) == 0) return uint64_t(std::stoull(line.substr(6))) * 1024;
+  return 0;
+}
+
+slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& computer) {
+  const engine_options& o = *setup.options;
+  const run_plan& plan = *setup.plan;
+  const auto& slices = *setup.slices;
+  const bool leader = computer.leader();
+  const auto start = clock_type::now();
+  const int top = o.meaningless ? o.meaningless : 35;
+  compacting_store heap(plan.arena_bytes);
+  partial_pool partials(plan.partial_bytes);
+  slice_loop_result result;
+  std::vector<int>& done = result.slices;
+  auto say = [&](const std::string& line) {
+    if (setup.log) setup.log->line(line);
+  };
+
+  uint64_t total_nodes = 0, done_nodes = 0;
+  for (const auto& p : plan.slices)
+    if (p.computed) total_nodes += p.nodes;
+
+  // The report's numbers over the whole run (elapsed, eta, rate), its log lines and record.
+  auto finish_report = [&](slice_report& r, const block_store& store, bool computed) {
+    computer.measure(store, heap, partials, r);
+    if (computed) done_nodes += r.nodes;
+    r.seconds = r.compute_seconds + r.io_seconds;
+    r.elapsed = seconds_since(start);
+    const double rate = double(done_nodes) / std::max(r.elapsed, 1e-9);
+    r.eta = double(total_nodes - done_nodes) / std::max(rate, 1e-9);
+    const double cores = double(computer.ranks()) * computer.threads_per_rank();
+    r.nodes_per_second_per_core =
+        computed ? double(r.nodes) / std::max(r.compute_seconds, 1e-9) / cores : 0;
+    if (!leader) return;
+    for (const auto& line : format_slice_report(r)) say(line);
+    if (setup.record) setup.record->slice(r);
+  };
+
+  // Counts and samples of a frozen store, and its slice file with its sidecar.
+  auto write_counts = [&](slice_report& r, int n, const block_store& store) {
+    computer.write_counts_and_samples(o.dir, n, store);
+    r.files.push_back({"counts-" + std::to_string(n) + ".npy", {}, {}, {}});
+    r.files.push_back({"sparse-" + std::to_string(n) + ".npy",
+                       uint64_t(o.samples) * uint64_t(slices[n].size()),
+                       {},
+                       {}});
+  };
+  auto save_slice = [&](slice_report& r, int n, const block_store& store) {
+    const std::string name = slice_file_name(n);
+    const std::string path = o.dir + "/" + name;
+    const auto t = clock_type::now();
+    const uint64_t bytes = computer.write_slice(path, n, store);
+    r.files.push_back({name, {}, bytes, seconds_since(t)});
+    // The sidecar a remote database reads (pentago-lookup --db URL): its format lists every
+    // section of the slice, so only a complete slice (root 00000000) has one.
+    if (leader && slices[n] == slice_sections(n)) {
+      write_slice_index(supertensor_reader(path), path + ".index");
+      r.files.push_back(
+          {name + ".index", {}, uint64_t(std::filesystem::file_size(path + ".index")), {}});
+    }
+  };
+
+  std::unique_ptr<block_store> above;
+  int first = 35;
+  if (setup.restart_slice >= 0) {
+    const int n = setup.restart_slice;
+    const auto t = clock_type::now();
+    slice_report unused;
+    above = computer.new_store(n, 0, heap, nullptr, unused);
+    computer.read_restart(o.restart, *above);
+    above->freeze();
+    say("restart: read slice " + std::to_string(n) + " from " + o.restart + " in " +
+        format_seconds(seconds_since(t)));
+    first = n - 1;
+  } else if (o.meaningless) {
+    const int n = top;
+    const auto t = clock_type::now();
+    slice_report r;
+    r.synthesized = true;
+    above = computer.new_store(n, o.samples, heap, nullptr, r);
+    r.load_balance.reset();
+    computer.fill_meaningless(*above);
+    above->freeze();
+    r.compute_seconds = seconds_since(t);
+    describe(r, n, slices[n], *above, plan);
+    const auto io_start = clock_type::now();
+    write_counts(r, n, *above);
+    // Saved like a computed slice, so that a check of the slice below has its inputs.
+    if (n <= o.save) save_slice(r, n, *above);
+    r.io_seconds = seconds_since(io_start);
+    finish_report(r, *above, false);
+    done.push_back(n);
+    first = n - 1;
+  }
+
+  int computed = 0;
+  for (int n = first; n >= plan.bottom; n--) {
+    if (slices[n].empty()) break;
+    const auto t = clock_type::now();
+    slice_report r;
+    auto store = computer.new_store(n, o.samples, heap, &partials, r);
+    if (plan.slice_plan(n)->dropped) store->drop_complete_blocks();
+    // Each input block is released after its last reader.
+    if (above) above->expect_reads(input_readers(computer.current_lines(), computer.lines_above()));
+    computer.compute(n, *store, above.get(), r);
+    if (above) above->check_reads_done();
+    // Free slice n+1 before freezing n, so the collector packs n at the bottom of the heap.
+    above.reset();
+    computer.release_above();
+    store->freeze();
+    above = std::move(store);
+    r.compute_seconds = seconds_since(t);
+    describe(r, n, slices[n], *above, plan);
+    computed++;
+    done.push_back(n);
+
+    const auto io_start = clock_type::now();
+    write_counts(r, n, *above);
+    const bool periodic = o.checkpoint_every && computed % o.checkpoint_every == 0;
+    const bool saved = n <= o.save || (periodic && n > plan.bottom);
+    if (saved) save_slice(r, n, *above);
+    // Agree on a checkpoint after any regular save, so a signal that arrived while it was
+    // being written takes effect now rather than a slice later.
+    const bool checkpoint =
+        computer.any(setup.checkpoint_requested && setup.checkpoint_requested()) && n > plan.bottom;
+    if (checkpoint && !saved) save_slice(r, n, *above);
+    r.io_seconds = seconds_since(io_start);
+    finish_report(r, *above, true);
+    if (checkpoint) {
+      const std::string path = o.dir + "/" + slice_file_name(n);
+      const std::string command = setup.resume_command ? setup.resume_command(path) : "";
+      say("checkpoint: slice " + std::to_string(n) + " saved as " + path);
+      say("resume with: " + command);
+      if (setup.record) setup.record->checkpoint(n, command);
+      result.checkpoint = true;
+      break;
+    }
+  }
+  result.heap_high_water = heap.stats().peak_live_bytes;
+  return result;
+}
+
+}  // namespace pentago

@@ -1,0 +1,139 @@
+// The MPI slice computer: partitions, the flow, collective outputs and reduced reports.
+#include "pentago/mpi/mpi_computer.h"
+
+#include <algorithm>
+
+#include "pentago/end/meaningless.h"
+#include "pentago/mpi/slice_io.h"
+#include "pentago/util/error.h"
+
+namespace pentago {
+namespace {
+
+std::vector<block_key_t> keys_of(const partition_t& p, int rank) {
+  std::vector<block_key_t> keys;
+  for (const auto& b : p.rank_blocks(rank))
+    keys.push_back({p.lines().section_index(b.section), b.block});
+  return keys;
+}
+
+}  // namespace
+
+mpi_computer::mpi_computer(const engine_options& o,
+                           const std::vector<std::vector<section_t>>& slices, const run_plan& plan,
+                           trace_recorder* trace)
+    : o_(o),
+      slices_(slices),
+      rank_(mpi_rank()),
+      ranks_(mpi_size()),
+      pool_(o.threads - 1),
+      limits_{o.gather_limit, o.line_limit, plan.line_bytes, o.mode},
+      trace_(trace) {
+  if (rank_ == o.test_slow_merge_rank) limits_.test_merge_delay_ms = o.test_slow_merge_ms;
+}
+
+std::unique_ptr<block_store> mpi_computer::new_store(int n, int samples, compacting_store& heap,
+                                                     partial_pool* partials, slice_report& report) {
+  above_ = std::move(part_);
+  part_ = std::make_unique<partition_t>(slices_[n], ranks_, o_.randomize);
+  // Load balance: min and max over ranks, one MPI_MAX of the negated mins and the maxes.
+  const auto values = rank_load(*part_, rank_).values();
+  std::array<int64_t, 2 * load_t::fields> local, global{};
+  for (int i = 0; i < load_t::fields; i++)
+    local[i] = -values[i], local[load_t::fields + i] = values[i];
+  PENTAGO_MPI(MPI_Reduce(local.data(), global.data(), int(local.size()), MPI_INT64_T, MPI_MAX, 0,
+                         MPI_COMM_WORLD));
+  slice_report::load_balance_t balance;
+  for (int i = 0; i < 5; i++) balance.ranges[i] = {-global[i], global[load_t::fields + i]};
+  report.load_balance = balance;
+  return std::make_unique<block_store>(slices_[n], keys_of(*part_, rank_), samples, heap, partials);
+}
+
+void mpi_computer::compute(int n, block_store& store, block_store* above, slice_report&) {
+  if (n == o_.test_fail_slice && rank_ == o_.test_fail_rank)
+    pool_.push_back([] { throw error("injected failure (--test-fail)"); });
+  stats_ = compute_slice_flow(n, *part_, store, above ? above_.get() : nullptr, above, comms_,
+                              pool_, limits_, trace_);
+}
+
+void mpi_computer::fill_meaningless(block_store& store) {
+  for (int f = 0; f < store.blocks(); f++)
+    pool_.push_back([&store, f] {
+      auto values = meaningless_block(store.section(f), store.key(f).block);
+      store.set(f, values);
+    });
+  pool_.wait_idle();
+  if (pool_.failed()) throw error(pool_.failure());
+}
+
+void mpi_computer::read_restart(const std::string& path, block_store& store) {
+  read_restart_blocks(path, store, pool_);
+}
+
+void mpi_computer::write_counts_and_samples(const std::string& dir, int n,
+                                            const block_store& store) {
+  pentago::write_counts_and_samples(dir, n, store, MPI_COMM_WORLD);
+}
+
+uint64_t mpi_computer::write_slice(const std::string& path, int n, const block_store& store) {
+  return write_slice_parallel(path, n, *part_, store, pool_, MPI_COMM_WORLD, o_.level);
+}
+
+bool mpi_computer::any(bool mine) {
+  int flag = mine;
+  PENTAGO_MPI(MPI_Allreduce(MPI_IN_PLACE, &flag, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+  return flag != 0;
+}
+
+void mpi_computer::measure(const block_store& store, const compacting_store& heap,
+                           const partial_pool& partials, slice_report& r) {
+  const auto times = pool_.take_times();
+  activity_times sum{};
+  PENTAGO_MPI(MPI_Reduce(times.data(), sum.data(), int(times.size()), MPI_DOUBLE, MPI_SUM, 0,
+                         MPI_COMM_WORLD));
+  std::vector<double> per_rank(o_.per_rank_times && rank_ == 0 ? times.size() * ranks_ : 0);
+  if (o_.per_rank_times)
+    PENTAGO_MPI(MPI_Gather(times.data(), int(times.size()), MPI_DOUBLE, per_rank.data(),
+                           int(times.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD));
+  const auto heap_stats = heap.stats();
+  uint64_t local[4] = {store.compressed_bytes(), store.uncompressed_bytes(), stats_.input_bytes,
+                       stats_.outputs_sent};
+  // Per rank maxima: resident set, store bytes, arena live and bump high water, partials.
+  uint64_t local_max[6] = {pentago::resident_high_water(), store.peak_held_bytes(),
+                           heap_stats.peak_live_bytes,     heap_stats.bump_high_water,
+                           partials.carved_bytes(),        stats_.line_bytes_high_water};
+  uint64_t total[4] = {}, high[6] = {};
+  PENTAGO_MPI(MPI_Reduce(local, total, 4, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
+  PENTAGO_MPI(MPI_Reduce(local_max, high, 6, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
+  stats_ = {};
+  if (rank_ != 0) return;
+  r.worker_seconds = sum;
+  double all = 0;
+  for (const double t : sum) all += t;
+  r.idle_fraction = sum[size_t(activity::idle)] / std::max(all, 1e-9);
+  if (!store.drops_complete_blocks())
+    r.compression = double(total[0]) / std::max<double>(double(total[1]), 1);
+  if (!r.synthesized) {
+    r.traffic_bytes_in = total[2];
+    r.output_blocks_sent = total[3];
+  }
+  r.memory.resident_high_water = high[0];
+  r.memory.store_bytes = high[1];
+  r.memory.arena_live = high[2];
+  r.memory.arena_touched = high[3];
+  r.memory.partial_bytes = high[4];
+  r.memory.line_bytes = high[5];
+  for (size_t k = 0; k < per_rank.size() / times.size(); k++) {
+    activity_times t{};
+    std::copy_n(per_rank.begin() + long(k * times.size()), times.size(), t.begin());
+    r.per_rank_worker_seconds.push_back(t);
+  }
+}
+
+uint64_t mpi_computer::resident_high_water() {
+  uint64_t high = pentago::resident_high_water(), max_high = 0;
+  PENTAGO_MPI(MPI_Reduce(&high, &max_high, 1, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
+  return max_high;
+}
+
+}  // namespace pentago

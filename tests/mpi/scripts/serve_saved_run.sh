@@ -1,0 +1,60 @@
+#!/bin/sh
+# A fresh run's saved slices served by a plain HTTP server: pentago-endgame restarts from the
+# published slice 2 of the full game and saves slices 1 and 0 with their .index sidecars; nginx
+# serves the run directory; pentago-lookup gives the same answers through the URL as from the
+# directory (and as from the published data). Also: pentago-index writes the same sidecar again.
+# Usage: serve_saved_run.sh BIN_DIR WORK_DIR DATA_DIR
+B=$1; T=$2; D=$3
+NGINX=/usr/sbin/nginx
+[ -x $NGINX ] || { echo "nginx not installed: skipped"; exit 0; }
+rm -rf "$T"; mkdir -p "$T/nginx/tmp"
+R="$T/run"
+timeout 120 mpiexec -n 2 "$B/pentago-endgame" --threads 2 --restart "$D/slice-2.pentago" \
+  --dir "$R" 00000000 > "$T/endgame.out" 2>&1 || { cat "$T/endgame.out"; exit 1; }
+for n in 0 1; do
+  [ -f "$R/slice-$n.pentago.index" ] || { echo "no slice-$n.pentago.index"; ls "$R"; exit 1; }
+  cp "$R/slice-$n.pentago" "$T/copy.pentago" && rm -f "$T/copy.pentago.index"
+  "$B/pentago-index" "$T/copy.pentago" > /dev/null || exit 1
+  cmp "$T/copy.pentago.index" "$R/slice-$n.pentago.index" || { echo "pentago-index differs"; exit 1; }
+done
+"$B/pentago-index" "$T/copy.pentago" 2> /dev/null && { echo "pentago-index overwrote"; exit 1; }
+
+# nginx in the foreground on a free loopback port, serving the run directory.
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+N="$T/nginx"
+cat > "$N/nginx.conf" <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+pid $N/nginx.pid;
+error_log $N/error.log;
+events { worker_connections 64; }
+http {
+  access_log off;
+  client_body_temp_path $N/tmp; proxy_temp_path $N/tmp; fastcgi_temp_path $N/tmp;
+  uwsgi_temp_path $N/tmp; scgi_temp_path $N/tmp;
+  server { listen 127.0.0.1:$port; root $R; }
+}
+CONF
+$NGINX -p "$N" -e "$N/error.log" -c "$N/nginx.conf" > /dev/null 2>&1 &
+nginx_pid=$!
+trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null' EXIT
+for _ in $(seq 100); do
+  python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null && break
+  sleep 0.1
+done
+fail=0
+# The answer without its timing.
+lookup() { "$B/pentago-lookup" --json "$@" 2>&1 | sed 's/,"elapsed_ms":[^,}]*//'; }
+# The empty board (its moves read slice 1) and a one-stone board to rotate (slice 1).
+for board in 0 ______________0_____________________m; do
+  local_answer=$(lookup --db "$R" "$board")
+  remote_answer=$(lookup --db "http://127.0.0.1:$port" "$board")
+  published_answer=$(lookup --db "$D" "$board")
+  [ "$local_answer" = "$remote_answer" ] ||
+    { echo "$board: local and remote answers differ: $local_answer | $remote_answer" | cut -c1-600; fail=1; }
+  [ "$local_answer" = "$published_answer" ] ||
+    { echo "$board: run and published answers differ: $local_answer | $published_answer" | cut -c1-600; fail=1; }
+  echo "$remote_answer" | grep -q '"value"' || { echo "$board: no value in $remote_answer"; fail=1; }
+done
+exit $fail
