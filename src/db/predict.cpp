@@ -277,6 +277,7 @@ std::string predict_usage() {
          "  --rank-samples K     ranks examined per slice when there are more (default 64; 0: "
          "all)\n"
          "  --jobs J             threads computing loads (default: all hardware threads)\n"
+         "  --stages             plan the run as a chain of jobs instead (see --stages --help)\n"
          "  --help               this text\n";
 }
 

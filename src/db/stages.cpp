@@ -157,12 +157,12 @@ struct model {
     for (int tries = 0; tries < 64; tries++) {
       run_request r = engine_request(o.run);
       r.ranks = s.ranks;
-      r.memory = rank_memory - std::min(rank_memory, rank_count_bytes(s.ranks));
+      r.memory = rank_memory;
       r.stop_after = s.bottom;
       r.restart_slice = s.restart_slice;
       r.save = s.save;
       const run_plan p = make_run_plan(r, sections);
-      s.plan_needed = p.needed + rank_count_bytes(s.ranks);
+      s.plan_needed = p.needed;
       if (p.fits) return;
       s.nodes = std::max(s.nodes + 1,
                          int(std::ceil(s.nodes * double(s.plan_needed) / double(rank_memory))));
@@ -272,7 +272,8 @@ stage_plan plan_stages(const stage_options& o) {
     const task& k = tasks[t];
     const run_plan p = make_run_plan(
         single_slice_request(o, plan.slices[k.index].slice, k.dropped, k.ranks), sections);
-    needed[t] = double(p.needed);
+    // The fit below models the rest; MPI's per-peer term is added back at each rank count.
+    needed[t] = double(p.needed) - double(rank_count_bytes(k.ranks));
     lines[t] = p.slice_plan(plan.slices[k.index].slice)->lines;
   });
   for (size_t t = 0; t + 1 < tasks.size(); t += 2) {

@@ -7,6 +7,7 @@
 #include "pentago/data/compress.h"
 #include "pentago/end/line_compute.h"
 #include "pentago/end/line_order.h"
+#include "pentago/end/rank_overhead.h"
 #include "pentago/end/run_options.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/layout/line_mapping.h"
@@ -216,7 +217,8 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
     if (s.computed && pair > p.store_peak) p.store_peak = pair, p.peak_slice = n;
     p.slices.push_back(s);
   }
-  p.fixed_bytes = base_bytes + uint64_t(r.workers) * worker_bytes +
+  // MPI's per-peer state grows with the rank count (end/rank_overhead.h).
+  p.fixed_bytes = base_bytes + rank_count_bytes(r.ranks) + uint64_t(r.workers) * worker_bytes +
                   uint64_t(share * double(max_blocks * block_table_bytes)) +
                   uint64_t(share * double(max_sample_bytes));
   p.arena_bytes = uint64_t(arena_headroom * double(p.store_peak)) + arena_extra;
