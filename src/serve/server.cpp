@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "pentago/mid/midgame.h"
 #include "pentago/serve/assets.h"
 #include "pentago/serve/http_server.h"
 #include "pentago/serve/midgame_gate.h"
@@ -25,7 +26,7 @@ const char serve_usage[] =
     "usage: pentago-serve --db DIR|URL [--db DIR|URL...] [options]\n"
     "Serves the value of any position and of its moves as JSON (docs/api.md) and the web\n"
     "explorer at /. Positions with up to 17 stones come from the databases' slice-N.pentago\n"
-    "files (a directory or an http(s):// base URL), positions with 18 or more stones from the\n"
+    "files (a directory or an http(s):// base URL), positions with 15 or more stones from the\n"
     "midgame solver.\n"
     "  --port N            TCP port (default 8080; 0 picks a free one); printed on stdout\n"
     "  --bind ADDR         address to listen on (default 127.0.0.1)\n"
@@ -35,6 +36,8 @@ const char serve_usage[] =
     "  --answer-cache N    answers remembered by board (default 4096)\n"
     "  --solver-threads N  threads of one midgame solve (default 0: all cores)\n"
     "  --midgame-slots N   midgame solves at once (default 0: one per core)\n"
+    "  --midgame-memory SIZE  largest workspace of one midgame solve (default: 3/4 of the\n"
+    "                      memory shared by the slots; 15 stones need 11.2G, 17 need 1.4G)\n"
     "  --queue N           requests waiting for a midgame slot; more get 503 (default 64; at\n"
     "                      most threads-1-slots, so that other requests always find a thread)\n"
     "  --timeout SECONDS   longest time to receive a request (else 408), to send a response,\n"
@@ -154,6 +157,8 @@ serve_options parse_serve_options(int argc, char** argv) {
       options.query.threads = int(args.int_value(0, 1024));
     else if (arg == "--midgame-slots")
       options.midgame_slots = int(args.int_value(0, 1024));
+    else if (arg == "--midgame-memory")
+      options.query.midgame_memory = args.memory_value();
     else if (arg == "--queue")
       options.midgame_queue = int(args.int_value(0, 1 << 20));
     else if (arg == "--timeout")
@@ -196,12 +201,23 @@ struct server::impl {
     if (options.http_threads > 1) slots = std::min(slots, options.http_threads - 1);
     return std::max(1, slots);
   }
+  // Concurrent solves share the machine's memory: by default each slot's workspace bound is
+  // its share of the solver's default bound, so that slots of 15-stone solves cannot together
+  // exhaust memory (a solve over its bound is refused with 422 naming its need).
+  static serve_options with_workspace_share(serve_options o) {
+    if (!o.query.midgame_memory)
+      o.query.midgame_memory = midgame_default_workspace_limit() / uint64_t(slots_for(o));
+    return o;
+  }
   static int queue_for(const serve_options& options) {
     return std::clamp(options.http_threads - 1 - slots_for(options), 0, options.midgame_queue);
   }
 
   explicit impl(const serve_options& o)
-      : options(o), engine(o.query), gate(slots_for(o), queue_for(o)), log(o.log_path) {
+      : options(with_workspace_share(o)),
+        engine(options.query),
+        gate(slots_for(o), queue_for(o)),
+        log(o.log_path) {
     http_server_options h;
     h.bind = o.bind;
     h.port = o.port;

@@ -13,4 +13,15 @@ expect 2 "$serve" --db "$data" extra
 timeout 60 "$serve" --db "$data/no-such-dir" --port 0 >/dev/null 2>&1 &&
   { echo "FAIL missing database accepted"; fail=1; }
 expect 1 "$serve" --db "$data" --bind 203.0.113.1 --port 0
+expect 2 '~--midgame-memory' "$serve" --db "$data" --midgame-memory lots
+# A 17-stone board over a 100M workspace bound: 422 naming the need and the limit.
+port_file=$(mktemp)
+"$serve" --db "$data" --port 0 --midgame-memory 100M --log /dev/null > "$port_file" 2>&1 &
+pid=$!
+for _ in $(seq 50); do grep -q '[0-9]' "$port_file" && break; sleep 0.1; done
+port=$(grep -o '[0-9][0-9]*' "$port_file" | tail -1)
+body=$(curl -s -w ' %{http_code}' "http://127.0.0.1:$port/api/v1/position/3086939205047555958")
+kill $pid; wait $pid 2>/dev/null; rm -f "$port_file"
+case $body in *"needs a workspace of 1.4 GiB"*"limit of 100.0 MiB"*" 422") ;;
+  *) echo "FAIL --midgame-memory 100M on 17 stones: $body"; fail=1 ;; esac
 exit $fail
