@@ -105,3 +105,23 @@ pentago_run_stages_here() {
   done
   echo "pentago staged: $k stages done in $RUN_BASE/stage-*"
 }
+
+# The common start of jobs/slurm/staged.sh and jobs/pbs/staged.sh: the repository, the binaries,
+# the run's variables and RUN_BASE. Without the scheduler command $1 (or with LAUNCH=local) it
+# runs every stage here and exits; otherwise it sets the array `stages` to the list to submit.
+pentago_staged_start() {
+  local scheduler=$1
+  PENTAGO_REPO=$(pentago_repo) || exit 1
+  PENTAGO_BIN=${PENTAGO_BIN:-$PENTAGO_REPO/build/bin}
+  cd "$PENTAGO_REPO" || exit 1
+  pentago_need pentago-endgame && pentago_need pentago-predict || exit 1
+  export ROOT=${ROOT:-00000000} THREADS=${THREADS:-8} SAVE=${SAVE:-18} KEY=${KEY:-17}
+  export RUN_BASE=${RUN_BASE:-runs/staged-$(date +%Y%m%d-%H%M%S)} PENTAGO_BIN PENTAGO_REPO
+  mkdir -p "$RUN_BASE"
+  if [ "${LAUNCH:-}" = local ] || ! command -v "$scheduler" > /dev/null; then
+    pentago_run_stages_here
+    exit $?
+  fi
+  mapfile -t stages < <(pentago_stage_list) || exit 1
+  [ ${#stages[@]} -gt 0 ] || { echo "pentago staged: no stages" >&2; exit 1; }
+}

@@ -22,22 +22,7 @@ repo_guess=${PENTAGO_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}
 source "$repo_guess/jobs/lib/endgame-job.sh" || exit 1
 # shellcheck source=../lib/staged.sh
 source "$repo_guess/jobs/lib/staged.sh" || exit 1
-PENTAGO_REPO=$(pentago_repo) || exit 1
-PENTAGO_BIN=${PENTAGO_BIN:-$PENTAGO_REPO/build/bin}
-cd "$PENTAGO_REPO" || exit 1
-pentago_need pentago-endgame && pentago_need pentago-predict || exit 1
-
-export ROOT=${ROOT:-00000000} THREADS=${THREADS:-8} SAVE=${SAVE:-18} KEY=${KEY:-17}
-export RUN_BASE=${RUN_BASE:-runs/staged-$(date +%Y%m%d-%H%M%S)} PENTAGO_BIN PENTAGO_REPO
-mkdir -p "$RUN_BASE"
-
-if [ "${LAUNCH:-}" = local ] || ! command -v sbatch > /dev/null; then
-  pentago_run_stages_here
-  exit $?
-fi
-
-mapfile -t stages < <(pentago_stage_list) || exit 1
-[ ${#stages[@]} -gt 0 ] || { echo "pentago staged: no stages" >&2; exit 1; }
+pentago_staged_start sbatch  # exits after running the stages here without sbatch
 previous="" k=0
 for stage in "${stages[@]}"; do
   k=$((k + 1))
