@@ -13,86 +13,18 @@
 #include <fstream>
 #include <map>
 
+#include "mpi/mpi_test_support.h"
 #include "pentago/data/npy.h"
 #include "pentago/end/local_driver.h"
 
 using namespace pentago;
+using namespace pentago::test;
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string bin = std::string(PENTAGO_BINARY_DIR) + "/bin/";
-const std::string data = PENTAGO_SHARED_DATA;
-
-std::string fresh_dir(const std::string& name) {
-  const fs::path dir = fs::path(PENTAGO_BINARY_DIR) / "test-runs" / ("cluster-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir.parent_path());
-  return dir.string();
-}
-
-// Runs a shell command under a time limit; returns its exit code and output.
-std::pair<int, std::string> shell(const std::string& command, int timeout_seconds) {
-  const std::string out =
-      fs::temp_directory_path() / ("pentago-cluster-test-" + std::to_string(::getpid()) + ".out");
-  const std::string full =
-      "timeout " + std::to_string(timeout_seconds) + " " + command + " > " + out + " 2>&1";
-  const int status = std::system(full.c_str());
-  std::ifstream in(out);
-  std::string text((std::istreambuf_iterator<char>(in)), {});
-  fs::remove(out);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, text};
-}
-
-std::vector<uint8_t> bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in.good()) << path;
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), {});
-}
-
-// counts-N.npy and sparse-N.npy of slice n are byte-identical in both folders.
-void expect_same_slice_outputs(const std::string& a, const std::string& b, int n) {
-  for (const char* kind : {"/counts-", "/sparse-"}) {
-    const std::string name = kind + std::to_string(n) + ".npy";
-    EXPECT_EQ(bytes(a + name), bytes(b + name)) << a << name << " vs " << b;
-  }
-}
-
-void expect_published_counts(const std::string& dir, int n) {
-  const auto ours = read_npy(dir + "/counts-" + std::to_string(n) + ".npy");
-  const auto published = read_npy(data + "/counts-" + std::to_string(n) + ".npy");
-  std::map<uint64_t, size_t> row_of;
-  for (size_t r = 0; r < published.rows; r++) row_of[published(r, 0)] = r;
-  ASSERT_GT(ours.rows, 0u);
-  for (size_t r = 0; r < ours.rows; r++) {
-    ASSERT_TRUE(row_of.count(ours(r, 0))) << "slice " << n;
-    for (int c = 1; c < 4; c++) EXPECT_EQ(ours(r, c), published(row_of[ours(r, 0)], c));
-  }
-}
-
-// A one-process run of a root, shared with the other MPI tests (same folder, lock and marker
-// as endgame_mpi_test's reference runs).
-std::string local_reference(const std::string& root) {
-  const fs::path dir = fs::path(PENTAGO_BINARY_DIR) / "test-runs" / ("reference-" + root + "-0");
-  fs::create_directories(dir.parent_path());
-  const std::string lock_path = dir.string() + ".lock";
-  const int fd = ::open(lock_path.c_str(), O_CREAT | O_RDWR, 0666);
-  EXPECT_GE(fd, 0);
-  ::flock(fd, LOCK_EX);
-  if (!fs::exists(dir / "complete")) {
-    fs::remove_all(dir);
-    local_options o;
-    o.root = section_t::parse(root);
-    o.threads = 2;
-    o.dir = dir.string();
-    o.echo = false;
-    run_local(o);
-    std::ofstream(dir / "complete");
-  }
-  ::flock(fd, LOCK_UN);
-  ::close(fd);
-  return dir.string();
-}
+// A fresh folder of this test program.
+std::string fresh_dir(const std::string& name) { return run_dir("cluster", name); }
 
 // The per-rank resident high water a run logged ("done: ..., memory high water X per rank").
 std::string logged_high_water(const std::string& dir) {
@@ -114,8 +46,8 @@ TEST(many_ranks, r64_44444554_matches_published_and_one_process) {
   ASSERT_EQ(code, 0) << output;
   const std::string reference = local_reference("44444554");
   for (int n : {35, 34}) {
-    expect_published_counts(dir, n);
-    expect_same_slice_outputs(dir, reference, n);
+    expect_published_counts(dir, n, n);
+    expect_same_files(dir, reference, n, n);
   }
   EXPECT_NE(logged_high_water(dir).find("memory high water"), std::string::npos);
 }
@@ -139,7 +71,7 @@ TEST(staged, two_stages_of_25263480_equal_one_run) {
   const std::string reference = local_reference("25263480");
   for (int n = 35; n >= 30; n--) {
     const std::string dir = base + (n >= 34 ? "/stage-1" : "/stage-2");
-    expect_published_counts(dir, n);
-    expect_same_slice_outputs(dir, reference, n);
+    expect_published_counts(dir, n, n);
+    expect_same_files(dir, reference, n, n);
   }
 }
