@@ -12,8 +12,9 @@ namespace {
 const char usage_text[] =
     "usage: pentago-index [--replace] FILE.pentago...\n"
     "Writes FILE.pentago.index beside each slice file: the 12-byte block records a remote\n"
-    "database reads (docs/tools.md). A slice file holding only some sections of its slice (a\n"
-    "run from a root other than 00000000) cannot have one: the format lists every section.\n"
+    "database reads (docs/tools.md): for a complete slice the 2013 layout (every section of\n"
+    "the slice), for a file holding only some sections (a run from a root other than\n"
+    "00000000) the partial layout (the file's sections, in file order).\n"
     "An existing sidecar is left alone (an error) unless --replace is given.\n"
     "  --replace   overwrite existing .index files\n"
     "  --help      this text\n"

@@ -434,9 +434,16 @@ std::vector<superinfo_t> supertensor_reader::read_block(int index, const block_t
 
 std::vector<uint8_t> slice_index_bytes(const supertensor_reader& reader) {
   if (reader.slice() < 0) throw error(reader.name() + ": no sections to index");
-  if (reader.sections() != slice_sections(reader.slice()))
-    throw error(reader.name() + ": not a complete slice " + std::to_string(reader.slice()) +
-                " file (an index needs every section)");
+  // A complete slice gets the 2013 layout (every section, in slice_sections order); a partial
+  // one gets records for its own sections in file order. The sidecar's size tells a reader
+  // which, so a file whose blocks add up to the complete slice's must be that layout.
+  const auto& all = slice_sections(reader.slice());
+  uint64_t file_blocks = 0, slice_blocks = 0;
+  for (const auto& s : reader.sections()) file_blocks += section_block_count(s);
+  for (const auto& s : all) slice_blocks += section_block_count(s);
+  if (file_blocks == slice_blocks && reader.sections() != all)
+    throw error(reader.name() + ": the sections of slice " + std::to_string(reader.slice()) +
+                " are not in slice order (a complete slice's index lists them in that order)");
   std::vector<uint8_t> out(slice_index_header_size);
   std::memcpy(out.data(), slice_index_magic, magic_size);
   store_le<uint32_t>(out.data() + 20, uint32_t(reader.slice()));
@@ -464,7 +471,8 @@ void write_slice_index(const supertensor_reader& reader, const std::string& path
 slice_index_reader::slice_index_reader(const std::string& path)
     : slice_index_reader(std::make_shared<const input_file>(path)) {}
 
-slice_index_reader::slice_index_reader(std::shared_ptr<const input_file> file)
+slice_index_reader::slice_index_reader(std::shared_ptr<const input_file> file,
+                                       const std::vector<section_t>* file_sections)
     : file_(std::move(file)) {
   const std::string& name = file_->name();
   if (file_->size() < slice_index_header_size)
@@ -477,19 +485,36 @@ slice_index_reader::slice_index_reader(std::shared_ptr<const input_file> file)
   const uint32_t slice = load_le<uint32_t>(head + 20);
   if (slice > 36) throw error(name + ": bad slice " + std::to_string(slice));
   slice_ = int(slice);
+  // Records over a list of sections: their first records, then the total; the size they need.
+  auto layout = [](const std::vector<section_t>& sections, std::vector<uint64_t>& first) {
+    first.clear();
+    first.reserve(sections.size() + 1);
+    uint64_t total = 0;
+    for (const auto& s : sections) {
+      first.push_back(total);
+      total += section_block_count(s);
+    }
+    first.push_back(total);
+    return slice_index_header_size + slice_index_entry_size * total;
+  };
   sections_ = slice_sections(slice_);
-  first_block_.reserve(sections_.size() + 1);
-  uint64_t total = 0;
-  for (const auto& s : sections_) {
-    first_block_.push_back(total);
-    total += section_block_count(s);
+  const uint64_t complete = layout(sections_, first_block_);
+  if (file_->size() == complete) return;
+  std::string partial_text;
+  if (file_sections) {
+    std::vector<uint64_t> first;
+    const uint64_t partial = layout(*file_sections, first);
+    if (file_->size() == partial) {
+      sections_ = *file_sections;
+      first_block_ = std::move(first);
+      partial_ = true;
+      return;
+    }
+    partial_text = " nor the " + std::to_string(file_sections->size()) +
+                   " sections of its slice file (" + std::to_string(partial) + " bytes)";
   }
-  first_block_.push_back(total);
-  const uint64_t expected = slice_index_header_size + slice_index_entry_size * total;
-  if (file_->size() != expected)
-    throw error(name + ": size " + std::to_string(file_->size()) + " does not match slice " +
-                std::to_string(slice_) + " (" + std::to_string(total) + " blocks need " +
-                std::to_string(expected) + " bytes)");
+  throw error(name + ": size " + std::to_string(file_->size()) + " matches neither slice " +
+              std::to_string(slice_) + " (" + std::to_string(complete) + " bytes)" + partial_text);
 }
 
 int slice_index_reader::section_index(const section_t& s) const {

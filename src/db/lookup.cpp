@@ -194,18 +194,21 @@ void slice_database::add_url(const std::string& url) {
     s->name = base + "/" + slice_file_name(n);
     s->attempts = http_options_.attempts;
     s->sidecar = http_->open(index_url, head->total_size);
-    const slice_index_reader index(s->sidecar);  // checks the sidecar's size for slice n
     const auto magic = http_->get_range(s->name, 0, magic_size);
     if (std::memcmp(magic->bytes.data(), sections_magic, magic_size))
       throw error(s->name + ": not a pentago slice file (bad magic)");
     s->reader = std::make_shared<const supertensor_reader>(http_->open(s->name, magic->total_size));
-    // The sidecar lists every section of slice n in order: so must the file's headers.
-    if (s->reader->slice() != n || s->reader->sections() != index.sections())
+    if (s->reader->slice() != n)
+      throw error(s->name + ": holds slice " + std::to_string(s->reader->slice()) + ", not " +
+                  std::to_string(n));
+    // The sidecar's size says its layout: the 2013 one (every section of slice n) or the
+    // partial one (the file's sections); either way its sections must be the file's, in order.
+    const slice_index_reader index(s->sidecar, &s->reader->sections());
+    if (s->reader->sections() != index.sections())
       throw error(index_url + " does not match " + s->name + ": the sidecar is for the " +
                   std::to_string(index.sections().size()) + " sections of slice " +
                   std::to_string(n) + ", the file holds " +
-                  std::to_string(s->reader->sections().size()) + " sections of slice " +
-                  std::to_string(s->reader->slice()));
+                  std::to_string(s->reader->sections().size()));
     uint64_t record = 0;
     for (const auto& section : index.sections()) {
       s->first_record.push_back(record);

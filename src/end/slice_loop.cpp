@@ -98,9 +98,9 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     const auto t = clock_type::now();
     const uint64_t bytes = computer.write_slice(path, n, store);
     r.files.push_back({name, {}, bytes, seconds_since(t)});
-    // The sidecar a remote database reads (pentago-lookup --db URL): its format lists every
-    // section of the slice, so only a complete slice (root 00000000) has one.
-    if (leader && slices[n] == slice_sections(n)) {
+    // The sidecar a remote database reads (pentago-lookup --db URL): the 2013 layout for a
+    // complete slice (root 00000000), the partial layout (the file's sections) otherwise.
+    if (leader) {
       write_slice_index(supertensor_reader(path), path + ".index");
       r.files.push_back(
           {name + ".index", {}, uint64_t(std::filesystem::file_size(path + ".index")), {}});

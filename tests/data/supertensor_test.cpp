@@ -305,7 +305,8 @@ TEST(supertensor, random_round_trip) {
 }
 
 TEST(supertensor, partial_and_empty_files) {
-  // A file with some sections of a slice reads fine, but cannot be indexed.
+  // A file with some sections of a slice reads fine, and gets a partial sidecar: records of its
+  // own sections only, read back given those sections.
   auto sections = slice_sections(4);
   sections.erase(sections.begin() + 1);
   const std::string path = temp_path("partial.pentago");
@@ -318,7 +319,43 @@ TEST(supertensor, partial_and_empty_files) {
   const supertensor_reader reader(path);
   EXPECT_EQ(reader.sections(), sections);
   EXPECT_GT(read_everything(reader), 0u);
-  EXPECT_THROW(slice_index_bytes(reader), pentago::error);
+  const auto bytes = slice_index_bytes(reader);
+  uint64_t blocks = 0;
+  for (const auto& s : sections) blocks += section_block_count(s);
+  EXPECT_EQ(bytes.size(), slice_index_header_size + slice_index_entry_size * blocks);
+  const auto sidecar = std::make_shared<const input_file>("partial.pentago.index", bytes);
+  const slice_index_reader index(sidecar, &sections);
+  EXPECT_TRUE(index.partial());
+  EXPECT_EQ(index.sections(), sections);
+  EXPECT_EQ(index.total_blocks(), blocks);
+  for (int s = 0; s < int(sections.size()); s++) {
+    EXPECT_EQ(index.section_index(sections[s]), s);
+    const block_t block = block_from_index(sections[s], section_block_count(sections[s]) - 1);
+    EXPECT_EQ(index.read_block(reader.file(), s, block), reader.read_block(s, block));
+  }
+  // Without the file's sections only the 2013 layout is accepted: a clear one-line error.
+  try {
+    const slice_index_reader complete_only(sidecar);
+    ADD_FAILURE() << "a partial sidecar read as a complete one";
+  } catch (const pentago::error& e) {
+    EXPECT_NE(std::string(e.what()).find("matches neither slice 4"), std::string::npos) << e.what();
+  }
+  // A size matching neither layout: the error names both sizes, on one line.
+  auto wrong = bytes;
+  wrong.resize(wrong.size() + slice_index_entry_size);
+  try {
+    const slice_index_reader bad(std::make_shared<const input_file>("wrong.pentago.index", wrong),
+                                 &sections);
+    ADD_FAILURE() << "a wrong-size sidecar was accepted";
+  } catch (const pentago::error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("wrong.pentago.index: size " + std::to_string(wrong.size()) +
+                        " matches neither slice 4"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find(std::to_string(bytes.size()) + " bytes"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
   std::remove(path.c_str());
 
   // No sections at all (the MPI directory check writes such a file, with pad bytes).

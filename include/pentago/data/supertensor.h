@@ -156,20 +156,27 @@ struct slice_index_entry {
   bool operator==(const slice_index_entry&) const = default;
 };
 
-// The sidecar image of a complete slice file (every section of slice_sections(slice), filter 1).
+// The sidecar image of a slice file (filter 1): for a complete slice the 2013 layout, records
+// of every section of slice_sections(slice) in that order; for a partial slice (a run from
+// another root) this project's partial layout, records of the file's sections in file order.
+// Both: the 24-byte header, then 12 bytes per block in row-major order within a section.
 std::vector<uint8_t> slice_index_bytes(const supertensor_reader& reader);
 void write_slice_index(const supertensor_reader& reader, const std::string& path);
 
-// Reads a sidecar: validates the magic, the slice and the exact size 24 + 12 * blocks of the
-// slice; gives O(1) access to any block's record.
+// Reads a sidecar: validates the magic, the slice and the exact size: 24 + 12 * blocks of the
+// complete slice (the 2013 layout), or, given the sections of its slice file, 24 + 12 * blocks
+// of those (the partial layout, records in that order); gives O(1) access to any block's record.
 class slice_index_reader {
  public:
   explicit slice_index_reader(const std::string& path);
-  explicit slice_index_reader(std::shared_ptr<const input_file> file);
+  explicit slice_index_reader(std::shared_ptr<const input_file> file,
+                              const std::vector<section_t>* file_sections = nullptr);
 
   const std::string& name() const { return file_->name(); }
   int slice() const { return slice_; }
-  const std::vector<section_t>& sections() const { return sections_; }  // slice_sections
+  // slice_sections(slice), or the file's sections for a partial sidecar.
+  const std::vector<section_t>& sections() const { return sections_; }
+  bool partial() const { return partial_; }
   uint64_t total_blocks() const { return first_block_.back(); }
   int section_index(const section_t& s) const;  // -1 if absent
   slice_index_entry entry(int section_index, const block_t& block) const;
@@ -181,6 +188,7 @@ class slice_index_reader {
  private:
   std::shared_ptr<const input_file> file_;
   int slice_ = 0;
+  bool partial_ = false;
   std::vector<section_t> sections_;
   std::vector<uint64_t> first_block_;  // per section, then the total
 };

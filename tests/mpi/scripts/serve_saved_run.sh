@@ -3,6 +3,9 @@
 # published slice 2 of the full game and saves slices 1 and 0 with their .index sidecars; nginx
 # serves the run directory; pentago-lookup gives the same answers through the URL as from the
 # directory (and as from the published data). Also: pentago-index writes the same sidecar again.
+# Then the same for a run from root 27724444 saving its partial slices 34 and 35 (small, xz
+# preset 0): their sidecars have the partial layout (the file's sections only), and lookups of
+# sampled boards reading both slices agree through the URL and the directory.
 # Usage: serve_saved_run.sh BIN_DIR WORK_DIR DATA_DIR
 B=$1; T=$2; D=$3
 NGINX=/usr/sbin/nginx
@@ -18,6 +21,15 @@ for n in 0 1; do
   cmp "$T/copy.pentago.index" "$R/slice-$n.pentago.index" || { echo "pentago-index differs"; exit 1; }
 done
 "$B/pentago-index" "$T/copy.pentago" 2> /dev/null && { echo "pentago-index overwrote"; exit 1; }
+P="$T/partial"
+timeout 200 mpiexec -n 2 "$B/pentago-endgame" --threads 2 --save 35 --level 0 --dir "$P" 27724444 \
+  > "$T/partial.out" 2>&1 || { cat "$T/partial.out"; exit 1; }
+for n in 34 35; do
+  [ -f "$P/slice-$n.pentago.index" ] || { echo "no partial slice-$n.pentago.index"; ls "$P"; exit 1; }
+  cp "$P/slice-$n.pentago" "$T/copy.pentago" && rm -f "$T/copy.pentago.index"
+  "$B/pentago-index" "$T/copy.pentago" > /dev/null || exit 1
+  cmp "$T/copy.pentago.index" "$P/slice-$n.pentago.index" || { echo "partial pentago-index differs"; exit 1; }
+done
 
 # nginx in the foreground on a free loopback port, serving the run directory.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -33,7 +45,7 @@ http {
   access_log off;
   client_body_temp_path $N/tmp; proxy_temp_path $N/tmp; fastcgi_temp_path $N/tmp;
   uwsgi_temp_path $N/tmp; scgi_temp_path $N/tmp;
-  server { listen 127.0.0.1:$port; root $R; }
+  server { listen 127.0.0.1:$port; root $T; }
 }
 CONF
 $NGINX -p "$N" -e "$N/error.log" -c "$N/nginx.conf" > /dev/null 2>&1 &
@@ -49,7 +61,7 @@ lookup() { "$B/pentago-lookup" --json "$@" 2>&1 | sed 's/,"elapsed_ms":[^,}]*//'
 # The empty board (its moves read slice 1) and a one-stone board to rotate (slice 1).
 for board in 0 ______________0_____________________m; do
   local_answer=$(lookup --db "$R" "$board")
-  remote_answer=$(lookup --db "http://127.0.0.1:$port" "$board")
+  remote_answer=$(lookup --db "http://127.0.0.1:$port/run" "$board")
   published_answer=$(lookup --db "$D" "$board")
   [ "$local_answer" = "$remote_answer" ] ||
     { echo "$board: local and remote answers differ: $local_answer | $remote_answer" | cut -c1-600; fail=1; }
@@ -57,4 +69,29 @@ for board in 0 ______________0_____________________m; do
     { echo "$board: run and published answers differ: $local_answer | $published_answer" | cut -c1-600; fail=1; }
   echo "$remote_answer" | grep -q '"value"' || { echo "$board: no value in $remote_answer"; fail=1; }
 done
+# Partial slices through their partial sidecars: sampled boards of slice 34, to place (their
+# moves read slice 35's two sections) and to rotate (their values read slice 34). Many samples
+# are finished games (valued by the rules): at least one of each kind must reach the database.
+boards=$(python3 -c "
+import struct
+d = open('$P/sparse-34.npy', 'rb').read()
+start = 10 + struct.unpack('<H', d[8:10])[0]
+for k in range(min(20, (len(d) - start) // 72)):
+    print(struct.unpack('<Q', d[start + 72 * k:start + 72 * k + 8])[0])")
+[ -n "$boards" ] || { echo "no sampled boards"; exit 1; }
+placed=0; rotated=0
+for board in $boards; do
+  for b in "$board" "${board}m"; do
+    local_answer=$(lookup --db "$P" "$b")
+    remote_answer=$(lookup --db "http://127.0.0.1:$port/partial" "$b")
+    [ "$local_answer" = "$remote_answer" ] ||
+      { echo "$b: partial local and remote answers differ: $local_answer | $remote_answer" | cut -c1-600; fail=1; }
+    case "$remote_answer" in *'"source":"database"'*)
+      [ "$b" = "$board" ] && placed=$((placed + 1)) || rotated=$((rotated + 1)) ;;
+    esac
+  done
+done
+[ $placed -gt 0 ] && [ $rotated -gt 0 ] ||
+  { echo "partial run: $placed boards to place, $rotated to rotate read the database (need 1 each)"; fail=1; }
+echo "partial run: $placed boards to place and $rotated to rotate answered from the database"
 exit $fail
