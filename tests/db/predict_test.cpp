@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-
 #include "pentago/end/partition.h"
 #include "pentago/end/run_plan.h"
 #include "pentago/util/error.h"
