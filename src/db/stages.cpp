@@ -222,7 +222,7 @@ double stage_need(const std::vector<stage_slice>& slices, int top, int bottom, b
 }
 
 stage_plan plan_stages(const stage_options& o) {
-  if (o.run.meaningless || o.run.restart >= 0)
+  if (o.run.meaningless || o.run.restart_slice >= 0)
     throw usage_error("--stages plans a whole run: --meaningless and --restart do not apply");
   if (o.cores_per_node < o.run.threads)
     throw usage_error("--cores-per-node " + std::to_string(o.cores_per_node) +
