@@ -206,7 +206,7 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
     s.store_bytes = uint64_t(s.ratio * 64 * double(s.held_nodes)) + block_arena_slack * s.blocks;
     s.rank_store_bytes = uint64_t(share * double(s.store_bytes));
     // A saved slice (the synthesized top slice too, when it lies at or below --save).
-    if (n <= r.save && !(r.restart_slice >= 0 && n == p.top))
+    if (r.plan_writing && n <= r.save && !(r.restart_slice >= 0 && n == p.top))
       s.write_bytes = slice_write_bytes(r.workers, r.level, r.holds_file, s.rank_store_bytes);
     p.write_bytes = std::max(p.write_bytes, s.write_bytes);
     if (s.computed) {

@@ -17,16 +17,17 @@ namespace pentago {
 struct run_request {
   section_t root;
   int ranks = 1;
-  int workers = 2;         // threads that compute (pentago-endgame: --threads - 1)
-  uint64_t memory = 0;     // bytes per rank (callers resolve their default first)
-  int meaningless = 0;     // slice K synthesized pseudorandomly, computing starts below it
-  int stop_after = -1;     // lowest slice computed; -1: the root's slice
-  int restart_slice = -1;  // slice read from a restart file; -1: none
-  int samples = 256;       // sparse samples per section
-  int line_limit = 8;      // lines in flight per rank
-  int save = -1;           // slices <= save are written; below that the lowest slice is dropped
-  int level = 6;           // xz preset of saved slice files (its encoder's memory is planned)
-  bool holds_file = true;  // the writer holds a rank's whole compressed part (MPI) or a batch
+  int workers = 2;           // threads that compute (pentago-endgame: --threads - 1)
+  uint64_t memory = 0;       // bytes per rank (callers resolve their default first)
+  int meaningless = 0;       // slice K synthesized pseudorandomly, computing starts below it
+  int stop_after = -1;       // lowest slice computed; -1: the root's slice
+  int restart_slice = -1;    // slice read from a restart file; -1: none
+  int samples = 256;         // sparse samples per section
+  int line_limit = 8;        // lines in flight per rank
+  int save = -1;             // slices <= save are written; below that the lowest slice is dropped
+  int level = 6;             // xz preset of saved slice files (its encoder's memory is planned)
+  bool holds_file = true;    // the writer holds a rank's whole compressed part (MPI) or a batch
+  bool plan_writing = true;  // false: leave writing out (pentago-predict --stages' store model)
 };
 
 // Throws usage_error (one line) if the request names no computable run: invalid root, a
