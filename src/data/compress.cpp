@@ -158,13 +158,18 @@ void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<sup
 
 void compress_block_lzma(std::span<const uint8_t> data, std::vector<uint8_t>& out, int preset) {
   if (preset < 0 || preset > 9) throw error("xz preset " + std::to_string(preset) + " not in 0..9");
-  out.resize(lzma_stream_buffer_bound(data.size()));
+  // Encoded into this thread's scratch, then copied at its exact size: a vector shrunk after
+  // encoding in place would keep the bound (the raw size) as capacity, and the MPI writer holds
+  // every block of a rank's slice at once.
+  thread_local std::vector<uint8_t> scratch;
+  const size_t bound = lzma_stream_buffer_bound(data.size());
+  if (scratch.size() < bound) scratch.resize(bound);
   size_t pos = 0;
-  const lzma_ret r =
-      lzma_easy_buffer_encode(uint32_t(preset), LZMA_CHECK_CRC64, nullptr, data.data(), data.size(),
-                              out.data(), &pos, out.size());
+  const lzma_ret r = lzma_easy_buffer_encode(uint32_t(preset), LZMA_CHECK_CRC64, nullptr,
+                                             data.data(), data.size(), scratch.data(), &pos, bound);
   if (r != LZMA_OK) throw error("xz compression failed (liblzma error " + std::to_string(r) + ")");
-  out.resize(pos);
+  out.assign(scratch.begin(), scratch.begin() + ptrdiff_t(pos));
+  out.shrink_to_fit();
 }
 
 std::vector<uint8_t> compress_block_lzma(std::span<const uint8_t> data, int preset) {

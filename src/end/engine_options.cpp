@@ -45,7 +45,7 @@ bool take_engine_option(argument_cursor& args, engine_options& o, bool& have_roo
     o.dir = args.value();
   else if (arg == "--save")
     o.save = int(args.int_value(-1, 35));
-  else if (arg == "--level" && p != predict)
+  else if (arg == "--level")
     o.level = int(args.int_value(0, 9));
   else if (arg == "--memory")
     o.memory = args.memory_value();
@@ -144,7 +144,7 @@ std::string engine_usage(engine_program p) {
   add({endgame, local, predict},
       "  --save N             write slice-N.pentago (and its .index) for slices <= N\n"
       "                       (default 18 in every solver program; -1 none)\n");
-  add({endgame, local},
+  add({endgame, local, predict},
       "  --level P            xz preset of slice files, 0..9 (default 6, as published)\n");
   add({endgame},
       "  --memory SIZE        memory per rank, e.g. 7G (default: half this node's share)\n");
@@ -195,6 +195,10 @@ run_request make_run_request(const engine_options& o, int ranks, uint64_t memory
   // In one process every worker computes one line at a time.
   r.line_limit = o.program == engine_program::local ? o.threads : o.line_limit;
   r.save = o.save;
+  r.level = o.level;
+  // pentago-endgame-local writes in batches; pentago-endgame (and its prediction) holds the
+  // rank's compressed part of the file until the collective write.
+  r.holds_file = o.program != engine_program::local;
   return r;
 }
 

@@ -1,6 +1,8 @@
 // The run plan: validation, per-slice store estimates and the per-rank memory budget.
 #include "pentago/end/run_plan.h"
 
+#include <lzma.h>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -146,6 +148,17 @@ uint64_t max_line_bytes(const std::vector<section_t>& sections, bool has_inputs)
   return best;
 }
 
+uint64_t slice_write_bytes(int workers, int level, bool holds_file, uint64_t rank_store_bytes) {
+  const uint64_t encoder = lzma_easy_encoder_memusage(uint32_t(level));
+  PENTAGO_CHECK(encoder != UINT64_MAX, "xz preset out of range");
+  // Per worker: the block's disk values, its filtered copy, the xz output bound and a batch of
+  // the local writer's blocks (raw and compressed) waiting to be written in order.
+  const uint64_t block_raw = 64 * uint64_t(block_size * block_size * block_size * block_size);
+  const uint64_t per_worker = encoder + 3 * block_raw + 4 * 2 * block_raw;
+  return uint64_t(workers) * per_worker +
+         (holds_file ? rank_store_bytes + slice_write_piece_bytes : 0);
+}
+
 const slice_plan_t* run_plan::slice_plan(int n) const {
   for (const auto& s : slices)
     if (s.slice == n) return &s;
@@ -193,6 +206,10 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
     }
     s.store_bytes = uint64_t(s.ratio * 64 * double(s.held_nodes)) + block_arena_slack * s.blocks;
     s.rank_store_bytes = uint64_t(share * double(s.store_bytes));
+    // A saved slice (the synthesized top slice too, when it lies at or below --save).
+    if (r.plan_writing && n <= r.save && !(r.restart_slice >= 0 && n == p.top))
+      s.write_bytes = slice_write_bytes(r.workers, r.level, r.holds_file, s.rank_store_bytes);
+    p.write_bytes = std::max(p.write_bytes, s.write_bytes);
     if (s.computed) {
       s.max_line_bytes = max_line_bytes(slices[n], n < 35);
       max_line = std::max(max_line, s.max_line_bytes);
@@ -225,7 +242,9 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
   // Two of the largest lines in flight, and as many again of other ranks' outputs waiting to
   // be merged here.
   p.min_line_bytes = 2 * 2 * max_line;
-  p.needed = p.fixed_bytes + p.arena_bytes + p.min_line_bytes;
+  // Writing a saved slice: its encoders and (MPI) the rank's compressed part, while the store,
+  // its arena and possibly line buffers not yet returned are still resident.
+  p.needed = p.fixed_bytes + p.arena_bytes + p.min_line_bytes + p.write_bytes;
   if (p.needed > p.memory) {
     p.fits = false;
     p.reason = "memory plan needs about " + format_bytes(double(p.needed)) +
@@ -257,15 +276,16 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
 
 std::vector<std::string> format_run_plan(const run_plan& p) {
   std::vector<std::string> lines;
-  char buf[300];
+  char buf[400];
   std::snprintf(
       buf, sizeof buf,
       "memory plan per rank: %s of %s (fixed %s, arena %s for stores up to %s at slices "
-      "%d+%d, lines %s, partial blocks %s)",
+      "%d+%d, lines %s, partial blocks %s, writing %s)",
       format_bytes(double(p.needed)).c_str(), format_bytes(double(p.memory)).c_str(),
       format_bytes(double(p.fixed_bytes)).c_str(), format_bytes(double(p.arena_bytes)).c_str(),
       format_bytes(double(p.store_peak)).c_str(), p.peak_slice + 1, p.peak_slice,
-      format_bytes(double(p.line_bytes)).c_str(), format_bytes(double(p.partial_bytes)).c_str());
+      format_bytes(double(p.line_bytes)).c_str(), format_bytes(double(p.partial_bytes)).c_str(),
+      format_bytes(double(p.write_bytes)).c_str());
   lines.push_back(buf);
   if (p.top_ratio > 0) {
     std::snprintf(buf, sizeof buf,

@@ -7,6 +7,7 @@
 
 #include "pentago/data/npy.h"
 #include "pentago/data/supertensor.h"
+#include "pentago/end/run_plan.h"
 #include "pentago/end/slice_output.h"
 #include "pentago/mpi/comm.h"
 #include "pentago/util/error.h"
@@ -149,28 +150,55 @@ uint64_t write_slice_parallel(const std::string& path, int slice, const partitio
   PENTAGO_MPI(MPI_Exscan(&local_size, &before, 1, MPI_UINT64_T, MPI_SUM, comm));
   if (rank == 0) before = 0;
   PENTAGO_MPI(MPI_Allreduce(&local_size, &data_total, 1, MPI_UINT64_T, MPI_SUM, comm));
-  std::vector<uint8_t> chunk;
-  chunk.reserve(local_size);
   std::vector<index_record> records;
   records.reserve(blocks);
+  uint64_t placed = 0;
   for (int f = 0; f < blocks; f++) {
     const auto& key = store.key(f);
-    const uint64_t offset = headers + before + chunk.size();
     records.push_back(
         {key.section,
          int64_t(key.block[0] | key.block[1] << 8 | key.block[2] << 16 | key.block[3] << 24),
-         64 * uint64_t(store.nodes(f)), compressed[f].size(), offset});
-    chunk.insert(chunk.end(), compressed[f].begin(), compressed[f].end());
-    std::vector<uint8_t>().swap(compressed[f]);
+         64 * uint64_t(store.nodes(f)), compressed[f].size(), headers + before + placed});
+    placed += compressed[f].size();
   }
-  chunk.push_back(0);
 
   MPI_File file;
   const int rc = MPI_File_open(
       comm, path.c_str(), MPI_MODE_WRONLY | MPI_MODE_CREATE | MPI_MODE_EXCL, MPI_INFO_NULL, &file);
   if (rc != MPI_SUCCESS) throw error("cannot create " + path + " (it must not exist)");
   MPI_File_set_errhandler(file, MPI_ERRORS_RETURN);
-  write_all(file, headers + before, chunk, path);
+  // The rank's part in collective pieces of at most slice_write_piece_bytes, every rank making
+  // the same number of calls; each block's bytes are freed once copied into a piece, so the
+  // part is never held twice (the memory plan counts it once, plus one piece).
+  uint64_t my_pieces = (local_size + slice_write_piece_bytes - 1) / slice_write_piece_bytes,
+           pieces = 0;
+  PENTAGO_MPI(MPI_Allreduce(&my_pieces, &pieces, 1, MPI_UINT64_T, MPI_MAX, comm));
+  std::vector<uint8_t> piece;
+  uint64_t written = 0;
+  int next_block = 0;
+  size_t within = 0;  // bytes of compressed[next_block] already copied
+  for (uint64_t k = 0; k < pieces; k++) {
+    piece.clear();
+    while (piece.size() < slice_write_piece_bytes && written + piece.size() < local_size) {
+      if (next_block == blocks) {
+        piece.push_back(0);  // the pad byte
+        continue;
+      }
+      auto& c = compressed[next_block];
+      const size_t take =
+          size_t(std::min<uint64_t>(c.size() - within, slice_write_piece_bytes - piece.size()));
+      piece.insert(piece.end(), c.begin() + ptrdiff_t(within),
+                   c.begin() + ptrdiff_t(within + take));
+      within += take;
+      if (within == c.size()) {
+        std::vector<uint8_t>().swap(c);
+        next_block++, within = 0;
+      }
+    }
+    write_all(file, headers + before + written, piece, path);
+    written += piece.size();
+  }
+  PENTAGO_CHECK(written == local_size, "a rank's slice data was not written whole");
 
   // 3. Ship index records to section owners (contiguous ranges of section ids).
   std::vector<int> send_counts(ranks), send_offsets(ranks), recv_counts(ranks), recv_offsets(ranks);

@@ -3,6 +3,7 @@
 #include "pentago/end/run_plan.h"
 
 #include <gtest/gtest.h>
+#include <lzma.h>
 
 #include "pentago/layout/section.h"
 
@@ -62,4 +63,28 @@ TEST(run_plan, compression_ratios_scale_with_the_sampled_slice_35) {
   // The sample is deterministic, so every rank plans the same.
   EXPECT_EQ(sampled_top_ratio(compressible[35], 32), a.top_ratio);
   EXPECT_EQ(sampled_top_ratio({}, 32), 0);
+}
+
+// Issue 22 item 2: a saved slice's writing is in the plan, with liblzma's own encoder figure
+// per worker for the preset, and (pentago-endgame) the rank's compressed part of the file.
+TEST(run_plan, saved_slices_count_their_writing) {
+  const auto slices = descendant_sections(section_t::parse("44444554"), 35);
+  run_request r = request("44444554", -1);
+  r.stop_after = 35;
+  const run_plan unsaved = make_run_plan(r, slices);
+  EXPECT_EQ(unsaved.write_bytes, 0u);
+  r.save = 35;
+  const run_plan level6 = make_run_plan(r, slices);
+  r.level = 0;
+  const run_plan level0 = make_run_plan(r, slices);
+  r.holds_file = false;
+  const run_plan batched = make_run_plan(r, slices);
+  const uint64_t rank_store = level6.slice_plan(35)->rank_store_bytes;
+  EXPECT_EQ(level6.write_bytes, slice_write_bytes(r.workers, 6, true, rank_store));
+  EXPECT_EQ(level6.needed - level0.needed, level6.write_bytes - level0.write_bytes);
+  EXPECT_EQ(level6.write_bytes - level0.write_bytes,
+            uint64_t(r.workers) * (lzma_easy_encoder_memusage(6) - lzma_easy_encoder_memusage(0)));
+  EXPECT_GT(lzma_easy_encoder_memusage(6), uint64_t(80) << 20);
+  EXPECT_EQ(level0.write_bytes - batched.write_bytes, rank_store + slice_write_piece_bytes);
+  EXPECT_NE(format_run_plan(level6)[0].find("writing "), std::string::npos);
 }

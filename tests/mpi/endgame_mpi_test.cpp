@@ -14,12 +14,17 @@
 #include <map>
 #include <ostream>
 #include <thread>
+#include <tuple>
 
 #include "end/run_record_expect.h"
 #include "mpi/mpi_test_support.h"
 #include "pentago/data/npy.h"
 #include "pentago/data/supertensor.h"
+#include "pentago/end/engine_options.h"
 #include "pentago/end/local_driver.h"
+#include "pentago/end/run_plan.h"
+#include "pentago/layout/blocks.h"
+#include "pentago/layout/section.h"
 #include "pentago/search/super_search.h"
 
 using namespace pentago;
@@ -298,7 +303,6 @@ TEST(endgame, run_record_describes_the_run) {
 // the senders back: lines in flight plus waiting outputs stay within the plan's line memory,
 // the resident set within --memory, and the record says so for every slice.
 TEST(endgame, line_limit_64_stays_within_memory) {
-  // Not saving: the xz encoders of a slice file are not in the plan (see docs/tools.md).
   const std::string common = "--ranks 2 --threads 2 --line-limit 64 --save -1 --stop-after 35";
   auto p = shell(bin + "pentago-predict --memory 64G " + common + " 44444554", 120);
   ASSERT_EQ(p.code, 0) << p.output;
@@ -319,6 +323,62 @@ TEST(endgame, line_limit_64_stays_within_memory) {
   EXPECT_GT(memory.at("line_bytes").get<uint64_t>(), 0u);
   EXPECT_LE(memory.at("resident_high_water").get<uint64_t>(), needed) << records[1].dump();
   EXPECT_FALSE(memory.at("over_limit").get<bool>());
+}
+
+// Issue 22 item 2: writing a saved slice was outside the memory plan (each block's xz output
+// kept the raw block size as capacity, the rank's part was copied whole before the collective
+// write, and the encoders were not counted): a saving run at the plan's own minimum memory went
+// far over --memory. Both drivers, saving their only computed slice at exactly the plan's need,
+// must now stay within it; the file is the one a run with memory to spare writes.
+TEST(endgame, saving_stays_within_memory) {
+  const std::string args = "--save 35 --stop-after 35 --level 0";
+  auto p =
+      shell(bin + "pentago-predict --memory 64G --ranks 2 --threads 3 " + args + " 44444554", 120);
+  ASSERT_EQ(p.code, 0) << p.output;
+  const size_t at = p.output.find("engine plan: ");
+  ASSERT_NE(at, std::string::npos) << p.output;
+  const uint64_t mpi_needed = std::stoull(p.output.substr(p.output.find('(', at) + 1));
+  // pentago-endgame-local's plan, as its driver makes it.
+  engine_options local;
+  local.program = engine_program::local;
+  local.root = section_t::parse("44444554");
+  local.threads = 2, local.save = 35, local.stop_after = 35, local.level = 0;
+  const run_plan local_plan = make_run_plan(make_run_request(local, 1, uint64_t(64) << 30, -1),
+                                            descendant_sections(local.root, 35));
+  ASSERT_GT(local_plan.write_bytes, 0u);
+  const uint64_t local_needed = local_plan.needed;
+
+  const std::string mpi_dir = fresh_dir("save-at-plan-mpi"), local_dir = fresh_dir("save-at-plan");
+  const auto m =
+      shell(endgame(2, "--threads 3 " + args + " --memory " + std::to_string(mpi_needed) +
+                           " --dir " + mpi_dir + " 44444554"));
+  ASSERT_EQ(m.code, 0) << m.output;
+  const auto l = shell(bin + "pentago-endgame-local --threads 2 " + args + " --memory " +
+                       std::to_string(local_needed) + " --dir " + local_dir + " 44444554");
+  ASSERT_EQ(l.code, 0) << l.output;
+  for (const auto& [dir, program, needed] :
+       {std::tuple{mpi_dir, "pentago-endgame", mpi_needed},
+        std::tuple{local_dir, "pentago-endgame-local", local_needed}}) {
+    const auto records = pentago::testing::expect_run_record(dir, program);
+    ASSERT_EQ(records.size(), 3u) << program;
+    const auto& memory = records[1].at("memory");
+    EXPECT_EQ(memory.at("limit").get<uint64_t>(), needed) << program;
+    EXPECT_LE(memory.at("resident_high_water").get<uint64_t>(), needed)
+        << program << ": " << records[1].dump();
+    EXPECT_FALSE(memory.at("over_limit").get<bool>()) << program;
+  }
+  // The MPI file places blocks rank by rank, the local one in order: every block's xz stream,
+  // read through each file's index, is the same.
+  const supertensor_reader a(mpi_dir + "/slice-35.pentago"), b(local_dir + "/slice-35.pentago");
+  ASSERT_EQ(a.sections(), b.sections());
+  uint64_t compared = 0;
+  for (int s = 0; s < int(a.sections().size()); s++)
+    for (uint64_t k = 0; k < section_block_count(a.sections()[s]); k++) {
+      const block_t block = block_from_index(a.sections()[s], k);
+      ASSERT_EQ(a.read_compressed_block(s, block), b.read_compressed_block(s, block)) << s;
+      compared++;
+    }
+  EXPECT_EQ(compared, 5000u);
 }
 
 // Issue 22 item 12: a run the memory plan refuses is a usage error, exit 2, from both drivers

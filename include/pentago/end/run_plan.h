@@ -17,14 +17,17 @@ namespace pentago {
 struct run_request {
   section_t root;
   int ranks = 1;
-  int workers = 2;         // threads that compute (pentago-endgame: --threads - 1)
-  uint64_t memory = 0;     // bytes per rank (callers resolve their default first)
-  int meaningless = 0;     // slice K synthesized pseudorandomly, computing starts below it
-  int stop_after = -1;     // lowest slice computed; -1: the root's slice
-  int restart_slice = -1;  // slice read from a restart file; -1: none
-  int samples = 256;       // sparse samples per section
-  int line_limit = 8;      // lines in flight per rank
-  int save = -1;           // slices <= save are written; below that the lowest slice is dropped
+  int workers = 2;           // threads that compute (pentago-endgame: --threads - 1)
+  uint64_t memory = 0;       // bytes per rank (callers resolve their default first)
+  int meaningless = 0;       // slice K synthesized pseudorandomly, computing starts below it
+  int stop_after = -1;       // lowest slice computed; -1: the root's slice
+  int restart_slice = -1;    // slice read from a restart file; -1: none
+  int samples = 256;         // sparse samples per section
+  int line_limit = 8;        // lines in flight per rank
+  int save = -1;             // slices <= save are written; below that the lowest slice is dropped
+  int level = 6;             // xz preset of saved slice files (its encoder's memory is planned)
+  bool holds_file = true;    // the writer holds a rank's whole compressed part (MPI) or a batch
+  bool plan_writing = true;  // false: leave writing out (pentago-predict --stages' store model)
 };
 
 // Throws usage_error (one line) if the request names no computable run: invalid root, a
@@ -42,6 +45,7 @@ struct slice_plan_t {
   uint64_t store_bytes = 0;  // the whole slice's compressed store (all ranks)
   uint64_t rank_store_bytes = 0;  // one rank's share, with load imbalance
   uint64_t max_line_bytes = 0;    // the largest line in flight (inputs, outputs, receive slack)
+  uint64_t write_bytes = 0;       // per rank: writing the slice file (0 unless it is saved)
 };
 
 // Compression of the in-memory store (Snappy after the interleave filter), as compressed / 64
@@ -69,7 +73,8 @@ struct run_plan {
   uint64_t line_bytes = 0;      // lines in flight (inputs and outputs)
   uint64_t min_line_bytes = 0;  // the least that keeps two of the largest lines in flight
   uint64_t partial_bytes = 0;   // uncompressed incomplete blocks, from what is left
-  uint64_t needed = 0;          // admission: fixed + arena + min_line_bytes
+  uint64_t write_bytes = 0;     // the largest slice_plan_t::write_bytes (encoders, output)
+  uint64_t needed = 0;          // admission: fixed + arena + min_line_bytes + write_bytes
   bool fits = true;
   std::string reason;        // why not, one line
   uint64_t total_nodes = 0;  // nodes computed
@@ -84,6 +89,14 @@ run_plan make_run_plan(const run_request& request,
 // The largest block line of a slice in flight on one rank: 64 bytes per input node and output
 // node plus a compressed receive buffer per input block (Snappy bound).
 uint64_t max_line_bytes(const std::vector<section_t>& sections, bool has_inputs);
+
+// Per rank, writing a slice file whose rank share is `rank_store_bytes` in the store: one xz
+// encoder (liblzma's own figure for the preset) and block buffers per worker, plus, where the
+// writer holds the rank's compressed part until the collective write, that part (xz compresses
+// the slice at least as well as the store's Snappy) and one bounded write piece.
+uint64_t slice_write_bytes(int workers, int level, bool holds_file, uint64_t rank_store_bytes);
+// The piece of a rank's compressed part written per collective call (pentago-endgame).
+constexpr uint64_t slice_write_piece_bytes = uint64_t(16) << 20;
 
 // Per-slice plan lines for a log ("slice 34: 1 sections ... store ~312 MiB per rank").
 std::vector<std::string> format_run_plan(const run_plan& plan);
