@@ -97,21 +97,8 @@ int main(int argc, char** argv) {
     while (flat >= section_block_count(top[si])) flat -= section_block_count(top[si++]);
     const section_t& s = top[si];
     const block_t b = block_from_index(s, flat);
-    std::vector<superinfo_t> value(size_t(block_nodes(s, b))), part(value.size()), first;
-    for (int d = 0; d < 4; d++) {
-      if (s.quadrant_full(d)) continue;
-      line_t line;
-      line.section = s;
-      line.dimension = d;
-      for (int a = 0, j = 0; a < 4; a++)
-        if (a != d) line.base[j++] = b[a];
-      compute_line_block(line_dependency_of(line), {}, b[d], part.data());
-      if (first.empty()) first = part;
-      for (size_t i = 0; i < value.size(); i++) {
-        value[i].win |= part[i].win;
-        value[i].notlose |= part[i].notlose;
-      }
-    }
+    std::vector<superinfo_t> value, first;
+    compute_top_block(s, b, value, &first);
     for (const auto& v : value) {
       nodes++;
       if (!v.win && !v.notlose)

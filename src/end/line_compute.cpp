@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "pentago/end/line_kernel.h"
+#include "pentago/layout/blocks.h"
 #include "pentago/layout/quadrant_states.h"
 #include "pentago/util/error.h"
 
@@ -143,6 +144,27 @@ void compute_line_block(const line_dependency& dep, std::span<const superinfo_t*
     }
   }
   run_line_block(job);
+}
+
+void compute_top_block(const section_t& s, const block_t& b, std::vector<superinfo_t>& value,
+                       std::vector<superinfo_t>* first) {
+  value.assign(size_t(block_nodes(s, b)), superinfo_t{});
+  std::vector<superinfo_t> part(value.size());
+  bool have_first = false;
+  for (int d = 0; d < 4; d++) {
+    if (s.quadrant_full(d)) continue;
+    line_t line;
+    line.section = s;
+    line.dimension = d;
+    for (int a = 0, j = 0; a < 4; a++)
+      if (a != d) line.base[j++] = b[a];
+    compute_line_block(line_dependency_of(line), {}, b[d], part.data());
+    if (first && !have_first) *first = part, have_first = true;
+    for (size_t i = 0; i < value.size(); i++) {
+      value[i].win |= part[i].win;
+      value[i].notlose |= part[i].notlose;
+    }
+  }
 }
 
 }  // namespace pentago

@@ -86,26 +86,12 @@ double sampled_top_ratio(const std::vector<section_t>& slice35, int samples) {
     picks.push_back({s, flat});
   }
   uint64_t compressed = 0, raw = 0;
-  std::vector<superinfo_t> value, part;
+  std::vector<superinfo_t> value;
   std::vector<uint8_t> bytes;
   for (const auto& [si, index] : picks) {
     const section_t& s = slice35[si];
     const block_t b = block_from_index(s, index);
-    value.assign(size_t(block_nodes(s, b)), superinfo_t{});
-    part.resize(value.size());
-    for (int d = 0; d < 4; d++) {
-      if (s.quadrant_full(d)) continue;
-      line_t line;
-      line.section = s;
-      line.dimension = d;
-      for (int a = 0, j = 0; a < 4; a++)
-        if (a != d) line.base[j++] = b[a];
-      compute_line_block(line_dependency_of(line), {}, b[d], part.data());
-      for (size_t i = 0; i < value.size(); i++) {
-        value[i].win |= part[i].win;
-        value[i].notlose |= part[i].notlose;
-      }
-    }
+    compute_top_block(s, b, value);
     bytes.resize(fast_compress_bound(value.size()));
     compressed += fast_compress(std::span<const superinfo_t>(value), std::span<uint8_t>(bytes));
     raw += 64 * value.size();
