@@ -12,7 +12,6 @@
 // with rows by J, M' is the row itself.
 #include "pentago/mid/midgame.h"
 
-#include <emmintrin.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -23,8 +22,8 @@
 #include <string>
 #include <thread>
 #include <tuple>
-#include <type_traits>
 
+#include "midgame_layer.h"
 #include "pentago/mid/halfsuper.h"
 #include "pentago/mid/subsets.h"
 #include "pentago/util/error.h"
@@ -33,21 +32,6 @@
 namespace pentago {
 namespace {
 
-constexpr int max_spots = 36 - midgame_min_stones;
-
-// C(n, k) for n < max_spots, k <= max_spots / 2 + 1: the colex terms of the row kernel.
-struct small_binomials_t {
-  uint32_t c[max_spots][max_spots / 2 + 2];
-};
-constexpr small_binomials_t small_binomials = [] {
-  small_binomials_t t{};
-  for (int n = 0; n < max_spots; n++) {
-    t.c[n][0] = 1;
-    for (int k = 1; k < max_spots / 2 + 2; k++)
-      t.c[n][k] = n == 0 ? 0 : t.c[n - 1][k - 1] + t.c[n - 1][k];
-  }
-  return t;
-}();
 // madvise advice that faults a range in writable (Linux 5.14; older kernels refuse it).
 #ifdef MADV_POPULATE_WRITE
 constexpr int madv_populate_write = MADV_POPULATE_WRITE;
@@ -89,27 +73,11 @@ struct root_info {
   }
 };
 
-// Geometry and read-only tables of one layer (shared by all its rows).
-struct layer_t {
-  int n = 0, k0 = 0, k1 = 0;
-  int parity = 0;          // halfsuper class of this layer's positions (after rotation)
-  bool rows_by_mover = 0;  // rows are M (else J)
-  int row_size = 0, col_size = 0, col_space = 0;  // |row set|, |column set|, spots free of a row
-  int free_count = 0;                             // empty spots: spots - n
-  uint64_t rows = 0, cols = 0;
-  std::vector<uint32_t> row_sets;  // absolute spot masks
-  // Per column (relative mask within the row's free spots): its elements, and per empty spot
-  // f: the relative index j of the spot and the child's column in the next layer.
-  std::vector<uint8_t> col_elements, free_index;
-  std::vector<uint32_t> child_col;
-  // Wins of the mover per absolute k0-set (this layer's class), of the player who just placed
-  // per absolute k1-set (pairs: this class, then the other: before the rotation).
-  std::vector<halfsuper_t> mover_wins, placer_wins;
-};
+using detail::midgame_layer;
 
-layer_t make_layer(const root_info& root, int n, worker_pool& pool) {
+midgame_layer make_layer(const root_info& root, int n, worker_pool& pool) {
   const int spots = root.spots;
-  layer_t L;
+  midgame_layer L;
   L.n = n;
   L.k0 = n / 2;
   L.k1 = n - L.k0;
@@ -174,71 +142,6 @@ layer_t make_layer(const root_info& root, int n, worker_pool& pool) {
   return L;
 }
 
-// One row of layer L: reads the next layer (nullptr at a leaf layer), writes `out`.
-// `win_bit`: the stored bit means "the mover wins" (else "the mover does not lose").
-// Layers 0 and 1 also copy their values into `results` (root, then one per spot).
-// `stream`: write with non-temporal stores (layers much larger than the caches).
-// `by_mover`: L.rows_by_mover; `leaf`: next is nullptr; both fixed at compile time.
-template <bool stream, bool by_mover, bool leaf>
-void solve_row(const layer_t& L, const layer_t* next, const halfsuper_t* next_data, uint64_t row,
-               halfsuper_t* out, bool win_bit, halfsuper_t* results) {
-  const uint32_t row_set = L.row_sets[row];
-  // Spots free of the row set, and per column element a and relative spot y the colex term
-  // C(free[y], a + 1): the column set's absolute rank is the sum over its elements.
-  int free_spot[max_spots];
-  for (int y = 0, s = 0; y < L.col_space; s++)
-    if (!(row_set >> s & 1)) free_spot[y++] = s;
-  uint32_t term[max_spots / 2 + 1][max_spots];
-  for (int a = 0; a < L.col_size; a++)
-    for (int y = 0; y < L.col_space; y++) term[a][y] = small_binomials.c[free_spot[y]][a + 1];
-  // Child rows per relative free slot j.
-  const halfsuper_t* child_row[max_spots];
-  if (!leaf) {
-    for (int j = 0; j < L.col_space; j++) {
-      const uint64_t r = L.rows_by_mover ? subset_rank(row_set | uint32_t(1) << free_spot[j]) : row;
-      child_row[j] = next_data + r * next->cols;
-    }
-  }
-  // A leaf (the full board, or the last layer of a pass cut short): nobody wins from here on.
-  // (A free count fixed per layer, not tested per row, keeps the child loop as fast as it was.)
-  const halfsuper_t init = leaf && !win_bit ? halfsuper_t::ones() : halfsuper_t::zero();
-  const halfsuper_t* row_mover = by_mover ? &L.mover_wins[row] : nullptr;
-  const halfsuper_t* row_placer = by_mover ? nullptr : &L.placer_wins[2 * row];
-  const int fc = leaf ? 0 : L.free_count, cs = L.col_size;
-  for (uint64_t col = 0; col < L.cols; col++) {
-    halfsuper_t u = init;
-    const uint8_t* fi = &L.free_index[col * fc];
-    const uint32_t* cc = &L.child_col[col * fc];
-    if (by_mover) {
-      for (int f = 0; f < fc; f++) u = u | child_row[fi[f]][cc[f]];
-    } else {
-      // Rows by the player who placed: every child lies in this row of the next layer.
-      for (int f = 0; f < fc; f++) u = u | child_row[0][cc[f]];
-    }
-    const uint8_t* el = &L.col_elements[col * cs];
-    uint32_t abs_rank = 0;
-    for (int a = 0; a < cs; a++) abs_rank += term[a][el[a]];
-    const halfsuper_t w0 = by_mover ? *row_mover : L.mover_wins[abs_rank];
-    const halfsuper_t* placer = by_mover ? &L.placer_wins[2 * abs_rank] : row_placer;
-    const halfsuper_t w1 = placer[0], w1_before = placer[1];
-    // Fives on the board end the game: both is a tie, only the mover's a win, else a loss.
-    const halfsuper_t mover_ok = win_bit ? ~w1 : halfsuper_t::ones();
-    u = andnot(w0 | w1, u) | (w0 & mover_ok);
-    if (L.n <= 1) {
-      // Layer 0: the root; layer 1: J is one spot, the row set or the column element.
-      const int spot = L.n == 0 ? -1 : by_mover ? free_spot[el[0]] : __builtin_ctz(row_set);
-      results[1 + spot] = u;
-    }
-    // The placer's value before rotating: the best rotation, or a five made by placing.
-    const halfsuper_t value = halfsuper_rmax(~u) | w1_before;
-    if constexpr (stream)
-      _mm_stream_si128(reinterpret_cast<__m128i*>(&out[row * L.cols + col]), __m128i(value.v));
-    else
-      out[row * L.cols + col] = value;
-  }
-  if constexpr (stream) _mm_sfence();
-}
-
 }  // namespace
 
 uint64_t midgame_default_workspace_limit() {
@@ -267,37 +170,30 @@ struct solved_halves {
 // between passes when `keep_layers`.
 std::vector<halfsuper_t> solve_pass(const root_info& root, worker_pool& pool, halfsuper_t* buffer,
                                     uint64_t entries, bool aggressive, int top,
-                                    std::vector<std::unique_ptr<layer_t>>& layers,
+                                    std::vector<std::unique_ptr<midgame_layer>>& layers,
                                     bool keep_layers) {
   const int spots = root.spots;
+  const detail::midgame_row_kernels& kernels = detail::midgame_kernels_for(current_simd_level());
   std::vector<halfsuper_t> values(1 + spots, halfsuper_t::zero());
   layers.resize(spots + 1);
-  const layer_t* next = nullptr;
+  const midgame_layer* next = nullptr;
   const halfsuper_t* next_data = nullptr;
   for (int n = top; n >= 0; n--) {
-    if (!layers[n]) layers[n] = std::make_unique<layer_t>(make_layer(root, n, pool));
-    const layer_t& layer = *layers[n];
+    if (!layers[n]) layers[n] = std::make_unique<midgame_layer>(make_layer(root, n, pool));
+    const midgame_layer& layer = *layers[n];
     const uint64_t size = layer.rows * layer.cols;
     PENTAGO_CHECK(size == midgame_layer_size(spots, n), "midgame layer size");
     // Even layers at the start of the workspace, odd layers flush against its end.
     halfsuper_t* data = n % 2 == 0 ? buffer : buffer + (entries - size);
     const bool win_bit = (aggressive ^ (n & 1)) != 0;
-    const bool stream = size * sizeof(halfsuper_t) >= stream_bytes;
-    auto solve = [&](auto stream_flag, auto by_mover_flag, auto leaf_flag) {
-      parallel_for(pool, layer.rows, [&](uint64_t row) {
-        solve_row<stream_flag(), by_mover_flag(), leaf_flag()>(layer, next, next_data, row, data,
-                                                               win_bit, values.data());
-      });
-    };
-    using yes = std::true_type;
-    using no = std::false_type;
-    auto solve_leaf_or_not = [&](auto stream_flag, auto by_mover_flag) {
-      next ? solve(stream_flag, by_mover_flag, no()) : solve(stream_flag, by_mover_flag, yes());
-    };
-    if (layer.rows_by_mover)
-      stream ? solve_leaf_or_not(yes(), yes()) : solve_leaf_or_not(no(), yes());
-    else
-      stream ? solve_leaf_or_not(yes(), no()) : solve_leaf_or_not(no(), no());
+    const detail::midgame_row_job job{&layer,
+                                      next,
+                                      next_data,
+                                      data,
+                                      values.data(),
+                                      win_bit,
+                                      size * sizeof(halfsuper_t) >= stream_bytes};
+    parallel_for(pool, layer.rows, [&](uint64_t row) { kernels.solve_row(job, row); });
     if (!keep_layers && n < top) layers[n + 1].reset();
     next = &layer;
     next_data = data;
@@ -307,13 +203,15 @@ std::vector<halfsuper_t> solve_pass(const root_info& root, worker_pool& pool, ha
 }
 
 solved_halves solve_halves(const root_info& root, worker_pool& pool, halfsuper_t* buffer,
-                           uint64_t entries, std::vector<std::unique_ptr<layer_t>>& layers,
+                           uint64_t entries, std::vector<std::unique_ptr<midgame_layer>>& layers,
                            bool keep_layers) {
   const int spots = root.spots;
   std::vector<halfsuper_t> pass_values[2];
+  // The first pass keeps its layer tables for the second (tens of MiB at most, against a
+  // workspace of hundreds).
   for (int aggressive = 1; aggressive >= 0; aggressive--)
-    pass_values[aggressive] =
-        solve_pass(root, pool, buffer, entries, aggressive, spots, layers, keep_layers);
+    pass_values[aggressive] = solve_pass(root, pool, buffer, entries, aggressive, spots, layers,
+                                         keep_layers || aggressive == 1);
   // Pass 1 holds the root mover's wins and the other player's notlose; pass 0 the reverse.
   solved_halves r;
   r.win.resize(1 + spots);
@@ -358,7 +256,7 @@ int rotation_bit(int s) {
 // the passes are the full ones, so every decisive entry has one by then.
 distance_table solve_distances(const root_info& root, bool to_rotate, const solved_halves& h,
                                worker_pool& pool, halfsuper_t* buffer, uint64_t entries,
-                               std::vector<std::unique_ptr<layer_t>>& layers) {
+                               std::vector<std::unique_ptr<midgame_layer>>& layers) {
   struct entry {
     int index, j;
     bool aggressive, want_set;
@@ -517,7 +415,7 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
     });
     workspace.fresh_ = false;
   }
-  std::vector<std::unique_ptr<layer_t>> layers;  // kept between the passes of distances
+  std::vector<std::unique_ptr<midgame_layer>> layers;  // kept between the passes of distances
   const solved_halves h = solve_halves(root, pool, buffer, entries, layers, options.distance);
   const distance_table distances =
       options.distance ? solve_distances(root, to_rotate, h, pool, buffer, entries, layers)

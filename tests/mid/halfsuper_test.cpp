@@ -80,8 +80,11 @@ TEST_P(halfsuper_levels, rmax_matches_super_rmax) {
   for (int t = 0; t < trials; t++) {
     const super_t s = random_super(rng);
     const super_t r = rmax(s);
-    for (int p = 0; p < 2; p++)
+    for (int p = 0; p < 2; p++) {
       ASSERT_EQ(halfsuper_rmax(split_super(s, p)), split_super(r, 1 - p)) << t << " parity " << p;
+      ASSERT_EQ(halfsuper_rmax_at(GetParam(), split_super(s, p)), split_super(r, 1 - p))
+          << t << " parity " << p;
+    }
   }
 }
 

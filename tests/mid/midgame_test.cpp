@@ -3,7 +3,7 @@
 // roots, negamax consistency between a position and separately solved children at 15-22 stones,
 // distances against an exact forward search with distance at 26+ stones and their recurrence
 // between a position and separately solved children at 18-22 stones,
-// thread-count independence, layer sizes and workspace, and the errors.
+// thread-count and SIMD-level independence, layer sizes and workspace, and the errors.
 #include "pentago/mid/midgame.h"
 
 #include <gtest/gtest.h>
@@ -202,6 +202,23 @@ TEST(midgame, thread_count_does_not_change_values) {
     EXPECT_EQ(a.values[i].value, b.values[i].value);
   }
   EXPECT_EQ(b.threads, 3);
+}
+
+// Every SIMD level's row kernels against the forward search (the solver runs at the current
+// level), to place and to rotate.
+TEST(midgame, every_simd_level_matches_forward_search) {
+  const simd_level saved = current_simd_level();
+  for (const simd_level level : {simd_level::portable, simd_level::sse, simd_level::avx2}) {
+    if (!simd_supported(level)) continue;
+    SCOPED_TRACE(simd_name(level));
+    set_simd_level(level);
+    std::mt19937_64 rng(40 + int(level));
+    for (int i = 0; i < 2; i++) {
+      const board_t board = random_position(rng, 25 + i, i == 1);
+      check_against_search(board, i == 1, midgame_solve(board, i == 1, threads(2)));
+    }
+  }
+  set_simd_level(saved);
 }
 
 // Negamax consistency: the children listed in a solve, solved as roots of their own, agree

@@ -57,6 +57,10 @@ inline halfsuper_t halfsuper_rmax(halfsuper_t h) {
   return {halfsuper_t::vec((a | b) | (c | d))};
 }
 
+// halfsuper_rmax as the midgame solver's kernels of `level` compute it (SSSE3 and up: byte
+// shuffles); the CPU must support the level.
+halfsuper_t halfsuper_rmax_at(simd_level level, halfsuper_t h);
+
 // The parity-p half of a super, and the super with halves h0 (parity 0) and h1 (parity 1).
 halfsuper_t split_super(const super_t& s, int parity);
 super_t merge_halves(halfsuper_t h0, halfsuper_t h1);

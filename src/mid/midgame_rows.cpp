@@ -1,0 +1,31 @@
+// Run-time choice of the midgame row kernels' SIMD level, and halfsuper rmax per level.
+#include <string>
+
+#include "midgame_layer.h"
+#include "pentago/util/error.h"
+
+namespace pentago {
+namespace detail {
+extern const midgame_row_kernels midgame_rows_portable;
+extern const midgame_row_kernels midgame_rows_sse;
+extern const midgame_row_kernels midgame_rows_avx2;
+
+const midgame_row_kernels& midgame_kernels_for(simd_level level) {
+  if (!simd_supported(level))
+    throw error(std::string("this CPU lacks ") + simd_name(level) + " for the midgame solver");
+  switch (level) {
+    case simd_level::avx2:
+      return midgame_rows_avx2;
+    case simd_level::sse:
+      return midgame_rows_sse;
+    default:
+      return midgame_rows_portable;
+  }
+}
+}  // namespace detail
+
+halfsuper_t halfsuper_rmax_at(simd_level level, halfsuper_t h) {
+  return detail::midgame_kernels_for(level).rmax(h);
+}
+
+}  // namespace pentago
