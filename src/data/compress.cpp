@@ -1,11 +1,21 @@
-// The interleave filter's dispatch (its ISA versions are interleave_*.cpp), fast Snappy
-// compression with a flag byte, and xz block compression through liblzma's one-shot API.
+// The interleave filter's dispatch (its ISA versions are interleave_*.cpp), fast in-core
+// compression with a flag byte (Snappy, or zstd / LZ4 where built in), and xz block
+// compression through liblzma's one-shot API.
 #include "pentago/data/compress.h"
 
 #include <lzma.h>
 #include <snappy.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <limits>
+#ifdef PENTAGO_HAVE_ZSTD
+#include <zstd.h>
+#endif
+#ifdef PENTAGO_HAVE_LZ4
+#include <lz4.h>
+#endif
 
 #include "interleave_simd.h"
 #include "pentago/util/error.h"
@@ -53,14 +63,74 @@ std::span<uint8_t> scratch_bytes(size_t n) {
   return {scratch.data(), n};
 }
 
-// Snappy-compresses already filtered nodes into out (size >= fast_compress_bound).
-size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out) {
+std::atomic<block_codec> codec_in_use{block_codec::snappy};
+
+#ifdef PENTAGO_HAVE_ZSTD
+// zstd's level for in-core blocks: level 1 is its fastest standard level; the negative
+// levels compress little better than Snappy (store_codec_bench).
+constexpr int zstd_level = 1;
+
+// Per-thread zstd contexts (their tables are reused from block to block).
+struct zstd_contexts {
+  ZSTD_CCtx* compress = ZSTD_createCCtx();
+  ZSTD_DCtx* decompress = ZSTD_createDCtx();
+  ~zstd_contexts() {
+    ZSTD_freeCCtx(compress);
+    ZSTD_freeDCtx(decompress);
+  }
+};
+zstd_contexts& zstd() {
+  thread_local zstd_contexts contexts;
+  return contexts;
+}
+#endif
+
+// Compresses raw bytes with `codec` into out (room for the codec's bound); returns the size,
+// or 0 if the codec failed.
+size_t codec_compress(block_codec codec, const char* raw, size_t size, char* out) {
+  switch (codec) {
+    case block_codec::snappy: {
+      size_t length = 0;
+      snappy::RawCompress(raw, size, out, &length);
+      return length;
+    }
+    case block_codec::zstd:
+#ifdef PENTAGO_HAVE_ZSTD
+    {
+      const size_t length =
+          ZSTD_compressCCtx(zstd().compress, out, ZSTD_compressBound(size), raw, size, zstd_level);
+      return ZSTD_isError(length) ? 0 : length;
+    }
+#else
+      break;
+#endif
+    case block_codec::lz4:
+#ifdef PENTAGO_HAVE_LZ4
+    {
+      // LZ4's raw blocks do not record their size: a 32-bit little-endian prefix does.
+      const uint32_t raw_size = uint32_t(size);
+      std::memcpy(out, &raw_size, 4);
+      const int length =
+          LZ4_compress_default(raw, out + 4, int(size), LZ4_compressBound(int(size)));
+      return length > 0 ? 4 + size_t(length) : 0;
+    }
+#else
+      break;
+#endif
+  }
+  return 0;
+}
+
+// Compresses already filtered nodes into out (size >= fast_compress_bound) with `codec` (by
+// default the one in use), or stores them raw where that is no smaller.
+size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out,
+                         block_codec codec = codec_in_use.load(std::memory_order_relaxed)) {
   const size_t raw = 64 * n;
-  size_t length = 0;
-  snappy::RawCompress(reinterpret_cast<const char*>(nodes), raw, reinterpret_cast<char*>(out + 1),
-                      &length);
-  if (length < raw) {
-    out[0] = 1;
+  const size_t length = raw ? codec_compress(codec, reinterpret_cast<const char*>(nodes), raw,
+                                             reinterpret_cast<char*>(out + 1))
+                            : 0;
+  if (length && length < raw) {
+    out[0] = uint8_t(codec);
     return 1 + length;
   }
   out[0] = 0;
@@ -100,7 +170,67 @@ void uninterleave(std::span<const superinfo_t> in, std::span<superinfo_t> out) {
   uninterleave_fn()(in.data(), out.data(), in.size());
 }
 
-size_t fast_compress_bound(size_t nodes) { return 1 + snappy::MaxCompressedLength(64 * nodes); }
+bool block_codec_available(block_codec codec) {
+  switch (codec) {
+    case block_codec::snappy:
+      return true;
+    case block_codec::zstd:
+#ifdef PENTAGO_HAVE_ZSTD
+      return true;
+#else
+      return false;
+#endif
+    case block_codec::lz4:
+#ifdef PENTAGO_HAVE_LZ4
+      return true;
+#else
+      return false;
+#endif
+  }
+  return false;
+}
+
+const char* block_codec_name(block_codec codec) {
+  switch (codec) {
+    case block_codec::zstd:
+      return "zstd";
+    case block_codec::lz4:
+      return "lz4";
+    default:
+      return "snappy";
+  }
+}
+
+block_codec parse_block_codec(const std::string& name) {
+  for (const block_codec c : {block_codec::snappy, block_codec::zstd, block_codec::lz4})
+    if (name == block_codec_name(c)) {
+      if (!block_codec_available(c))
+        throw usage_error("codec " + name + " is not built in (install lib" + name +
+                          "-dev and rebuild)");
+      return c;
+    }
+  throw usage_error("unknown codec '" + name + "' (snappy, zstd or lz4)");
+}
+
+void set_block_codec(block_codec codec) {
+  if (!block_codec_available(codec))
+    throw error(std::string("codec ") + block_codec_name(codec) + " is not built in");
+  codec_in_use = codec;
+}
+
+block_codec current_block_codec() { return codec_in_use; }
+
+size_t fast_compress_bound(size_t nodes) {
+  // Snappy's bound (32 + n + n / 6) is above zstd's and LZ4's (about n + n / 255).
+  size_t bound = snappy::MaxCompressedLength(64 * nodes);
+#ifdef PENTAGO_HAVE_ZSTD
+  bound = std::max(bound, ZSTD_compressBound(64 * nodes));
+#endif
+#ifdef PENTAGO_HAVE_LZ4
+  bound = std::max(bound, 4 + size_t(LZ4_compressBound(int(64 * nodes))));
+#endif
+  return 1 + bound;
+}
 
 void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out) {
   // Compress into scratch so that `out` never pays for zero-filling the whole bound.
@@ -114,23 +244,49 @@ void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out) {
   fast_compress_filtered(nodes, out);
 }
 
-size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out) {
+size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out,
+                     block_codec codec) {
+  if (!block_codec_available(codec))
+    throw error(std::string("codec ") + block_codec_name(codec) + " is not built in");
   PENTAGO_CHECK(out.size() >= fast_compress_bound(nodes.size()),
                 "fast_compress output buffer too small");
   const auto filtered = scratch_nodes(nodes.size());
   interleave(nodes, filtered);
-  return compress_filtered(filtered.data(), filtered.size(), out.data());
+  return compress_filtered(filtered.data(), filtered.size(), out.data(), codec);
 }
 
 size_t fast_uncompressed_nodes(std::span<const uint8_t> compressed) {
   if (compressed.empty()) throw error("fast_uncompress: empty buffer");
-  size_t length = compressed.size() - 1;
-  if (compressed[0] == 1) {
-    if (!snappy::GetUncompressedLength(reinterpret_cast<const char*>(compressed.data() + 1),
-                                       compressed.size() - 1, &length))
-      throw error("fast_uncompress: corrupt snappy header");
-  } else if (compressed[0] != 0) {
-    throw error("fast_uncompress: bad flag byte " + std::to_string(compressed[0]));
+  const char* data = reinterpret_cast<const char*>(compressed.data() + 1);
+  const size_t size = compressed.size() - 1;
+  size_t length = size;
+  switch (compressed[0]) {
+    case 0:
+      break;
+    case uint8_t(block_codec::snappy):
+      if (!snappy::GetUncompressedLength(data, size, &length))
+        throw error("fast_uncompress: corrupt snappy header");
+      break;
+#ifdef PENTAGO_HAVE_ZSTD
+    case uint8_t(block_codec::zstd): {
+      const unsigned long long n = ZSTD_getFrameContentSize(data, size);
+      if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN)
+        throw error("fast_uncompress: corrupt zstd header");
+      length = size_t(n);
+      break;
+    }
+#endif
+#ifdef PENTAGO_HAVE_LZ4
+    case uint8_t(block_codec::lz4): {
+      if (size < 4) throw error("fast_uncompress: corrupt lz4 header");
+      uint32_t n;
+      std::memcpy(&n, data, 4);
+      length = n;
+      break;
+    }
+#endif
+    default:
+      throw error("fast_uncompress: bad flag byte " + std::to_string(compressed[0]));
   }
   if (length % 64)
     throw error("fast_uncompress: decoded length " + std::to_string(length) +
@@ -144,15 +300,52 @@ void fast_uncompress(std::span<const uint8_t> compressed, std::span<superinfo_t>
 }
 
 void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<superinfo_t> nodes) {
-  const size_t n = fast_uncompressed_nodes(compressed);
-  if (n != nodes.size())
-    throw error("fast_uncompress: decoded " + std::to_string(n) + " nodes, expected " +
-                std::to_string(nodes.size()));
-  if (compressed[0] == 0) {
-    if (n) std::memcpy(nodes.data(), compressed.data() + 1, 64 * n);
-  } else if (!snappy::RawUncompress(reinterpret_cast<const char*>(compressed.data() + 1),
-                                    compressed.size() - 1, reinterpret_cast<char*>(nodes.data()))) {
-    throw error("fast_uncompress: corrupt snappy data");
+  if (compressed.empty()) throw error("fast_uncompress: empty buffer");
+  const char* data = reinterpret_cast<const char*>(compressed.data() + 1);
+  const size_t size = compressed.size() - 1, expected = 64 * nodes.size();
+  char* out = reinterpret_cast<char*>(nodes.data());
+  auto wrong_size = [&](size_t decoded) {
+    return error("fast_uncompress: decoded " + std::to_string(decoded / 64) + " nodes, expected " +
+                 std::to_string(nodes.size()));
+  };
+  switch (compressed[0]) {
+    case 0:
+      if (size != expected) throw wrong_size(size);
+      if (size) std::memcpy(out, data, size);
+      return;
+    case uint8_t(block_codec::snappy): {
+      size_t length = 0;
+      if (!snappy::GetUncompressedLength(data, size, &length))
+        throw error("fast_uncompress: corrupt snappy header");
+      if (length != expected) throw wrong_size(length);
+      if (!snappy::RawUncompress(data, size, out))
+        throw error("fast_uncompress: corrupt snappy data");
+      return;
+    }
+#ifdef PENTAGO_HAVE_ZSTD
+    case uint8_t(block_codec::zstd): {
+      const size_t length = ZSTD_decompressDCtx(zstd().decompress, out, expected, data, size);
+      if (ZSTD_isError(length)) throw error("fast_uncompress: corrupt zstd data");
+      if (length != expected) throw wrong_size(length);
+      return;
+    }
+#endif
+#ifdef PENTAGO_HAVE_LZ4
+    case uint8_t(block_codec::lz4): {
+      uint32_t recorded;
+      if (size < 4) throw error("fast_uncompress: corrupt lz4 header");
+      std::memcpy(&recorded, data, 4);
+      if (recorded != expected) throw wrong_size(recorded);
+      if (size - 4 > size_t(std::numeric_limits<int>::max()))
+        throw error("fast_uncompress: corrupt lz4 header");
+      const int length = LZ4_decompress_safe(data + 4, out, int(size - 4), int(expected));
+      if (length < 0) throw error("fast_uncompress: corrupt lz4 data");
+      if (size_t(length) != expected) throw wrong_size(size_t(length));
+      return;
+    }
+#endif
+    default:
+      throw error("fast_uncompress: bad flag byte " + std::to_string(compressed[0]));
   }
 }
 

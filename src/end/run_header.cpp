@@ -24,8 +24,8 @@ std::vector<std::string> format_run_header(const engine_options& o, const run_he
     line += ", key " + std::to_string(o.randomize) + ", gather limit " +
             std::to_string(o.gather_limit) + ", line limit " + std::to_string(o.line_limit);
   lines.push_back(line);
-  line = "  " + (mpi.empty() ? "" : mpi + ", ") + "simd " + h.simd + ", samples " +
-         std::to_string(o.samples) +
+  line = "  " + (mpi.empty() ? "" : mpi + ", ") + "simd " + h.simd + ", codec " +
+         block_codec_name(o.codec) + ", samples " + std::to_string(o.samples) +
          (o.meaningless ? ", meaningless " + std::to_string(o.meaningless) : "") +
          (o.restart.size() ? ", restart " + o.restart : "");
   lines.push_back(line);

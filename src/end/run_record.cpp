@@ -143,6 +143,7 @@ void run_record::header(const engine_options& o, const run_header& h, const run_
   j["restart"] =
       h.restart_slice < 0 ? json(nullptr) : json{{"slice", h.restart_slice}, {"path", o.restart}};
   j["simd"] = h.simd;
+  j["codec"] = block_codec_name(o.codec);
   j["started"] = utc_now();
   j["options"] = options_json(o);
   j["plan"] = plan_json(plan, o.save);

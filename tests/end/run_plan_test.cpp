@@ -65,6 +65,20 @@ TEST(run_plan, compression_ratios_scale_with_the_sampled_slice_35) {
   EXPECT_EQ(sampled_top_ratio({}, 32), 0);
 }
 
+// Another codec scales the (Snappy) calibration by its factor before the sampled scale.
+TEST(run_plan, codec_scales_the_ratios) {
+  if (!block_codec_available(block_codec::zstd)) GTEST_SKIP() << "zstd not built in";
+  const auto slices = descendant_sections(section_t::parse("44444554"), 35);
+  run_request r = request("44444554", -1);
+  const run_plan snappy = make_run_plan(r, slices);
+  r.codec = block_codec::zstd;
+  const run_plan zstd = make_run_plan(r, slices);
+  EXPECT_LT(zstd.top_ratio, 0.8 * snappy.top_ratio);
+  EXPECT_NEAR(zstd.ratio_scale / codec_ratio_factor(block_codec::zstd), snappy.ratio_scale, 0.15);
+  EXPECT_LT(zstd.store_peak, snappy.store_peak);
+  EXPECT_EQ(codec_ratio_factor(block_codec::snappy), 1);
+}
+
 // Issue 22 item 2: a saved slice's writing is in the plan, with liblzma's own encoder figure
 // per worker for the preset, and (pentago-endgame) the rank's compressed part of the file.
 TEST(run_plan, saved_slices_count_their_writing) {

@@ -51,11 +51,13 @@ struct config_t {
   int ranks, threads;
   uint64_t key;
   const char* mode;
+  const char* codec = "snappy";  // the in-core codec: blocks travel between ranks in it
 };
 
 // Printed by GoogleTest in test listings (and so in ctest names): readable, no raw bytes.
 void PrintTo(const config_t& c, std::ostream* os) {
-  *os << c.ranks << " ranks, " << c.threads << " threads, key " << c.key << ", " << c.mode;
+  *os << c.ranks << " ranks, " << c.threads << " threads, key " << c.key << ", " << c.mode << ", "
+      << c.codec;
 }
 
 class endgame_44444554 : public ::testing::TestWithParam<config_t> {};
@@ -66,10 +68,10 @@ TEST_P(endgame_44444554, matches_published_and_in_process) {
   const config_t c = GetParam();
   const std::string dir =
       fresh_dir("44444554-r" + std::to_string(c.ranks) + "-t" + std::to_string(c.threads) + "-k" +
-                std::to_string(c.key) + "-" + c.mode);
+                std::to_string(c.key) + "-" + c.mode + "-" + c.codec);
   const auto r = shell(endgame(c.ranks, "--threads " + std::to_string(c.threads) + " --randomize " +
                                             std::to_string(c.key) + " --thread-mode " + c.mode +
-                                            " --dir " + dir + " 44444554"));
+                                            " --codec " + c.codec + " --dir " + dir + " 44444554"));
   ASSERT_EQ(r.code, 0) << r.output;
   expect_published_counts(dir, 34, 35);
   expect_same_files(dir, local_reference("44444554"), 34, 35);
@@ -79,11 +81,13 @@ INSTANTIATE_TEST_SUITE_P(
     configs, endgame_44444554,
     ::testing::Values(config_t{1, 2, 17, "funneled"}, config_t{2, 3, 0, "funneled"},
                       config_t{3, 4, 12345, "funneled"}, config_t{4, 2, 17, "funneled"},
-                      config_t{2, 3, 17, "multiple"}, config_t{3, 2, 0, "multiple"}),
+                      config_t{2, 3, 17, "multiple"}, config_t{3, 2, 0, "multiple"},
+                      config_t{3, 2, 17, "funneled", "zstd"}, config_t{2, 3, 5, "multiple", "lz4"}),
     [](const auto& info) {
       const config_t& c = info.param;
+      const std::string codec = c.codec == std::string("snappy") ? "" : std::string("_") + c.codec;
       return "r" + std::to_string(c.ranks) + "_t" + std::to_string(c.threads) + "_k" +
-             std::to_string(c.key) + "_" + c.mode;
+             std::to_string(c.key) + "_" + c.mode + codec;
     });
 
 TEST(endgame, root_44444454_then_restart_on_other_ranks_and_key) {

@@ -35,7 +35,8 @@ struct engine_options {
   int level = 6;        // xz preset of slice files (the published files used 6)
   uint64_t memory = 0;  // bytes per rank; 0: the program's default (predict: required)
   int samples = 256;    // sparse samples per section
-  int stop_after = -1;  // lowest slice computed; -1: the root's slice
+  block_codec codec = block_codec::snappy;  // in-core block codec (data/compress.h)
+  int stop_after = -1;                      // lowest slice computed; -1: the root's slice
   int meaningless = 0;  // synthesize slice K pseudorandomly and solve below it (test mode)
   bool echo = true;     // print the log on stdout as well as DIR/log (local: --quiet)
   // MPI runs (pentago-endgame; the ones pentago-predict plans).

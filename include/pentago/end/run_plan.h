@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "pentago/data/compress.h"
 #include "pentago/layout/section.h"
 
 namespace pentago {
@@ -28,6 +29,7 @@ struct run_request {
   int level = 6;             // xz preset of saved slice files (its encoder's memory is planned)
   bool holds_file = true;    // the writer holds a rank's whole compressed part (MPI) or a batch
   bool plan_writing = true;  // false: leave writing out (pentago-predict --stages' store model)
+  block_codec codec = block_codec::snappy;  // in-core codec: slice 35 is sampled with it
 };
 
 // Throws usage_error (one line) if the request names no computable run: invalid root, a
@@ -52,9 +54,12 @@ struct slice_plan_t {
 // bytes per node, by slice: the largest measured ratio (0.37 at slice 35, 0.33 at 34, 0.36 at
 // 33 and below); see docs/tools.md. Pseudorandom (meaningless) data does not compress.
 double store_ratio(int slice);
+// The ratio of a codec's compressed size to Snappy's on this data (store_ratio is Snappy's).
+double codec_ratio_factor(block_codec codec);
 // The compressed share of a root's slice 35, from `samples` of its blocks computed and
-// compressed here (0 if the slice is empty).
-double sampled_top_ratio(const std::vector<section_t>& slice35, int samples);
+// compressed here with `codec` (0 if the slice is empty).
+double sampled_top_ratio(const std::vector<section_t>& slice35, int samples,
+                         block_codec codec = block_codec::snappy);
 constexpr double meaningless_ratio = 1.0;
 
 struct run_plan {
@@ -64,7 +69,8 @@ struct run_plan {
   std::vector<slice_plan_t> slices;  // top first, down to bottom
   uint64_t memory = 0;               // per rank
   double top_ratio = 0;              // this root's slice 35 compression, sampled (0: not measured)
-  double ratio_scale = 1;            // applied to store_ratio: top_ratio against the calibration's
+  double ratio_scale = 1;  // applied to store_ratio: the codec's factor, times top_ratio against
+                           // the calibration's (clamped)
   // Per rank: code, MPI, partitions, block tables, samples, thread scratch.
   uint64_t fixed_bytes = 0;
   uint64_t store_peak = 0;      // the largest two consecutive slices' stores (arena live data)
