@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli.h"
+#include "pentago/mid/midgame.h"
 #include "pentago/query/query.h"
 
 namespace {
@@ -30,6 +31,8 @@ const char usage_text[] =
     "                    need 11.2G, 16 need 4.0G, 17 need 1.4G, 18 need 486M)\n"
     "  --no-distance     no distances from the midgame solver (the plain solve: up to about\n"
     "                    8 times faster; distances are computed from 18 stones)\n"
+    "  --distance-from N distances from N stones on (15..36; default 18: below that they\n"
+    "                    cost up to 8 times a solve of tens of seconds)\n"
     "  --cache SIZE      memory for decoded blocks (default 128M)\n"
     "  --timeout SECONDS longest time of one read from a remote database, its retries\n"
     "                    included (default 30)\n"
@@ -110,6 +113,8 @@ int run(int argc, char** argv) {
       options.fetch_timeout_seconds = parse_timeout_option(arg, args.value());
     else if (arg == "--no-distance")
       options.distance_min_stones = 37;
+    else if (arg == "--distance-from")
+      options.distance_min_stones = int(args.int_value(midgame_min_stones, 36));
     else if (arg == "--midgame-memory")
       options.midgame_memory = args.memory_value();
     else if (arg == "--json")

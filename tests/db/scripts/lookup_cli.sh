@@ -30,6 +30,8 @@ expect 2 "$lookup" --db "$data" 12x
 expect 2 "$lookup" --db "$data" 12
 expect 2 "$lookup" --db "$data" 0m
 expect 2 "$lookup" --db "$data" --bogus 0
+expect 2 "$lookup" --db "$data" --distance-from 14 0
+expect 2 "$lookup" --db "$data" --distance-from 37 0
 expect 2 "$lookup" --db "$data/no-such-dir" 0
 expect 2 "$lookup" --db "$data" - < /dev/zero
 "$lookup" --db "$data" "$data/no-such-board-file" 2>&1 | grep -q 'no such file' ||
