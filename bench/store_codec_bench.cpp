@@ -1,8 +1,9 @@
 // The in-core block codec on real blocks: every sampled block of slice 35 of a root, computed
 // whole (all open dimensions merged) and after one contribution (a partial block), is
-// compressed by fast_compress and by filter variants ahead of Snappy; prints, per variant, the
-// compressed ratio and the CPU time of compress and decompress per block, plus the share of
-// nodes whose 256 rotation values are uniform (all loss, all tie, all win).
+// compressed by fast_compress with each built-in codec (--codec: Snappy, zstd, LZ4) and by
+// byte-plane filter variants ahead of Snappy; prints, per variant, the compressed ratio and
+// the CPU time of compress and decompress per block, plus the share of nodes whose 256
+// rotation values are uniform (all loss, all tie, all win).
 //
 // Usage: store_codec_bench [ROOT] [BLOCKS]   (default 44444454, 64 blocks)
 #include <snappy.h>
@@ -79,6 +80,29 @@ void run_variant(tally& t, const std::vector<superinfo_t>& block, size_t width) 
   t.blocks++;
 }
 
+// fast_compress / fast_uncompress as the store runs them (filter included), with `codec`.
+void run_codec(tally& t, const std::vector<superinfo_t>& block, block_codec codec) {
+  const size_t n = block.size();
+  std::vector<superinfo_t> back(n);
+  std::vector<uint8_t> bytes(fast_compress_bound(n));
+  const int reps = 3;
+  size_t size = 0;
+  const double c0 = cpu_seconds();
+  for (int r = 0; r < reps; r++)
+    size = fast_compress(std::span<const superinfo_t>(block), bytes, codec);
+  const double c1 = cpu_seconds();
+  for (int r = 0; r < reps; r++)
+    fast_uncompress(std::span<const uint8_t>(bytes.data(), size), back);
+  const double c2 = cpu_seconds();
+  if (back != block)
+    std::fprintf(stderr, "codec %s does not round-trip\n", block_codec_name(codec));
+  t.raw += 64 * n;
+  t.compressed += size;
+  t.compress_s += (c1 - c0) / reps;
+  t.decompress_s += (c2 - c1) / reps;
+  t.blocks++;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -89,7 +113,8 @@ int main(int argc, char** argv) {
   uint64_t total = 0;
   for (const auto& s : top) total += section_block_count(s);
   const size_t widths[] = {0, 1, 2, 4, 8};
-  tally whole[5], partial[5];
+  tally whole[5], partial[5], codec_whole[3], codec_partial[3];
+  const block_codec codecs[3] = {block_codec::snappy, block_codec::zstd, block_codec::lz4};
   uint64_t nodes = 0, uniform[3] = {0, 0, 0}, partial_nodes = 0, partial_uniform = 0;
   for (int k = 0; k < samples && uint64_t(k) < total; k++) {
     uint64_t flat = uint64_t(k) * total / uint64_t(samples);
@@ -117,6 +142,11 @@ int main(int argc, char** argv) {
       run_variant(whole[w], value, widths[w]);
       run_variant(partial[w], first, widths[w]);
     }
+    for (int c = 0; c < 3; c++)
+      if (block_codec_available(codecs[c])) {
+        run_codec(codec_whole[c], value, codecs[c]);
+        run_codec(codec_partial[c], first, codecs[c]);
+      }
   }
   std::printf("root %s, %d blocks of slice 35 (%llu nodes)\n", root.str().c_str(), whole[0].blocks,
               (unsigned long long)nodes);
@@ -125,6 +155,20 @@ int main(int argc, char** argv) {
       "%.2f%%\n",
       100.0 * uniform[0] / nodes, 100.0 * uniform[1] / nodes, 100.0 * uniform[2] / nodes,
       100.0 * partial_uniform / partial_nodes);
+  std::printf("%-34s %8s %12s %12s %8s %12s %12s\n", "codec (--codec, interleave filter)", "whole",
+              "comp us/blk", "dec us/blk", "partial", "comp us/blk", "dec us/blk");
+  for (int c = 0; c < 3; c++) {
+    if (!block_codec_available(codecs[c])) {
+      std::printf("%-34s not built in\n", block_codec_name(codecs[c]));
+      continue;
+    }
+    const tally& w = codec_whole[c];
+    const tally& p = codec_partial[c];
+    std::printf("%-34s %8.3f %12.1f %12.1f %8.3f %12.1f %12.1f\n", block_codec_name(codecs[c]),
+                double(w.compressed) / double(w.raw), 1e6 * w.compress_s / w.blocks,
+                1e6 * w.decompress_s / w.blocks, double(p.compressed) / double(p.raw),
+                1e6 * p.compress_s / p.blocks, 1e6 * p.decompress_s / p.blocks);
+  }
   std::printf("%-34s %8s %12s %12s %8s %12s %12s\n", "filter ahead of Snappy", "whole",
               "comp us/blk", "dec us/blk", "partial", "comp us/blk", "dec us/blk");
   const char* names[] = {"interleave (today)", "interleave + byte planes",
