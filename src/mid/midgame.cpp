@@ -40,6 +40,8 @@ constexpr int madv_populate_write = 23;
 #endif
 // Layers of at least this many bytes are written with non-temporal stores.
 constexpr uint64_t stream_bytes = uint64_t(16) << 20;
+// Rows are handed to threads in chunks of about this many bytes of output.
+constexpr uint64_t rows_chunk_bytes = uint64_t(256) << 10;
 
 uint64_t workspace_entries(int spots) {
   uint64_t most = 0;
@@ -193,7 +195,14 @@ std::vector<halfsuper_t> solve_pass(const root_info& root, worker_pool& pool, ha
                                       values.data(),
                                       win_bit,
                                       size * sizeof(halfsuper_t) >= stream_bytes};
-    parallel_for(pool, layer.rows, [&](uint64_t row) { kernels.solve_row(job, row); });
+    // Rows in chunks of about rows_chunk_bytes, at least 8 chunks per thread when the layer
+    // has the rows (one atomic claim and one store fence per chunk).
+    const uint64_t row_bytes = layer.cols * sizeof(halfsuper_t);
+    const uint64_t chunk = std::max<uint64_t>(
+        1, std::min(rows_chunk_bytes / row_bytes, layer.rows / (8 * uint64_t(pool.threads() + 1))));
+    parallel_for(pool, (layer.rows + chunk - 1) / chunk, [&](uint64_t c) {
+      kernels.solve_rows(job, c * chunk, std::min(layer.rows, (c + 1) * chunk));
+    });
     if (!keep_layers && n < top) layers[n + 1].reset();
     next = &layer;
     next_data = data;

@@ -44,9 +44,10 @@ struct midgame_row_job {
   bool stream = false;
 };
 
-// The kernels of one SIMD level: a row of a job, and halfsuper rmax as that level computes it.
+// The kernels of one SIMD level: rows [begin, end) of a job, and halfsuper rmax as that level
+// computes it.
 struct midgame_row_kernels {
-  void (*solve_row)(const midgame_row_job& job, uint64_t row);
+  void (*solve_rows)(const midgame_row_job& job, uint64_t begin, uint64_t end);
   halfsuper_t (*rmax)(halfsuper_t h);
 };
 

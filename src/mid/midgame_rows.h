@@ -133,22 +133,33 @@ void solve_row(const midgame_row_job& job, uint64_t row) {
     else
       out[col] = value;
   }
+}
+
+// Rows [begin, end), the compile-time flags chosen from the job. Streamed rows end with one
+// fence for all of them: a fence per row (and the atomic claim of the next row after it) waits
+// for the row's last stores to reach memory, 7% of the time with rows of a few KiB.
+template <bool stream, bool by_mover, bool leaf>
+void solve_rows(const midgame_row_job& job, uint64_t begin, uint64_t end) {
+  for (uint64_t row = begin; row < end; row++) solve_row<stream, by_mover, leaf>(job, row);
   if constexpr (stream) _mm_sfence();
 }
 
-// One row, the compile-time flags chosen from the job.
-inline void midgame_solve_row(const midgame_row_job& job, uint64_t row) {
+inline void midgame_solve_rows(const midgame_row_job& job, uint64_t begin, uint64_t end) {
   const bool by_mover = job.layer->rows_by_mover, leaf = job.next == nullptr;
   if (job.stream) {
     if (by_mover)
-      leaf ? solve_row<true, true, true>(job, row) : solve_row<true, true, false>(job, row);
+      leaf ? solve_rows<true, true, true>(job, begin, end)
+           : solve_rows<true, true, false>(job, begin, end);
     else
-      leaf ? solve_row<true, false, true>(job, row) : solve_row<true, false, false>(job, row);
+      leaf ? solve_rows<true, false, true>(job, begin, end)
+           : solve_rows<true, false, false>(job, begin, end);
   } else {
     if (by_mover)
-      leaf ? solve_row<false, true, true>(job, row) : solve_row<false, true, false>(job, row);
+      leaf ? solve_rows<false, true, true>(job, begin, end)
+           : solve_rows<false, true, false>(job, begin, end);
     else
-      leaf ? solve_row<false, false, true>(job, row) : solve_row<false, false, false>(job, row);
+      leaf ? solve_rows<false, false, true>(job, begin, end)
+           : solve_rows<false, false, false>(job, begin, end);
   }
 }
 
