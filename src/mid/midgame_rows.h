@@ -72,7 +72,7 @@ constexpr small_binomials_t small_binomials = [] {
 // One row of the job's layer. `by_mover`: the layer's rows are the mover's sets; `leaf`: no
 // next layer; both fixed at compile time, with `stream`.
 template <bool stream, bool by_mover, bool leaf>
-void solve_row(const midgame_row_job& job, uint64_t row) {
+void solve_row(const midgame_row_job& job, uint64_t row, bool prefetch_next_row) {
   const midgame_layer& L = *job.layer;
   const uint32_t row_set = L.row_sets[row];
   // Spots free of the row set, and per column element a and relative spot y the colex term
@@ -90,6 +90,18 @@ void solve_row(const midgame_row_job& job, uint64_t row) {
       const uint64_t r = L.rows_by_mover ? subset_rank(row_set | uint32_t(1) << free_spot[j]) : row;
       child_row[j] = job.next_data + r * job.next->cols;
     }
+  }
+  // Rows by the placer read their children from one row of the next layer (the same row
+  // index), in L3 and in scattered lines: the one of the next row (when this thread solves it
+  // next) is prefetched into L2 a line or two per column (20 stones: 6% faster). Rows by the
+  // mover read theirs from col_space rows that neighbouring rows share: prefetching those the
+  // same way made them slower.
+  const char* ahead = nullptr;
+  uint64_t ahead_lines = 0, ahead_line = 0, ahead_per_col = 0;
+  if (!leaf && !by_mover && prefetch_next_row) {
+    ahead = reinterpret_cast<const char*>(job.next_data + (row + 1) * job.next->cols);
+    ahead_lines = job.next->cols * sizeof(halfsuper_t) / 64 + 1;
+    ahead_per_col = (ahead_lines + L.cols - 1) / L.cols;
   }
   // A leaf (the full board, or the last layer of a pass cut short): nobody wins from here on.
   // (A free count fixed per layer, not tested per row, keeps the child loop as fast as it was.)
@@ -109,6 +121,8 @@ void solve_row(const midgame_row_job& job, uint64_t row) {
     const halfsuper_t w0 = by_mover ? *row_mover : L.mover_wins[abs_rank];
     const halfsuper_t* placer = by_mover ? &L.placer_wins[2 * abs_rank] : row_placer;
     const halfsuper_t w1 = placer[0], w1_before = placer[1];
+    for (uint64_t p = 0; p < ahead_per_col && ahead_line < ahead_lines; p++, ahead_line++)
+      _mm_prefetch(ahead + 64 * ahead_line, _MM_HINT_T1);
     halfsuper_t u = init;
     const uint8_t* fi = &L.free_index[col * fc];
     const uint32_t* cc = &L.child_col[col * fc];
@@ -140,7 +154,8 @@ void solve_row(const midgame_row_job& job, uint64_t row) {
 // for the row's last stores to reach memory, 7% of the time with rows of a few KiB.
 template <bool stream, bool by_mover, bool leaf>
 void solve_rows(const midgame_row_job& job, uint64_t begin, uint64_t end) {
-  for (uint64_t row = begin; row < end; row++) solve_row<stream, by_mover, leaf>(job, row);
+  for (uint64_t row = begin; row < end; row++)
+    solve_row<stream, by_mover, leaf>(job, row, row + 1 < end);
   if constexpr (stream) _mm_sfence();
 }
 
