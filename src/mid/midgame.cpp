@@ -95,7 +95,7 @@ midgame_layer make_layer(const root_info& root, int n, worker_pool& pool) {
   L.cols = cols.size();
   L.col_elements.resize(L.cols * L.col_size);
   L.free_index.resize(L.cols * L.free_count);
-  L.child_col.resize(L.cols * L.free_count);
+  L.child_offset.resize(L.cols * L.free_count);
   for (uint64_t i = 0; i < L.cols; i++) {
     const uint32_t z = cols[i];
     int e = 0, f = 0;
@@ -114,7 +114,7 @@ midgame_layer make_layer(const root_info& root, int n, worker_pool& pool) {
         child = subset_rank(z | uint32_t(1) << j);
       }
       L.free_index[i * L.free_count + f] = uint8_t(j);
-      L.child_col[i * L.free_count + f] = child;
+      L.child_offset[i * L.free_count + f] = child * uint32_t(sizeof(halfsuper_t));
       f++;
     }
   }

@@ -69,6 +69,11 @@ constexpr small_binomials_t small_binomials = [] {
   return t;
 }();
 
+// The child `offset` bytes into a row of the next layer.
+inline halfsuper_t child_at(const halfsuper_t* row, uint32_t offset) {
+  return *reinterpret_cast<const halfsuper_t*>(reinterpret_cast<const char*>(row) + offset);
+}
+
 // One row of the job's layer. `by_mover`: the layer's rows are the mover's sets; `leaf`: no
 // next layer; both fixed at compile time, with `stream`.
 template <bool stream, bool by_mover, bool leaf>
@@ -125,12 +130,12 @@ void solve_row(const midgame_row_job& job, uint64_t row, bool prefetch_next_row)
       _mm_prefetch(ahead + 64 * ahead_line, _MM_HINT_T1);
     halfsuper_t u = init;
     const uint8_t* fi = &L.free_index[col * fc];
-    const uint32_t* cc = &L.child_col[col * fc];
+    const uint32_t* offset = &L.child_offset[col * fc];
     if (by_mover) {
-      for (int f = 0; f < fc; f++) u = u | child_row[fi[f]][cc[f]];
+      for (int f = 0; f < fc; f++) u = u | child_at(child_row[fi[f]], offset[f]);
     } else {
       // Rows by the player who placed: every child lies in this row of the next layer.
-      for (int f = 0; f < fc; f++) u = u | child_row[0][cc[f]];
+      for (int f = 0; f < fc; f++) u = u | child_at(child_row[0], offset[f]);
     }
     // Fives on the board end the game: both is a tie, only the mover's a win, else a loss.
     const halfsuper_t mover_ok = win_bit ? ~w1 : halfsuper_t::ones();
