@@ -40,6 +40,8 @@ constexpr int madv_populate_write = 23;
 #endif
 // Layers of at least this many bytes are written with non-temporal stores.
 constexpr uint64_t stream_bytes = uint64_t(16) << 20;
+// Rows are handed to threads in chunks of about this many bytes of output.
+constexpr uint64_t rows_chunk_bytes = uint64_t(256) << 10;
 
 uint64_t workspace_entries(int spots) {
   uint64_t most = 0;
@@ -93,7 +95,7 @@ midgame_layer make_layer(const root_info& root, int n, worker_pool& pool) {
   L.cols = cols.size();
   L.col_elements.resize(L.cols * L.col_size);
   L.free_index.resize(L.cols * L.free_count);
-  L.child_col.resize(L.cols * L.free_count);
+  L.child_offset.resize(L.cols * L.free_count);
   for (uint64_t i = 0; i < L.cols; i++) {
     const uint32_t z = cols[i];
     int e = 0, f = 0;
@@ -112,7 +114,7 @@ midgame_layer make_layer(const root_info& root, int n, worker_pool& pool) {
         child = subset_rank(z | uint32_t(1) << j);
       }
       L.free_index[i * L.free_count + f] = uint8_t(j);
-      L.child_col[i * L.free_count + f] = child;
+      L.child_offset[i * L.free_count + f] = child * uint32_t(sizeof(halfsuper_t));
       f++;
     }
   }
@@ -193,7 +195,14 @@ std::vector<halfsuper_t> solve_pass(const root_info& root, worker_pool& pool, ha
                                       values.data(),
                                       win_bit,
                                       size * sizeof(halfsuper_t) >= stream_bytes};
-    parallel_for(pool, layer.rows, [&](uint64_t row) { kernels.solve_row(job, row); });
+    // Rows in chunks of about rows_chunk_bytes, at least 8 chunks per thread when the layer
+    // has the rows (one atomic claim and one store fence per chunk).
+    const uint64_t row_bytes = layer.cols * sizeof(halfsuper_t);
+    const uint64_t chunk = std::max<uint64_t>(
+        1, std::min(rows_chunk_bytes / row_bytes, layer.rows / (8 * uint64_t(pool.threads() + 1))));
+    parallel_for(pool, (layer.rows + chunk - 1) / chunk, [&](uint64_t c) {
+      kernels.solve_rows(job, c * chunk, std::min(layer.rows, (c + 1) * chunk));
+    });
     if (!keep_layers && n < top) layers[n + 1].reset();
     next = &layer;
     next_data = data;

@@ -22,9 +22,10 @@ struct midgame_layer {
   uint64_t rows = 0, cols = 0;
   std::vector<uint32_t> row_sets;  // absolute spot masks
   // Per column (relative mask within the row's free spots): its elements, and per empty spot
-  // f: the relative index j of the spot and the child's column in the next layer.
+  // f: the relative index j of the spot and the child's byte offset in its row of the next
+  // layer (bytes, not entries: an address operand scales by 8 at most).
   std::vector<uint8_t> col_elements, free_index;
-  std::vector<uint32_t> child_col;
+  std::vector<uint32_t> child_offset;
   // Wins of the mover per absolute k0-set (this layer's class), of the player who just placed
   // per absolute k1-set (pairs: this class, then the other: before the rotation).
   std::vector<halfsuper_t> mover_wins, placer_wins;
@@ -44,9 +45,10 @@ struct midgame_row_job {
   bool stream = false;
 };
 
-// The kernels of one SIMD level: a row of a job, and halfsuper rmax as that level computes it.
+// The kernels of one SIMD level: rows [begin, end) of a job, and halfsuper rmax as that level
+// computes it.
 struct midgame_row_kernels {
-  void (*solve_row)(const midgame_row_job& job, uint64_t row);
+  void (*solve_rows)(const midgame_row_job& job, uint64_t begin, uint64_t end);
   halfsuper_t (*rmax)(halfsuper_t h);
 };
 

@@ -69,10 +69,15 @@ constexpr small_binomials_t small_binomials = [] {
   return t;
 }();
 
+// The child `offset` bytes into a row of the next layer.
+inline halfsuper_t child_at(const halfsuper_t* row, uint32_t offset) {
+  return *reinterpret_cast<const halfsuper_t*>(reinterpret_cast<const char*>(row) + offset);
+}
+
 // One row of the job's layer. `by_mover`: the layer's rows are the mover's sets; `leaf`: no
 // next layer; both fixed at compile time, with `stream`.
 template <bool stream, bool by_mover, bool leaf>
-void solve_row(const midgame_row_job& job, uint64_t row) {
+void solve_row(const midgame_row_job& job, uint64_t row, bool prefetch_next_row) {
   const midgame_layer& L = *job.layer;
   const uint32_t row_set = L.row_sets[row];
   // Spots free of the row set, and per column element a and relative spot y the colex term
@@ -90,6 +95,18 @@ void solve_row(const midgame_row_job& job, uint64_t row) {
       const uint64_t r = L.rows_by_mover ? subset_rank(row_set | uint32_t(1) << free_spot[j]) : row;
       child_row[j] = job.next_data + r * job.next->cols;
     }
+  }
+  // Rows by the placer read their children from one row of the next layer (the same row
+  // index), in L3 and in scattered lines: the one of the next row (when this thread solves it
+  // next) is prefetched into L2 a line or two per column (20 stones: 6% faster). Rows by the
+  // mover read theirs from col_space rows that neighbouring rows share: prefetching those the
+  // same way made them slower.
+  const char* ahead = nullptr;
+  uint64_t ahead_lines = 0, ahead_line = 0, ahead_per_col = 0;
+  if (!leaf && !by_mover && prefetch_next_row) {
+    ahead = reinterpret_cast<const char*>(job.next_data + (row + 1) * job.next->cols);
+    ahead_lines = job.next->cols * sizeof(halfsuper_t) / 64 + 1;
+    ahead_per_col = (ahead_lines + L.cols - 1) / L.cols;
   }
   // A leaf (the full board, or the last layer of a pass cut short): nobody wins from here on.
   // (A free count fixed per layer, not tested per row, keeps the child loop as fast as it was.)
@@ -109,14 +126,16 @@ void solve_row(const midgame_row_job& job, uint64_t row) {
     const halfsuper_t w0 = by_mover ? *row_mover : L.mover_wins[abs_rank];
     const halfsuper_t* placer = by_mover ? &L.placer_wins[2 * abs_rank] : row_placer;
     const halfsuper_t w1 = placer[0], w1_before = placer[1];
+    for (uint64_t p = 0; p < ahead_per_col && ahead_line < ahead_lines; p++, ahead_line++)
+      _mm_prefetch(ahead + 64 * ahead_line, _MM_HINT_T1);
     halfsuper_t u = init;
     const uint8_t* fi = &L.free_index[col * fc];
-    const uint32_t* cc = &L.child_col[col * fc];
+    const uint32_t* offset = &L.child_offset[col * fc];
     if (by_mover) {
-      for (int f = 0; f < fc; f++) u = u | child_row[fi[f]][cc[f]];
+      for (int f = 0; f < fc; f++) u = u | child_at(child_row[fi[f]], offset[f]);
     } else {
       // Rows by the player who placed: every child lies in this row of the next layer.
-      for (int f = 0; f < fc; f++) u = u | child_row[0][cc[f]];
+      for (int f = 0; f < fc; f++) u = u | child_at(child_row[0], offset[f]);
     }
     // Fives on the board end the game: both is a tie, only the mover's a win, else a loss.
     const halfsuper_t mover_ok = win_bit ? ~w1 : halfsuper_t::ones();
@@ -133,22 +152,34 @@ void solve_row(const midgame_row_job& job, uint64_t row) {
     else
       out[col] = value;
   }
+}
+
+// Rows [begin, end), the compile-time flags chosen from the job. Streamed rows end with one
+// fence for all of them: a fence per row (and the atomic claim of the next row after it) waits
+// for the row's last stores to reach memory, 7% of the time with rows of a few KiB.
+template <bool stream, bool by_mover, bool leaf>
+void solve_rows(const midgame_row_job& job, uint64_t begin, uint64_t end) {
+  for (uint64_t row = begin; row < end; row++)
+    solve_row<stream, by_mover, leaf>(job, row, row + 1 < end);
   if constexpr (stream) _mm_sfence();
 }
 
-// One row, the compile-time flags chosen from the job.
-inline void midgame_solve_row(const midgame_row_job& job, uint64_t row) {
+inline void midgame_solve_rows(const midgame_row_job& job, uint64_t begin, uint64_t end) {
   const bool by_mover = job.layer->rows_by_mover, leaf = job.next == nullptr;
   if (job.stream) {
     if (by_mover)
-      leaf ? solve_row<true, true, true>(job, row) : solve_row<true, true, false>(job, row);
+      leaf ? solve_rows<true, true, true>(job, begin, end)
+           : solve_rows<true, true, false>(job, begin, end);
     else
-      leaf ? solve_row<true, false, true>(job, row) : solve_row<true, false, false>(job, row);
+      leaf ? solve_rows<true, false, true>(job, begin, end)
+           : solve_rows<true, false, false>(job, begin, end);
   } else {
     if (by_mover)
-      leaf ? solve_row<false, true, true>(job, row) : solve_row<false, true, false>(job, row);
+      leaf ? solve_rows<false, true, true>(job, begin, end)
+           : solve_rows<false, true, false>(job, begin, end);
     else
-      leaf ? solve_row<false, false, true>(job, row) : solve_row<false, false, false>(job, row);
+      leaf ? solve_rows<false, false, true>(job, begin, end)
+           : solve_rows<false, false, false>(job, begin, end);
   }
 }
 
