@@ -164,21 +164,7 @@ TEST(fast_compress, rejects_bad_input) {
   // A raw buffer whose length is not a multiple of 64.
   std::vector<uint8_t> raw(1 + 64 * 3 + 5, 0);
   EXPECT_THROW(fast_uncompressed_nodes(raw), pentago::error);
-  // Truncated or corrupted Snappy data.
-  bad = good;
-  bad.resize(good.size() / 2);
-  EXPECT_THROW(fast_uncompress(bad, out), pentago::error);
-  int caught = 0;
-  for (size_t i = 1; i < good.size(); i++) {
-    bad = good;
-    bad[i] ^= 0x5a;
-    try {
-      fast_uncompress(bad, out);
-    } catch (const pentago::error&) {
-      caught++;
-    }
-  }
-  EXPECT_GT(caught, 0);
+  // Truncated or corrupted codec data: every_codec_rejects_corrupt_and_truncated_data.
   // Too small a caller buffer is an error, not an overflow.
   std::vector<uint8_t> small(10);
   EXPECT_THROW(fast_compress(std::span<const superinfo_t>(nodes), small), pentago::error);
