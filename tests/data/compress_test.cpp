@@ -196,7 +196,9 @@ TEST(fast_compress, every_codec_round_trips_and_flags_its_output) {
       std::vector<uint8_t> out;
       fast_compress(work, out);
       ASSERT_LE(out.size(), fast_compress_bound(n));
-      if (n >= 64) EXPECT_EQ(out[0], uint8_t(codec)) << n;  // compressible: not stored raw
+      if (n >= 64) {
+        EXPECT_EQ(out[0], uint8_t(codec)) << n;  // compressible: not stored raw
+      }
       EXPECT_EQ(fast_uncompressed_nodes(out), n);
       std::vector<superinfo_t> back(n);
       fast_uncompress(out, back);
