@@ -160,7 +160,7 @@ std::string engine_usage(engine_program p) {
   add({endgame, local, predict},
       "  --samples K          sparse samples per section (default 256)\n"
       "  --codec NAME         in-core block codec: snappy (default), zstd (about 1.5x denser,\n"
-      "                       compresses a third slower) or lz4 (decompresses 3x faster)\n");
+      "                       compresses 1.5x slower) or lz4 (decompresses 3x faster)\n");
   add({endgame, predict},
       "  --randomize KEY      partition key (default 17; 0 = simple deterministic partition)\n");
   add({endgame, local, predict},

@@ -24,8 +24,8 @@ void uninterleave(std::span<const superinfo_t> in, std::span<superinfo_t> out);
 
 // ---- Fast compression: flag byte, then the raw filtered bytes (0) or a byte codec's stream --
 // The byte codec of in-core blocks, which is also the flag byte of its output. Snappy is the
-// default (the 2013 design's); zstd (level 1: about 1.5x denser than Snappy, compressing a
-// third slower and decompressing as fast) and LZ4 (decompressing 3x faster, slightly less
+// default (the 2013 design's); zstd (level 1: about 1.5x denser than Snappy, compressing
+// about 1.5x slower and decompressing as fast) and LZ4 (decompressing 3x faster, slightly less
 // dense) are measured options, present when the build found libzstd / liblz4. Decompression
 // follows each buffer's flag, so buffers of every available codec can be mixed.
 enum class block_codec : uint8_t { snappy = 1, zstd = 2, lz4 = 3 };
