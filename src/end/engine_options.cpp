@@ -49,9 +49,11 @@ bool take_engine_option(argument_cursor& args, engine_options& o, bool& have_roo
     o.level = int(args.int_value(0, 9));
   else if (arg == "--memory")
     o.memory = args.memory_value();
-  else if (arg == "--codec")
-    o.codec = parse_block_codec(args.value());
-  else if (arg == "--samples")
+  else if (arg == "--codec") {
+    const std::string name = args.value();
+    o.codec_auto = name == "auto";
+    o.codec = o.codec_auto ? block_codec::snappy : parse_block_codec(name);
+  } else if (arg == "--samples")
     o.samples = int(args.int_value(0, 1 << 20));
   else if (arg == "--stop-after")
     o.stop_after = int(args.int_value(0, 35));
@@ -160,7 +162,8 @@ std::string engine_usage(engine_program p) {
   add({endgame, local, predict},
       "  --samples K          sparse samples per section (default 256)\n"
       "  --codec NAME         in-core block codec: snappy (default), zstd (about 1.5x denser,\n"
-      "                       compresses 1.5x slower) or lz4 (decompresses 3x faster)\n");
+      "                       compresses 1.5x slower), lz4 (decompresses 3x faster) or auto\n"
+      "                       (snappy if the memory plan fits, else zstd)\n");
   add({endgame, predict},
       "  --randomize KEY      partition key (default 17; 0 = simple deterministic partition)\n");
   add({endgame, local, predict},
@@ -197,6 +200,7 @@ run_request make_run_request(const engine_options& o, int ranks, uint64_t memory
   r.restart_slice = restart_slice;
   r.samples = o.samples;
   r.codec = o.codec;
+  r.codec_auto = o.codec_auto;
   // In one process every worker computes one line at a time.
   r.line_limit = o.program == engine_program::local ? o.threads : o.line_limit;
   r.save = o.save;

@@ -176,7 +176,7 @@ void run_local(const local_options& o) {
   // Refuse before creating anything if the plan does not fit (a usage error, as in
   // pentago-endgame: the same request with more memory would run).
   if (!plan.fits) throw usage_error(plan.reason);
-  set_block_codec(o.codec);
+  set_block_codec(plan.codec);
 
   create_run_directory(o.dir);
   run_log log;

@@ -25,7 +25,8 @@ std::vector<std::string> format_run_header(const engine_options& o, const run_he
             std::to_string(o.gather_limit) + ", line limit " + std::to_string(o.line_limit);
   lines.push_back(line);
   line = "  " + (mpi.empty() ? "" : mpi + ", ") + "simd " + h.simd + ", codec " +
-         block_codec_name(o.codec) + ", samples " + std::to_string(o.samples) +
+         block_codec_name(plan.codec) + (plan.codec_auto ? " (auto)" : "") + ", samples " +
+         std::to_string(o.samples) +
          (o.meaningless ? ", meaningless " + std::to_string(o.meaningless) : "") +
          (o.restart.size() ? ", restart " + o.restart : "");
   lines.push_back(line);

@@ -167,9 +167,23 @@ const slice_plan_t* run_plan::slice_plan(int n) const {
 }
 
 run_plan make_run_plan(const run_request& r, const std::vector<std::vector<section_t>>& slices) {
+  if (r.codec_auto) {
+    // The default codec if its plan fits (the least CPU), else the denser zstd (whose need,
+    // the smaller, a refusal then names).
+    run_request fixed = r;
+    fixed.codec_auto = false;
+    run_plan p = make_run_plan(fixed, slices);
+    if (!p.fits && fixed.codec != block_codec::zstd && block_codec_available(block_codec::zstd)) {
+      fixed.codec = block_codec::zstd;
+      p = make_run_plan(fixed, slices);
+    }
+    p.codec_auto = true;
+    return p;
+  }
   validate_run(r);
   run_plan p;
   p.memory = r.memory;
+  p.codec = r.codec;
   const int top = r.meaningless ? r.meaningless : 35;
   p.top = r.restart_slice >= 0 ? r.restart_slice : top;
   p.first = r.restart_slice >= 0 || r.meaningless ? p.top - 1 : 35;
@@ -293,9 +307,11 @@ std::vector<std::string> format_run_plan(const run_plan& p) {
       format_bytes(double(p.write_bytes)).c_str());
   lines.push_back(buf);
   if (p.top_ratio > 0) {
-    std::snprintf(buf, sizeof buf,
-                  "  compression: slice 35 sampled at %.3f, calibrated ratios scaled by %.2f",
-                  p.top_ratio, p.ratio_scale);
+    std::snprintf(
+        buf, sizeof buf,
+        "  compression (%s%s): slice 35 sampled at %.3f, calibrated ratios scaled by %.2f",
+        block_codec_name(p.codec), p.codec_auto ? ", chosen by --codec auto" : "", p.top_ratio,
+        p.ratio_scale);
     lines.push_back(buf);
   }
   for (const auto& s : p.slices) {

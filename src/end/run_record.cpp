@@ -43,6 +43,7 @@ json options_json(const engine_options& o) {
             {"level", o.level},
             {"memory", o.memory ? json(o.memory) : json(nullptr)},
             {"samples", o.samples},
+            {"codec", o.codec_auto ? "auto" : block_codec_name(o.codec)},
             {"stop_after", o.stop_after >= 0 ? json(o.stop_after) : json(nullptr)},
             {"meaningless", o.meaningless},
             {"command_line", o.arguments}};
@@ -143,7 +144,8 @@ void run_record::header(const engine_options& o, const run_header& h, const run_
   j["restart"] =
       h.restart_slice < 0 ? json(nullptr) : json{{"slice", h.restart_slice}, {"path", o.restart}};
   j["simd"] = h.simd;
-  j["codec"] = block_codec_name(o.codec);
+  j["codec"] = block_codec_name(plan.codec);
+  j["codec_auto"] = plan.codec_auto;
   j["started"] = utc_now();
   j["options"] = options_json(o);
   j["plan"] = plan_json(plan, o.save);

@@ -28,7 +28,8 @@ std::string fresh_dir(const std::string& name) {
 }
 
 std::string run(const std::string& root, int threads, const std::string& name, int meaningless = 0,
-                block_codec codec = block_codec::snappy, uint64_t memory = uint64_t(12) << 30) {
+                block_codec codec = block_codec::snappy, uint64_t memory = uint64_t(12) << 30,
+                bool codec_auto = false) {
   local_options o;
   o.root = section_t::parse(root);
   o.threads = threads;
@@ -37,6 +38,7 @@ std::string run(const std::string& root, int threads, const std::string& name, i
   o.echo = false;
   o.memory = memory;
   o.codec = codec;
+  o.codec_auto = codec_auto;
   run_local(o);
   return o.dir;
 }
@@ -145,6 +147,16 @@ TEST(local_driver, codec_independence) {
     EXPECT_NE(header.find("\"codec\":\"" + name + "\""), std::string::npos) << header;
   }
   EXPECT_EQ(current_block_codec(), block_codec::lz4);  // the last run's, process-wide
+  // --codec auto below Snappy's need (575 MiB) takes zstd, and says so in the record.
+  if (block_codec_available(block_codec::zstd)) {
+    const auto chosen = run("44444554", 2, "codec-auto", 0, block_codec::snappy, 520 << 20, true);
+    EXPECT_EQ(file_bytes(snappy + "/counts-34.npy"), file_bytes(chosen + "/counts-34.npy"));
+    std::ifstream record(chosen + "/run.jsonl");
+    std::string header;
+    std::getline(record, header);
+    EXPECT_NE(header.find("\"codec\":\"zstd\",\"codec_auto\":true"), std::string::npos) << header;
+    EXPECT_EQ(current_block_codec(), block_codec::zstd);
+  }
   set_block_codec(block_codec::snappy);
 }
 

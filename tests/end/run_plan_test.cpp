@@ -79,6 +79,38 @@ TEST(run_plan, codec_scales_the_ratios) {
   EXPECT_EQ(codec_ratio_factor(block_codec::snappy), 1);
 }
 
+// --codec auto keeps Snappy where its plan fits and takes zstd where only that one fits.
+TEST(run_plan, codec_auto_takes_zstd_only_where_snappy_does_not_fit) {
+  if (!block_codec_available(block_codec::zstd)) GTEST_SKIP() << "zstd not built in";
+  const auto slices = descendant_sections(section_t::parse("44444454"), 35);
+  run_request r = request("44444454", -1);
+  r.ranks = 2;
+  r.codec_auto = true;
+  r.memory = uint64_t(3) << 30;
+  const run_plan roomy = make_run_plan(r, slices);
+  EXPECT_TRUE(roomy.fits);
+  EXPECT_TRUE(roomy.codec_auto);
+  EXPECT_EQ(roomy.codec, block_codec::snappy);
+  // Between the two needs: Snappy's plan refuses, zstd's fits.
+  run_request fixed = r;
+  fixed.codec_auto = false;
+  const uint64_t snappy_need = roomy.needed;
+  fixed.codec = block_codec::zstd;
+  fixed.memory = snappy_need;  // the zstd need is smaller, and independent of the memory given
+  const uint64_t zstd_need = make_run_plan(fixed, slices).needed;
+  ASSERT_LT(zstd_need, snappy_need);
+  r.memory = (snappy_need + zstd_need) / 2;
+  const run_plan tight = make_run_plan(r, slices);
+  EXPECT_TRUE(tight.fits);
+  EXPECT_EQ(tight.codec, block_codec::zstd);
+  // Neither fits: the refusal names zstd's (smaller) need.
+  r.memory = zstd_need / 2;
+  const run_plan refused = make_run_plan(r, slices);
+  EXPECT_FALSE(refused.fits);
+  EXPECT_EQ(refused.codec, block_codec::zstd);
+  EXPECT_EQ(refused.needed, zstd_need);
+}
+
 // Issue 22 item 2: a saved slice's writing is in the plan, with liblzma's own encoder figure
 // per worker for the preset, and (pentago-endgame) the rank's compressed part of the file.
 TEST(run_plan, saved_slices_count_their_writing) {

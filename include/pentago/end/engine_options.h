@@ -36,6 +36,7 @@ struct engine_options {
   uint64_t memory = 0;  // bytes per rank; 0: the program's default (predict: required)
   int samples = 256;    // sparse samples per section
   block_codec codec = block_codec::snappy;  // in-core block codec (data/compress.h)
+  bool codec_auto = false;                  // --codec auto: the plan chooses (run_plan.h)
   int stop_after = -1;                      // lowest slice computed; -1: the root's slice
   int meaningless = 0;  // synthesize slice K pseudorandomly and solve below it (test mode)
   bool echo = true;     // print the log on stdout as well as DIR/log (local: --quiet)

@@ -30,6 +30,8 @@ struct run_request {
   bool holds_file = true;    // the writer holds a rank's whole compressed part (MPI) or a batch
   bool plan_writing = true;  // false: leave writing out (pentago-predict --stages' store model)
   block_codec codec = block_codec::snappy;  // in-core codec: slice 35 is sampled with it
+  // --codec auto: `codec` (Snappy) if its plan fits, else zstd where built in (denser, more CPU).
+  bool codec_auto = false;
 };
 
 // Throws usage_error (one line) if the request names no computable run: invalid root, a
@@ -66,9 +68,11 @@ struct run_plan {
   int top = 35;    // highest slice held (35, the meaningless or the restart slice)
   int first = 35;  // highest slice computed
   int bottom = 0;  // lowest slice computed
-  std::vector<slice_plan_t> slices;  // top first, down to bottom
-  uint64_t memory = 0;               // per rank
-  double top_ratio = 0;              // this root's slice 35 compression, sampled (0: not measured)
+  std::vector<slice_plan_t> slices;         // top first, down to bottom
+  uint64_t memory = 0;                      // per rank
+  block_codec codec = block_codec::snappy;  // the in-core codec the run uses (after --codec auto)
+  bool codec_auto = false;                  // chosen by --codec auto
+  double top_ratio = 0;    // this root's slice 35 compression, sampled (0: not measured)
   double ratio_scale = 1;  // applied to store_ratio: the codec's factor, times top_ratio against
                            // the calibration's (clamped)
   // Per rank: code, MPI, partitions, block tables, samples, thread scratch.
