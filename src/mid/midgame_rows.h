@@ -7,6 +7,9 @@
 #error "compile with -DPENTAGO_ISA=portable|sse|avx2 (cmake: pentago_layer sets it per file)"
 #endif
 #include <emmintrin.h>
+
+#include <array>
+#include <utility>
 #ifdef __SSSE3__
 #include <tmmintrin.h>
 #endif
@@ -164,23 +167,16 @@ void solve_rows(const midgame_row_job& job, uint64_t begin, uint64_t end) {
   if constexpr (stream) _mm_sfence();
 }
 
+// The 8 instantiations, indexed by stream * 4 + by_mover * 2 + leaf.
+template <int... flags>
+constexpr auto row_solvers(std::integer_sequence<int, flags...>) {
+  return std::array{&solve_rows<(flags >> 2 & 1) != 0, (flags >> 1 & 1) != 0, (flags & 1) != 0>...};
+}
+
 inline void midgame_solve_rows(const midgame_row_job& job, uint64_t begin, uint64_t end) {
-  const bool by_mover = job.layer->rows_by_mover, leaf = job.next == nullptr;
-  if (job.stream) {
-    if (by_mover)
-      leaf ? solve_rows<true, true, true>(job, begin, end)
-           : solve_rows<true, true, false>(job, begin, end);
-    else
-      leaf ? solve_rows<true, false, true>(job, begin, end)
-           : solve_rows<true, false, false>(job, begin, end);
-  } else {
-    if (by_mover)
-      leaf ? solve_rows<false, true, true>(job, begin, end)
-           : solve_rows<false, true, false>(job, begin, end);
-    else
-      leaf ? solve_rows<false, false, true>(job, begin, end)
-           : solve_rows<false, false, false>(job, begin, end);
-  }
+  static constexpr auto solvers = row_solvers(std::make_integer_sequence<int, 8>());
+  const int flags = (job.stream ? 4 : 0) + (job.layer->rows_by_mover ? 2 : 0) + (job.next ? 0 : 1);
+  solvers[flags](job, begin, end);
 }
 
 }  // namespace pentago::simd::PENTAGO_ISA
