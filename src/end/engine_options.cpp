@@ -162,8 +162,8 @@ std::string engine_usage(engine_program p) {
   add({endgame, local, predict},
       "  --samples K          sparse samples per section (default 256)\n"
       "  --codec NAME         in-core block codec: snappy (default), zstd (about 1.5x denser,\n"
-      "                       compresses 1.5x slower), lz4 (decompresses 3x faster) or auto\n"
-      "                       (snappy if the memory plan fits, else zstd)\n");
+      "                       compresses 1.5x slower), lz4 (decompresses 3x faster, the least\n"
+      "                       CPU) or auto (the first of lz4, snappy, zstd whose plan fits)\n");
   add({endgame, predict},
       "  --randomize KEY      partition key (default 17; 0 = simple deterministic partition)\n");
   add({endgame, local, predict},

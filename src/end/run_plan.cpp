@@ -168,14 +168,16 @@ const slice_plan_t* run_plan::slice_plan(int n) const {
 
 run_plan make_run_plan(const run_request& r, const std::vector<std::vector<section_t>>& slices) {
   if (r.codec_auto) {
-    // The default codec if its plan fits (the least CPU), else the denser zstd (whose need,
-    // the smaller, a refusal then names).
+    // The least CPU whose plan fits: LZ4 (fastest to decode), Snappy, then the denser zstd
+    // (docs/performance.md); if none fits, zstd's refusal, which names the smallest need.
     run_request fixed = r;
     fixed.codec_auto = false;
-    run_plan p = make_run_plan(fixed, slices);
-    if (!p.fits && fixed.codec != block_codec::zstd && block_codec_available(block_codec::zstd)) {
-      fixed.codec = block_codec::zstd;
+    run_plan p;
+    for (const block_codec c : {block_codec::lz4, block_codec::snappy, block_codec::zstd}) {
+      if (!block_codec_available(c)) continue;
+      fixed.codec = c;
       p = make_run_plan(fixed, slices);
+      if (p.fits) break;
     }
     p.codec_auto = true;
     return p;

@@ -147,7 +147,8 @@ TEST(local_driver, codec_independence) {
     EXPECT_NE(header.find("\"codec\":\"" + name + "\""), std::string::npos) << header;
   }
   EXPECT_EQ(current_block_codec(), block_codec::lz4);  // the last run's, process-wide
-  // --codec auto below Snappy's need (575 MiB) takes zstd, and says so in the record.
+  // --codec auto below Snappy's need (575 MiB; LZ4's is larger) takes zstd, and says so in the
+  // record.
   if (block_codec_available(block_codec::zstd)) {
     const auto chosen = run("44444554", 2, "codec-auto", 0, block_codec::snappy, 520 << 20, true);
     EXPECT_EQ(file_bytes(snappy + "/counts-34.npy"), file_bytes(chosen + "/counts-34.npy"));

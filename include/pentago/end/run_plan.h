@@ -30,7 +30,8 @@ struct run_request {
   bool holds_file = true;    // the writer holds a rank's whole compressed part (MPI) or a batch
   bool plan_writing = true;  // false: leave writing out (pentago-predict --stages' store model)
   block_codec codec = block_codec::snappy;  // in-core codec: slice 35 is sampled with it
-  // --codec auto: `codec` (Snappy) if its plan fits, else zstd where built in (denser, more CPU).
+  // --codec auto: the first codec whose plan fits of LZ4, Snappy and zstd (least CPU first,
+  // densest last), among those built in; `codec` is then ignored.
   bool codec_auto = false;
 };
 
