@@ -22,15 +22,16 @@ def answer(engine, board):
     return json.loads(engine.answer_json(board))
 
 
-def query(board, db=(), threads=0):
+def query(board, db=(), threads=0, distance_from=18):
     """The value of a position and of each of its moves, as pentago-lookup --json prints it.
 
     board: a Position, a str (decimal code with optional 'm', 36-character form or 6x6
     picture) or an int code. db: directories or http(s) base URLs of slice-N.pentago files.
-    threads: midgame solver threads (0: every core). Opens the databases on every call; use an
-    Engine to ask many questions.
+    threads: midgame solver threads (0: every core). distance_from: midgame answers from this
+    many stones on carry distances (pentago-lookup --distance-from; 37: none). Opens the
+    databases on every call; use an Engine to ask many questions.
     """
-    return answer(Engine(list(db), threads), board)
+    return answer(Engine(list(db), threads, distance_from=distance_from), board)
 
 
 def sample(stones, count, seed=0, db=(), threads=0):

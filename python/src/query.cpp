@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings.h"
+#include "pentago/mid/midgame.h"
 #include "pentago/util/error.h"
 
 namespace py = pybind11;
@@ -14,12 +15,20 @@ namespace pentago::python {
 
 namespace {
 
-query_options engine_options(const std::vector<std::string>& db, int threads,
-                             uint64_t cache_bytes) {
+// The options of pentago-lookup's --db, --threads, --cache, --distance-from (37: none, as
+// --no-distance) and --midgame-memory, checked as it checks them.
+query_options engine_options(const std::vector<std::string>& db, int threads, uint64_t cache_bytes,
+                             int distance_from, uint64_t midgame_memory) {
+  if (threads < 0) throw usage_error("threads must be 0 (every core) or more");
+  if (distance_from < midgame_min_stones || distance_from > 37)
+    throw usage_error("distance_from must lie in [" + std::to_string(midgame_min_stones) +
+                      ", 37] (37: no distances)");
   query_options options;
   options.databases = db;
   options.threads = threads;
   options.block_cache_bytes = cache_bytes;
+  options.distance_min_stones = distance_from;
+  options.midgame_memory = midgame_memory;
   return options;
 }
 
@@ -29,14 +38,19 @@ void bind_query(py::module_& m) {
   py::class_<query_engine>(m, "Engine",
                            "The query path of pentago-lookup and pentago-serve: databases "
                            "(directories or http(s) URLs), the midgame solver and the rules.")
-      .def(py::init([](const std::vector<std::string>& db, int threads, uint64_t cache_bytes) {
-             if (threads < 0) throw usage_error("threads must be 0 (every core) or more");
-             const query_options options = engine_options(db, threads, cache_bytes);
+      .def(py::init([](const std::vector<std::string>& db, int threads, uint64_t cache_bytes,
+                       int distance_from, uint64_t midgame_memory) {
+             const query_options options =
+                 engine_options(db, threads, cache_bytes, distance_from, midgame_memory);
              py::gil_scoped_release release;
              return std::make_unique<query_engine>(options);
            }),
            py::arg("db") = std::vector<std::string>{}, py::arg("threads") = 0,
-           py::arg("cache_bytes") = uint64_t(128) << 20)
+           py::arg("cache_bytes") = uint64_t(128) << 20,
+           py::arg("distance_from") = query_options{}.distance_min_stones,
+           py::arg("midgame_memory") = uint64_t(0),
+           "distance_from: midgame answers from this many stones on carry distances (15-36; 37:\n"
+           "none); midgame_memory: the midgame workspace bound in bytes (0: from the machine).")
       .def(
           "answer_json",
           [](query_engine& engine, const py::object& board) {

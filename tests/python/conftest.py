@@ -40,9 +40,9 @@ def run_tool(bin_dir, name, *args, check=True):
     return result
 
 
-def lookup_json(bin_dir, board, *db):
-    """pentago-lookup --json BOARD as a dict, without the timing field."""
-    args = [a for d in db for a in ("--db", d)]
+def lookup_json(bin_dir, board, *db, extra=()):
+    """pentago-lookup --json [extra options] BOARD as a dict, without the timing field."""
+    args = [a for d in db for a in ("--db", d)] + list(extra)
     answer = json.loads(run_tool(bin_dir, "pentago-lookup", "--json", *args, str(board)).stdout)
     answer.pop("elapsed_ms")
     return answer

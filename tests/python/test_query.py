@@ -38,6 +38,20 @@ def test_midgame_answer_equals_cli(bin_dir):
     assert without_time(answer) == lookup_json(bin_dir, int(board))
 
 
+def test_distance_from_equals_cli(bin_dir):
+    board = int(pentago.random_positions(26, 1, seed=9)[0])
+    with_distances = without_time(pentago.query(board, threads=1))
+    without = without_time(pentago.query(board, threads=1, distance_from=37))
+    assert with_distances != without
+    # The rules still give their own distances (a five by placing ends the game at once).
+    assert all("distance" not in m for m in without["moves"] if m["source"] == "midgame")
+    assert any("distance" in m for m in with_distances["moves"] if m["source"] == "midgame")
+    assert without == lookup_json(bin_dir, board, extra=["--no-distance"])
+    assert with_distances == lookup_json(bin_dir, board)
+    with pytest.raises(pentago.UsageError):
+        pentago.Engine([], 1, distance_from=14)
+
+
 def test_finished_board_by_rules(bin_dir):
     # Black five in a row on the top row, white elsewhere: over, black has won.
     board = "00000" + "_" * 7 + "1111" + "_" * 20
