@@ -300,52 +300,39 @@ void fast_uncompress(std::span<const uint8_t> compressed, std::span<superinfo_t>
 }
 
 void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<superinfo_t> nodes) {
-  if (compressed.empty()) throw error("fast_uncompress: empty buffer");
+  // The flag and the recorded length are checked once, by fast_uncompressed_nodes.
+  const size_t n = fast_uncompressed_nodes(compressed);
+  if (n != nodes.size())
+    throw error("fast_uncompress: decoded " + std::to_string(n) + " nodes, expected " +
+                std::to_string(nodes.size()));
   const char* data = reinterpret_cast<const char*>(compressed.data() + 1);
-  const size_t size = compressed.size() - 1, expected = 64 * nodes.size();
+  const size_t size = compressed.size() - 1, expected = 64 * n;
   char* out = reinterpret_cast<char*>(nodes.data());
-  auto wrong_size = [&](size_t decoded) {
-    return error("fast_uncompress: decoded " + std::to_string(decoded / 64) + " nodes, expected " +
-                 std::to_string(nodes.size()));
-  };
   switch (compressed[0]) {
-    case 0:
-      if (size != expected) throw wrong_size(size);
-      if (size) std::memcpy(out, data, size);
-      return;
-    case uint8_t(block_codec::snappy): {
-      size_t length = 0;
-      if (!snappy::GetUncompressedLength(data, size, &length))
-        throw error("fast_uncompress: corrupt snappy header");
-      if (length != expected) throw wrong_size(length);
+    case uint8_t(block_codec::snappy):
       if (!snappy::RawUncompress(data, size, out))
         throw error("fast_uncompress: corrupt snappy data");
       return;
-    }
 #ifdef PENTAGO_HAVE_ZSTD
     case uint8_t(block_codec::zstd): {
       const size_t length = ZSTD_decompressDCtx(zstd().decompress, out, expected, data, size);
-      if (ZSTD_isError(length)) throw error("fast_uncompress: corrupt zstd data");
-      if (length != expected) throw wrong_size(length);
+      if (ZSTD_isError(length) || length != expected)
+        throw error("fast_uncompress: corrupt zstd data");
       return;
     }
 #endif
 #ifdef PENTAGO_HAVE_LZ4
     case uint8_t(block_codec::lz4): {
-      uint32_t recorded;
-      if (size < 4) throw error("fast_uncompress: corrupt lz4 header");
-      std::memcpy(&recorded, data, 4);
-      if (recorded != expected) throw wrong_size(recorded);
       if (size - 4 > size_t(std::numeric_limits<int>::max()))
         throw error("fast_uncompress: corrupt lz4 header");
       const int length = LZ4_decompress_safe(data + 4, out, int(size - 4), int(expected));
-      if (length < 0) throw error("fast_uncompress: corrupt lz4 data");
-      if (size_t(length) != expected) throw wrong_size(size_t(length));
+      if (length < 0 || size_t(length) != expected)
+        throw error("fast_uncompress: corrupt lz4 data");
       return;
     }
 #endif
-    default:
-      throw error("fast_uncompress: bad flag byte " + std::to_string(compressed[0]));
+    default:  // raw (fast_uncompressed_nodes refused every other flag)
+      if (size) std::memcpy(out, data, size);
   }
 }
 
