@@ -11,25 +11,26 @@ B=$1; T=$2; D=$3
 NGINX=/usr/sbin/nginx
 [ -x $NGINX ] || { echo "nginx not installed: skipped"; exit 0; }
 rm -rf "$T"; mkdir -p "$T/nginx/tmp"
+# Every sidecar of run directory $1 for slices $2...: present, and what pentago-index writes.
+check_sidecars() {
+  dir=$1; shift
+  for n in "$@"; do
+    [ -f "$dir/slice-$n.pentago.index" ] || { echo "no $dir/slice-$n.pentago.index"; ls "$dir"; exit 1; }
+    cp "$dir/slice-$n.pentago" "$T/copy.pentago" && rm -f "$T/copy.pentago.index"
+    "$B/pentago-index" "$T/copy.pentago" > /dev/null || exit 1
+    cmp "$T/copy.pentago.index" "$dir/slice-$n.pentago.index" ||
+      { echo "pentago-index differs for $dir/slice-$n"; exit 1; }
+  done
+}
 R="$T/run"
 timeout 120 mpiexec -n 2 "$B/pentago-endgame" --threads 2 --restart "$D/slice-2.pentago" \
   --dir "$R" 00000000 > "$T/endgame.out" 2>&1 || { cat "$T/endgame.out"; exit 1; }
-for n in 0 1; do
-  [ -f "$R/slice-$n.pentago.index" ] || { echo "no slice-$n.pentago.index"; ls "$R"; exit 1; }
-  cp "$R/slice-$n.pentago" "$T/copy.pentago" && rm -f "$T/copy.pentago.index"
-  "$B/pentago-index" "$T/copy.pentago" > /dev/null || exit 1
-  cmp "$T/copy.pentago.index" "$R/slice-$n.pentago.index" || { echo "pentago-index differs"; exit 1; }
-done
+check_sidecars "$R" 0 1
 "$B/pentago-index" "$T/copy.pentago" 2> /dev/null && { echo "pentago-index overwrote"; exit 1; }
 P="$T/partial"
 timeout 200 mpiexec -n 2 "$B/pentago-endgame" --threads 2 --save 35 --level 0 --dir "$P" 27724444 \
   > "$T/partial.out" 2>&1 || { cat "$T/partial.out"; exit 1; }
-for n in 34 35; do
-  [ -f "$P/slice-$n.pentago.index" ] || { echo "no partial slice-$n.pentago.index"; ls "$P"; exit 1; }
-  cp "$P/slice-$n.pentago" "$T/copy.pentago" && rm -f "$T/copy.pentago.index"
-  "$B/pentago-index" "$T/copy.pentago" > /dev/null || exit 1
-  cmp "$T/copy.pentago.index" "$P/slice-$n.pentago.index" || { echo "partial pentago-index differs"; exit 1; }
-done
+check_sidecars "$P" 34 35
 
 # nginx in the foreground on a free loopback port, serving the run directory.
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
