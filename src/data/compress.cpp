@@ -67,7 +67,7 @@ std::atomic<block_codec> codec_in_use{block_codec::snappy};
 
 #ifdef PENTAGO_HAVE_ZSTD
 // zstd's level for in-core blocks: level 1 is its fastest standard level; the negative
-// levels compress little better than Snappy (store_codec_bench).
+// levels came out barely denser than Snappy in a one-off trial (docs/performance.md).
 constexpr int zstd_level = 1;
 
 // Per-thread zstd contexts (their tables are reused from block to block).
