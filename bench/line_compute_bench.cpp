@@ -82,7 +82,8 @@ void bm_line(benchmark::State& state, const char* section, simd_level level) {
 #define PENTAGO_LINE_CASES(name, section)                                     \
   BENCHMARK_CAPTURE(bm_line, name##_portable, section, simd_level::portable); \
   BENCHMARK_CAPTURE(bm_line, name##_sse, section, simd_level::sse);           \
-  BENCHMARK_CAPTURE(bm_line, name##_avx2, section, simd_level::avx2)
+  BENCHMARK_CAPTURE(bm_line, name##_avx2, section, simd_level::avx2);         \
+  BENCHMARK_CAPTURE(bm_line, name##_avx512, section, simd_level::avx512)
 
 PENTAGO_LINE_CASES(s35_54444554, "54444554");
 PENTAGO_LINE_CASES(s34_44444554, "44444554");

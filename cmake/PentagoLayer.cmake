@@ -1,6 +1,6 @@
 # pentago_layer(NAME DEPS...): a static library from every .cpp in the current source folder,
 # linked publicly to DEPS (an interface library while the folder has no sources yet). Files
-# named *_portable.cpp, *_sse.cpp and *_avx2.cpp are SIMD instantiations: pentago_simd_sources
+# named *_portable.cpp, *_sse.cpp, *_avx2.cpp and *_avx512.cpp are SIMD instantiations: pentago_simd_sources
 # gives them their ISA flags and the PENTAGO_ISA namespace.
 function(pentago_layer name)
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
@@ -28,6 +28,11 @@ function(pentago_simd_sources)
     elseif(file MATCHES "_avx2\\.cpp$")
       set_source_files_properties(${file} PROPERTIES COMPILE_OPTIONS "-mavx2;-mbmi2"
         COMPILE_DEFINITIONS "PENTAGO_ISA=avx2")
+    elseif(file MATCHES "_avx512\\.cpp$")
+      # GCC 12's own AVX-512 intrinsics trip -Wmaybe-uninitialized (GCC bug 105593).
+      set_source_files_properties(${file} PROPERTIES
+        COMPILE_OPTIONS "-mavx2;-mbmi2;-mavx512f;-mavx512bw;-mavx512vl;-Wno-maybe-uninitialized"
+        COMPILE_DEFINITIONS "PENTAGO_ISA=avx512")
     endif()
   endforeach()
 endfunction()

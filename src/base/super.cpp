@@ -1,6 +1,7 @@
 // Super kernel tables, run-time SIMD dispatch and printing.
 #include "pentago/base/super.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 
@@ -64,12 +65,16 @@ bool simd_supported(simd_level level) {
       return __builtin_cpu_supports("ssse3");
     case simd_level::avx2:
       return __builtin_cpu_supports("avx2");
+    case simd_level::avx512:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
   }
   return false;
 }
 
 simd_level best_simd_level() {
-  return simd_supported(simd_level::avx2)  ? simd_level::avx2
+  return simd_supported(simd_level::avx512) ? simd_level::avx512
+         : simd_supported(simd_level::avx2) ? simd_level::avx2
          : simd_supported(simd_level::sse) ? simd_level::sse
                                            : simd_level::portable;
 }
@@ -79,22 +84,24 @@ const super_kernels& kernels_for(simd_level level) {
     case simd_level::sse:
       return detail::sse_kernels;
     case simd_level::avx2:
+    case simd_level::avx512:
       return detail::avx2_kernels;
     default:
       return detail::portable_kernels;
   }
 }
 
-simd_level current_simd_level() {
-  return active_super_kernels == &detail::avx2_kernels  ? simd_level::avx2
-         : active_super_kernels == &detail::sse_kernels ? simd_level::sse
-                                                        : simd_level::portable;
+namespace {
+std::atomic<simd_level> active_level{simd_level::portable};
 }
+
+simd_level current_simd_level() { return active_level.load(std::memory_order_relaxed); }
 
 void set_simd_level(simd_level level) {
   if (!simd_supported(level))
     throw error(std::string("SIMD level ") + simd_name(level) + " is not supported by this CPU");
   active_super_kernels = &kernels_for(level);
+  active_level.store(level, std::memory_order_relaxed);
 }
 
 const char* simd_name(simd_level level) {
@@ -103,15 +110,17 @@ const char* simd_name(simd_level level) {
       return "sse";
     case simd_level::avx2:
       return "avx2";
+    case simd_level::avx512:
+      return "avx512";
     default:
       return "portable";
   }
 }
 
 simd_level parse_simd_level(const std::string& name) {
-  for (auto level : {simd_level::portable, simd_level::sse, simd_level::avx2})
+  for (auto level : {simd_level::portable, simd_level::sse, simd_level::avx2, simd_level::avx512})
     if (name == simd_name(level)) return level;
-  throw usage_error("unknown SIMD level '" + name + "' (expected portable, sse or avx2)");
+  throw usage_error("unknown SIMD level '" + name + "' (expected portable, sse, avx2 or avx512)");
 }
 
 namespace {
@@ -130,6 +139,7 @@ struct simd_selector {
       }
     }
     active_super_kernels = &kernels_for(level);
+    active_level.store(level, std::memory_order_relaxed);
   }
 } selector;
 }  // namespace

@@ -29,6 +29,7 @@ namespace {
 detail::interleave_fn interleave_fn() {
   switch (current_simd_level()) {
     case simd_level::avx2:
+    case simd_level::avx512:
       return detail::interleave_avx2;
     case simd_level::sse:
       return detail::interleave_sse;
@@ -41,6 +42,7 @@ detail::interleave_fn interleave_fn() {
 detail::interleave_fn uninterleave_fn() {
   switch (current_simd_level()) {
     case simd_level::avx2:
+    case simd_level::avx512:
       return detail::uninterleave_avx2;
     case simd_level::sse:
       return detail::uninterleave_sse;

@@ -2,6 +2,7 @@
 // base's SIMD kernels (see pentago/base/simd/super_kernels.h), inside the ISA namespace.
 #pragma once
 #include <array>
+#include <type_traits>
 
 #include "pentago/base/simd/super_kernels.h"
 #include "pentago/end/line_kernel.h"
@@ -184,8 +185,22 @@ struct node_sides {
   block_wins<V> wins[3];
 };
 
-template <class V, int g>
+// Per node of a plane, the AND of the children's (win, notlose) shifted along the child axis:
+// two arrays of V, or with a pair type P (two supers per register) one array of pairs, so that
+// the shifts, rmax and symmetry steps run on both halves at once.
+template <class V, class P>
+struct child_planes {
+  V win[8][8], notlose[8][8];
+};
+template <class V, class P>
+  requires(!std::is_void_v<P>)
+struct child_planes<V, P> {
+  P both[8][8];  // (win, notlose) as laid out in superinfo_t
+};
+
+template <class V, class P, int g>
 void line_block_kernel_global(const line_block_job& job, node_sides<V>& sides) {
+  constexpr bool paired = !std::is_void_v<P>;
   const int d = job.d, axis = job.child_axis;
   superinfo_t* out = job.output;
   row_wins<V> rows[3];
@@ -193,7 +208,7 @@ void line_block_kernel_global(const line_block_job& job, node_sides<V>& sides) {
   // gathered per plane (i0, i1 fixed) in a loop of independent loads that the processor
   // overlaps: per node the AND of the children's (notlose, win) shifted along the child axis,
   // whose complements are the node's (win, notlose) from children before rmax.
-  V plane_notlose[8][8], plane_win[8][8];
+  child_planes<V, P> planes;
   auto gather_plane = [&](int i0, int i1) {
     int j[4] = {i0, i1, 0, 0};
     for (j[2] = 0; j[2] < job.shape[2]; j[2]++)
@@ -202,15 +217,24 @@ void line_block_kernel_global(const line_block_job& job, node_sides<V>& sides) {
         for (int k = 0; k < 2; k++)
           offset[k] = job.node_offset[k][0][j[0]] + job.node_offset[k][1][j[1]] +
                       job.node_offset[k][2][j[2]] + job.node_offset[k][3][j[3]];
-        V a = V::ones(), b = V::ones();
-        for (int c = 0; c < job.child_count[j[d]]; c++) {
-          const auto& child = job.children[j[d]][c];
-          const superinfo_t& value = child.base[offset[child.kind]];
-          a = a & shift_axis(V::load(value.notlose), axis, child.shift);
-          b = b & shift_axis(V::load(value.win), axis, child.shift);
+        if constexpr (paired) {
+          P both = P::ones();
+          for (int c = 0; c < job.child_count[j[d]]; c++) {
+            const auto& child = job.children[j[d]][c];
+            both = both & shift_axis(P::load(child.base[offset[child.kind]]), axis, child.shift);
+          }
+          planes.both[j[2]][j[3]] = both;
+        } else {
+          V a = V::ones(), b = V::ones();
+          for (int c = 0; c < job.child_count[j[d]]; c++) {
+            const auto& child = job.children[j[d]][c];
+            const superinfo_t& value = child.base[offset[child.kind]];
+            a = a & shift_axis(V::load(value.notlose), axis, child.shift);
+            b = b & shift_axis(V::load(value.win), axis, child.shift);
+          }
+          planes.notlose[j[2]][j[3]] = a;
+          planes.win[j[2]][j[3]] = b;
         }
-        plane_notlose[j[2]][j[3]] = a;
-        plane_win[j[2]][j[3]] = b;
       }
   };
   int i[4];
@@ -231,10 +255,19 @@ void line_block_kernel_global(const line_block_job& job, node_sides<V>& sides) {
           } else {
             int shift = 0;
             for (int q = 0; q < 4; q++) shift |= job.node_shift[q][i[q]];
-            rwin = rmax_value(andnot(plane_notlose[i[2]][i[3]], V::ones()));
-            rnotlose = rmax_value(andnot(plane_win[i[2]][i[3]], V::ones()));
-            if (shift) rwin = shift_all(rwin, shift), rnotlose = shift_all(rnotlose, shift);
-            if constexpr (g != 0) rwin = global_part<g>(rwin), rnotlose = global_part<g>(rnotlose);
+            if constexpr (paired) {
+              // rmax of the complements: (notlose, win) of the node from its children.
+              P r = rmax_value(andnot(planes.both[i[2]][i[3]], P::ones()));
+              if (shift) r = shift_all(r, shift);
+              if constexpr (g != 0) r = global_part<g>(r);
+              rnotlose = r.low(), rwin = r.high();
+            } else {
+              rwin = rmax_value(andnot(planes.notlose[i[2]][i[3]], V::ones()));
+              rnotlose = rmax_value(andnot(planes.win[i[2]][i[3]], V::ones()));
+              if (shift) rwin = shift_all(rwin, shift), rnotlose = shift_all(rnotlose, shift);
+              if constexpr (g != 0)
+                rwin = global_part<g>(rwin), rnotlose = global_part<g>(rnotlose);
+            }
           }
           const V imm = w0 | w1;
           (andnot(imm, placed | rwin) | andnot(w1, w0)).store(out->win);
@@ -244,7 +277,9 @@ void line_block_kernel_global(const line_block_job& job, node_sides<V>& sides) {
     }
 }
 
-template <class V>
+// The kernel over one output block with vector type V and, where the ISA has one, the pair
+// type P for the children's values (void: none).
+template <class V, class P = void>
 void line_block_kernel(const line_block_job& job) {
   node_sides<V> sides;
   for (int q = 0; q < 4; q++) {
@@ -257,21 +292,21 @@ void line_block_kernel(const line_block_job& job) {
   sides.wins[2].build(sides.n[2], job.shape, &sides.wins[0], 15 & ~(1 << job.d));
   switch (job.last ? 0 : job.global & 7) {
     case 0:
-      return line_block_kernel_global<V, 0>(job, sides);
+      return line_block_kernel_global<V, P, 0>(job, sides);
     case 1:
-      return line_block_kernel_global<V, 1>(job, sides);
+      return line_block_kernel_global<V, P, 1>(job, sides);
     case 2:
-      return line_block_kernel_global<V, 2>(job, sides);
+      return line_block_kernel_global<V, P, 2>(job, sides);
     case 3:
-      return line_block_kernel_global<V, 3>(job, sides);
+      return line_block_kernel_global<V, P, 3>(job, sides);
     case 4:
-      return line_block_kernel_global<V, 4>(job, sides);
+      return line_block_kernel_global<V, P, 4>(job, sides);
     case 5:
-      return line_block_kernel_global<V, 5>(job, sides);
+      return line_block_kernel_global<V, P, 5>(job, sides);
     case 6:
-      return line_block_kernel_global<V, 6>(job, sides);
+      return line_block_kernel_global<V, P, 6>(job, sides);
     default:
-      return line_block_kernel_global<V, 7>(job, sides);
+      return line_block_kernel_global<V, P, 7>(job, sides);
   }
 }
 

@@ -68,8 +68,9 @@ struct alignas(64) superinfo_t {
   bool operator==(const superinfo_t&) const = default;
 };
 
-// SIMD levels for the kernels.
-enum class simd_level { portable = 0, sse = 1, avx2 = 2 };
+// SIMD levels for the kernels. At avx512 (AVX-512 F, BW and VL) the line kernel has its own
+// code; every other kernel runs its avx2 code there.
+enum class simd_level { portable = 0, sse = 1, avx2 = 2, avx512 = 3 };
 bool simd_supported(simd_level level);
 simd_level best_simd_level();
 simd_level current_simd_level();

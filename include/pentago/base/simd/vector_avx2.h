@@ -1,11 +1,12 @@
 // AVX2 vector type of the SIMD kernels: one 256-bit register per value.
-// Include only in files compiled for this ISA (see super_kernels.h).
+// Include only in files compiled for AVX2 or above (see super_kernels.h); it lives in their
+// PENTAGO_ISA namespace, so that each ISA gets its own copy.
 #pragma once
 #include <immintrin.h>
 
 #include "pentago/base/simd/super_tables.h"
 
-namespace pentago::simd::avx2 {
+namespace pentago::simd::PENTAGO_ISA {
 
 using detail::super_tables;
 
@@ -61,4 +62,4 @@ struct vec_avx2 {
   }
 };
 
-}  // namespace pentago::simd::avx2
+}  // namespace pentago::simd::PENTAGO_ISA
