@@ -75,8 +75,8 @@ bool simd_supported(simd_level level) {
 simd_level best_simd_level() {
   return simd_supported(simd_level::avx512) ? simd_level::avx512
          : simd_supported(simd_level::avx2) ? simd_level::avx2
-         : simd_supported(simd_level::sse) ? simd_level::sse
-                                           : simd_level::portable;
+         : simd_supported(simd_level::sse)  ? simd_level::sse
+                                            : simd_level::portable;
 }
 
 const super_kernels& kernels_for(simd_level level) {

@@ -193,8 +193,7 @@ struct child_planes {
   V win[8][8], notlose[8][8];
 };
 template <class V, class P>
-  requires(!std::is_void_v<P>)
-struct child_planes<V, P> {
+requires(!std::is_void_v<P>) struct child_planes<V, P> {
   P both[8][8];  // (win, notlose) as laid out in superinfo_t
 };
 

@@ -21,7 +21,8 @@ constexpr std::array<std::array<uint32_t, 16>, 4> pair_rotate_words = []() const
         for (int j = 0; j < 2; j++)
           t[k][8 * half + 2 * i + j] = uint32_t(8 * half + 2 * ((i + k) & 3) + j);
   return t;
-}();
+}
+();
 
 struct vec_pair512 {
   __m512i v;
@@ -39,9 +40,7 @@ struct vec_pair512 {
   friend vec_pair512 operator&(vec_pair512 a, vec_pair512 b) {
     return {_mm512_and_si512(a.v, b.v)};
   }
-  friend vec_pair512 operator|(vec_pair512 a, vec_pair512 b) {
-    return {_mm512_or_si512(a.v, b.v)};
-  }
+  friend vec_pair512 operator|(vec_pair512 a, vec_pair512 b) { return {_mm512_or_si512(a.v, b.v)}; }
   friend vec_pair512 operator^(vec_pair512 a, vec_pair512 b) {
     return {_mm512_xor_si512(a.v, b.v)};
   }
@@ -80,10 +79,9 @@ struct vec_pair512 {
     return {_mm512_permutexvar_epi32(idx, a.v)};
   }
   friend vec_pair512 transpose_groups(vec_pair512 a) {
-    const __m512i pair = _mm512_set_epi64(0x0f0e07060d0c0504LL, 0x0b0a030209080100LL,
-                                          0x0f0e07060d0c0504LL, 0x0b0a030209080100LL,
-                                          0x0f0e07060d0c0504LL, 0x0b0a030209080100LL,
-                                          0x0f0e07060d0c0504LL, 0x0b0a030209080100LL);
+    const __m512i pair = _mm512_set_epi64(
+        0x0f0e07060d0c0504LL, 0x0b0a030209080100LL, 0x0f0e07060d0c0504LL, 0x0b0a030209080100LL,
+        0x0f0e07060d0c0504LL, 0x0b0a030209080100LL, 0x0f0e07060d0c0504LL, 0x0b0a030209080100LL);
     const __m512i interleave =
         _mm512_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
     return {_mm512_permutexvar_epi32(interleave, _mm512_shuffle_epi8(a.v, pair))};
