@@ -114,7 +114,7 @@ std::vector<uint64_t> block_offsets(std::span<const section_t> sections) {
 
 // The paired peak line by line: every line of the slice in completion order, one at a time.
 double paired_peak_by_lines(const slice_lines& order, const slice_lines& above, double input_bytes,
-                            double output_bytes, bool dropped) {
+                            double output_bytes, bool dropped, double pooled_nodes) {
   const auto out_offsets = block_offsets(order.sections());
   const auto in_offsets = block_offsets(above.sections());
   const auto readers = input_readers(order, above);
@@ -125,7 +125,12 @@ double paired_peak_by_lines(const slice_lines& order, const slice_lines& above, 
     held_in += input_bytes * double(above.sections()[c].size());
   }
   std::vector<uint8_t> contributions(out_offsets.back(), 0);
+  // Outputs held: in the store, or (a dropped slice) incomplete nodes beyond the pooled ones.
   double held_out = 0, peak = held_in;
+  auto stored = [&] {
+    return dropped ? output_bytes * std::max(0.0, held_out - pooled_nodes)
+                   : output_bytes * held_out;
+  };
   for (const auto& line : lines_in_completion_order(order)) {
     const int si = order.section_index(line.section);
     const int open = line.section.open_quadrant_count();
@@ -135,13 +140,13 @@ double paired_peak_by_lines(const slice_lines& order, const slice_lines& above, 
     for (int k = 0; k < line.length(); k++) {
       const block_t b = line.block(k);
       if (++contributions[out_offsets[si] + block_index(line.section, b)] == 1)
-        held_out += output_bytes * block_nodes(line.section, b);
+        held_out += block_nodes(line.section, b);
     }
-    peak = std::max(peak, held_in + held_out);
+    peak = std::max(peak, held_in + stored());
     for (int k = 0; k < line.length(); k++) {
       const block_t b = line.block(k);
       if (dropped && contributions[out_offsets[si] + block_index(line.section, b)] == open)
-        held_out -= output_bytes * block_nodes(line.section, b);
+        held_out -= block_nodes(line.section, b);
     }
     for (int k = 0; k < dep.input.length(); k++) {
       const block_t b = dep.input.block(k);
@@ -155,11 +160,12 @@ double paired_peak_by_lines(const slice_lines& order, const slice_lines& above, 
 }  // namespace
 
 double paired_store_peak(const slice_lines& order, const slice_lines& above, double input_bytes,
-                         double output_bytes, double dropped_held_bytes) {
+                         double output_bytes, double dropped_held_bytes, double pooled_nodes) {
   // Slices of up to a few million lines are simulated line by line; larger ones (which have
   // many sections) section by section, which holds each section's inputs and outputs whole.
   if (order.total_lines() <= max_simulated_lines)
-    return paired_peak_by_lines(order, above, input_bytes, output_bytes, dropped_held_bytes >= 0);
+    return paired_peak_by_lines(order, above, input_bytes, output_bytes, dropped_held_bytes >= 0,
+                                pooled_nodes);
   const auto sheaves = child_of_sheaves(order, above);
   const auto& in = above.sections();
   const auto& out = order.sections();

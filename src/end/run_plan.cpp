@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "pentago/data/compress.h"
+#include "pentago/end/block_store.h"
 #include "pentago/end/line_compute.h"
 #include "pentago/end/line_order.h"
 #include "pentago/end/rank_overhead.h"
@@ -45,6 +46,11 @@ constexpr int ratio_samples = 32;
 constexpr double min_ratio_scale = 0.5, max_ratio_scale = 1.25;
 // Share of --memory kept back from the spare memory (lines, arena headroom, partial blocks).
 constexpr double unplanned_share = 0.03;
+// A dropped slice's incomplete blocks in the partial pool: each takes a whole buffer, and they
+// are counted at this share of the slice's mean block size (edge blocks are smaller). Passes
+// of the plan that hand the pool more room (make_run_plan).
+constexpr double pooled_fill = 0.9;
+constexpr int pool_passes = 6;
 
 }  // namespace
 
@@ -166,26 +172,17 @@ const slice_plan_t* run_plan::slice_plan(int n) const {
   return nullptr;
 }
 
-run_plan make_run_plan(const run_request& r, const std::vector<std::vector<section_t>>& slices) {
-  if (r.codec_auto) {
-    // The least CPU whose plan fits: LZ4 (fastest to decode), Snappy, then the denser zstd
-    // (docs/performance.md); if none fits, zstd's refusal, which names the smallest need.
-    run_request fixed = r;
-    fixed.codec_auto = false;
-    run_plan p;
-    for (const block_codec c : {block_codec::lz4, block_codec::snappy, block_codec::zstd}) {
-      if (!block_codec_available(c)) continue;
-      fixed.codec = c;
-      p = make_run_plan(fixed, slices);
-      if (p.fits) break;
-    }
-    p.codec_auto = true;
-    return p;
-  }
-  validate_run(r);
+namespace {
+
+// The plan of a validated request whose slice 35 samples at `top_ratio` (0: not sampled),
+// where `pooled` bytes per rank of uncompressed partial blocks (at most what the plan hands out)
+// hold the first incomplete blocks of a dropped slice, so that only the rest are in its store.
+run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<section_t>>& slices,
+                        double top_ratio, uint64_t pooled) {
   run_plan p;
   p.memory = r.memory;
   p.codec = r.codec;
+  p.pooled_bytes = pooled;
   const int top = r.meaningless ? r.meaningless : 35;
   p.top = r.restart_slice >= 0 ? r.restart_slice : top;
   p.first = r.restart_slice >= 0 || r.meaningless ? p.top - 1 : 35;
@@ -196,12 +193,10 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
   // The calibration is Snappy's; another codec scales it by its own factor first.
   const double codec_factor = codec_ratio_factor(r.codec);
   p.ratio_scale = codec_factor;
-  if (!r.meaningless && slices.size() > 35 && !slices[35].empty()) {
-    p.top_ratio = sampled_top_ratio(slices[35], ratio_samples, r.codec);
-    if (p.top_ratio > 0)
-      p.ratio_scale = codec_factor * std::clamp(p.top_ratio / (codec_factor * store_ratio(35)),
-                                                min_ratio_scale, max_ratio_scale);
-  }
+  p.top_ratio = top_ratio;
+  if (top_ratio > 0)
+    p.ratio_scale = codec_factor * std::clamp(top_ratio / (codec_factor * store_ratio(35)),
+                                              min_ratio_scale, max_ratio_scale);
   uint64_t max_line = 0, max_blocks = 0, max_sample_bytes = 0;
   for (int n = p.top; n >= p.bottom; n--) {
     if (n >= int(slices.size()) || slices[n].empty()) break;
@@ -225,7 +220,14 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
     } else {
       s.held_nodes = s.nodes;
     }
-    s.store_bytes = uint64_t(s.ratio * 64 * double(s.held_nodes)) + block_arena_slack * s.blocks;
+    // Nodes of the dropped slice's incomplete blocks in the partial pools (all ranks): one
+    // block per buffer, counted at the slice's mean block size (less the fill margin).
+    const double pooled_nodes = s.dropped && s.blocks
+                                    ? pooled_fill * double(pooled / partial_pool::buffer_bytes) *
+                                          double(s.nodes) / double(s.blocks) / share
+                                    : 0;
+    const double stored_nodes = std::max(0.0, double(s.held_nodes) - pooled_nodes);
+    s.store_bytes = uint64_t(s.ratio * 64 * stored_nodes) + block_arena_slack * s.blocks;
     s.rank_store_bytes = uint64_t(share * double(s.store_bytes));
     // A saved slice (the synthesized top slice too, when it lies at or below --save).
     if (r.plan_writing && n <= r.save && !(r.restart_slice >= 0 && n == p.top))
@@ -244,11 +246,13 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
     uint64_t pair = s.rank_store_bytes;
     if (!p.slices.empty()) {
       const slice_plan_t& above = p.slices.back();
+      // (The simulation leaves out the drift that held_nodes includes: the pool is scaled by it.)
       const double held =
-          s.dropped ? s.ratio * 64 * double(s.held_nodes) : -1;  // a dropped slice's outputs
-      const double both = paired_store_peak(slice_lines(slices[n]), slice_lines(slices[n + 1]),
-                                            above.ratio * 64, s.ratio * 64, held) +
-                          double(block_arena_slack * (s.blocks + above.blocks));
+          s.dropped ? s.ratio * 64 * stored_nodes : -1;  // a dropped slice's stored outputs
+      const double both =
+          paired_store_peak(slice_lines(slices[n]), slice_lines(slices[n + 1]), above.ratio * 64,
+                            s.ratio * 64, held, pooled_nodes / dropped_drift) +
+          double(block_arena_slack * (s.blocks + above.blocks));
       pair = std::min(pair + above.rank_store_bytes, uint64_t(share * both));
     }
     s.pair_bytes = pair;
@@ -295,6 +299,47 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
   return p;
 }
 
+}  // namespace
+
+run_plan make_run_plan(const run_request& r, const std::vector<std::vector<section_t>>& slices) {
+  if (r.codec_auto) {
+    // The least CPU whose plan fits: LZ4 (fastest to decode), Snappy, then the denser zstd
+    // (docs/performance.md); if none fits, zstd's refusal, which names the smallest need.
+    run_request fixed = r;
+    fixed.codec_auto = false;
+    run_plan p;
+    for (const block_codec c : {block_codec::lz4, block_codec::snappy, block_codec::zstd}) {
+      if (!block_codec_available(c)) continue;
+      fixed.codec = c;
+      p = make_run_plan(fixed, slices);
+      if (p.fits) break;
+    }
+    p.codec_auto = true;
+    return p;
+  }
+  validate_run(r);
+  const double top_ratio = !r.meaningless && slices.size() > 35 && !slices[35].empty()
+                               ? sampled_top_ratio(slices[35], ratio_samples, r.codec)
+                               : 0;
+  run_plan p = plan_with_pool(r, slices, top_ratio, 0);
+  // A dropped slice keeps its first incomplete blocks in the partial pool, uncompressed and
+  // outside the arena: planning for the pool the last pass handed out shrinks the arena, which
+  // leaves a larger pool. Each pass hands out at least what the one before assumed. The
+  // admission figure stays the first pass's, which assumes no pool: the least memory at which
+  // the run fits, whatever --memory is given.
+  const bool dropped = !p.slices.empty() && p.slices.back().dropped;
+  const uint64_t needed = p.needed;
+  for (int pass = 0; dropped && p.fits && pass < pool_passes; pass++) {
+    run_plan q = plan_with_pool(r, slices, top_ratio, p.partial_bytes);
+    if (!q.fits || q.partial_bytes < q.pooled_bytes) break;
+    const bool settled = q.partial_bytes < p.partial_bytes + MiB;
+    p = q;
+    if (settled) break;
+  }
+  p.needed = needed;
+  return p;
+}
+
 std::vector<std::string> format_run_plan(const run_plan& p) {
   std::vector<std::string> lines;
   char buf[400];
@@ -317,10 +362,11 @@ std::vector<std::string> format_run_plan(const run_plan& p) {
     lines.push_back(buf);
   }
   for (const auto& s : p.slices) {
-    char held[120];
+    char held[160];
     std::snprintf(held, sizeof held,
-                  ", incomplete blocks only: %.0f%% of its nodes at once (dropped when complete)",
-                  100.0 * double(s.held_nodes) / double(std::max<uint64_t>(s.nodes, 1)));
+                  ", incomplete blocks only: %.0f%% of its nodes at once (dropped when complete%s)",
+                  100.0 * double(s.held_nodes) / double(std::max<uint64_t>(s.nodes, 1)),
+                  p.pooled_bytes ? ", partial blocks first" : "");
     std::snprintf(buf, sizeof buf,
                   "  slice %2d: %6llu sections %11llu blocks %15llu nodes %10llu lines, store "
                   "~%s per rank (ratio %.2f)%s",

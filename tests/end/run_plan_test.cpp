@@ -139,3 +139,35 @@ TEST(run_plan, saved_slices_count_their_writing) {
   EXPECT_EQ(level0.write_bytes - batched.write_bytes, rank_store + slice_write_piece_bytes);
   EXPECT_NE(format_run_plan(level6)[0].find("writing "), std::string::npos);
 }
+
+// Issue 20: a dropped slice's first incomplete blocks sit in the partial pool, uncompressed, so
+// its store estimate leaves them out, the arena shrinks and the pool grows; the admission
+// figure stays the one without a pool, and every part still fits within --memory.
+TEST(run_plan, dropped_slice_plans_its_partial_blocks_in_the_pool) {
+  const auto slices = descendant_sections(section_t::parse("44444454"), 35);
+  run_request r = request("44444454", -1);
+  r.memory = uint64_t(3) << 30;
+  const run_plan roomy = make_run_plan(r, slices);
+  ASSERT_TRUE(roomy.fits);
+  const slice_plan_t& bottom = roomy.slices.back();
+  ASSERT_TRUE(bottom.dropped);
+  EXPECT_GT(roomy.pooled_bytes, 0u);
+  EXPECT_LE(roomy.pooled_bytes, roomy.partial_bytes);  // assumes no more than it hands out
+  // Without the pool its store would be the compressed size of every incomplete node.
+  const double unpooled = bottom.ratio * 64 * double(bottom.held_nodes);
+  EXPECT_LT(double(bottom.store_bytes), 0.8 * unpooled);
+  EXPECT_LE(roomy.fixed_bytes + roomy.arena_bytes + roomy.line_bytes + roomy.partial_bytes,
+            roomy.memory);
+  // The admission figure does not depend on --memory: at exactly that much the run fits, with
+  // a smaller pool and so a larger arena than with room to spare.
+  r.memory = roomy.needed;
+  const run_plan tight = make_run_plan(r, slices);
+  EXPECT_TRUE(tight.fits) << tight.reason;
+  EXPECT_EQ(tight.needed, roomy.needed);
+  EXPECT_LT(tight.partial_bytes, roomy.partial_bytes);
+  EXPECT_GE(tight.arena_bytes, roomy.arena_bytes);
+  EXPECT_LE(tight.fixed_bytes + tight.arena_bytes + tight.line_bytes + tight.partial_bytes,
+            tight.memory);
+  r.memory = roomy.needed - 1;
+  EXPECT_FALSE(make_run_plan(r, slices).fits);
+}

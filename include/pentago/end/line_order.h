@@ -37,8 +37,12 @@ std::vector<int> input_readers(const slice_lines& order, const slice_lines& abov
 // dropped_held_bytes >= 0, holds only its incomplete blocks); larger ones are estimated section
 // by section: the inputs some later (or the current) section still reads plus the outputs of
 // the sections done so far (or dropped_held_bytes). Inputs and outputs are in bytes per node.
+// In a simulated dropped slice the first `pooled_nodes` incomplete nodes at any time are held
+// outside the store (uncompressed partial blocks); the estimate leaves that to the caller's
+// dropped_held_bytes.
 constexpr uint64_t max_simulated_lines = uint64_t(1) << 22;
 double paired_store_peak(const slice_lines& order, const slice_lines& above, double input_bytes,
-                         double output_bytes, double dropped_held_bytes = -1);
+                         double output_bytes, double dropped_held_bytes = -1,
+                         double pooled_nodes = 0);
 
 }  // namespace pentago
