@@ -1,7 +1,8 @@
 // Rotation-abstracted values: a super_t is a 256-bit set with one bit per local rotation
 // g = (g0,g1,g2,g3) at bit g0 + 4g1 + 16g2 + 64g3 (core reference §3, a data contract), and
 // the kernels on it (rmax, super_wins, transform_super) with portable, SSE and AVX2 versions
-// chosen at run time (override with PENTAGO_SIMD=portable|sse|avx2).
+// chosen at run time (override with PENTAGO_SIMD=portable|sse|avx2|avx512; avx512 runs the AVX2
+// super kernels, and end's line kernel with pairs of supers in 512-bit registers).
 #pragma once
 #include <cstdint>
 #include <string>
