@@ -234,16 +234,19 @@ size_t fast_compress_bound(size_t nodes) {
   return 1 + bound;
 }
 
-void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out) {
+void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out,
+                            block_codec codec) {
+  if (!block_codec_available(codec))
+    throw error(std::string("codec ") + block_codec_name(codec) + " is not built in");
   // Compress into scratch so that `out` never pays for zero-filling the whole bound.
   const auto buffer = scratch_bytes(fast_compress_bound(filtered.size()));
-  const size_t size = compress_filtered(filtered.data(), filtered.size(), buffer.data());
+  const size_t size = compress_filtered(filtered.data(), filtered.size(), buffer.data(), codec);
   out.assign(buffer.data(), buffer.data() + size);
 }
 
-void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out) {
+void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec codec) {
   interleave(nodes);
-  fast_compress_filtered(nodes, out);
+  fast_compress_filtered(nodes, out, codec);
 }
 
 size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out,

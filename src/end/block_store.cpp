@@ -159,8 +159,8 @@ void block_store::held_changed(int flat, uint32_t size) {
   raise_to(peak_held_, held_.fetch_add(uint64_t(size) - old) + (uint64_t(size) - old));
 }
 
-void block_store::store_compressed(int flat, std::span<superinfo_t> values) {
-  fast_compress(values, scratch_bytes);
+void block_store::store_compressed(int flat, std::span<superinfo_t> values, block_codec codec) {
+  fast_compress(values, scratch_bytes, codec);
   heap_.set(group_, flat, scratch_bytes.data(), scratch_bytes.size());
   held_changed(flat, uint32_t(scratch_bytes.size()));
 }
@@ -174,6 +174,13 @@ void block_store::drop(int flat) {
 void block_store::drop_complete_blocks() {
   PENTAGO_CHECK(!frozen_, "drop_complete_blocks on a frozen block store");
   drop_complete_ = true;
+}
+
+void block_store::set_partial_codec(block_codec codec) {
+  PENTAGO_CHECK(!frozen_, "set_partial_codec on a frozen block store");
+  if (!block_codec_available(codec))
+    throw error(std::string("codec ") + block_codec_name(codec) + " is not built in");
+  partial_codec_ = codec;
 }
 
 void block_store::complete_block(int flat, std::span<const superinfo_t> values) {
@@ -245,7 +252,7 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
       fast_uncompress_filtered(stored, old);
     });
     merge_into(values, old);
-    fast_compress_filtered(values, scratch_bytes);
+    fast_compress_filtered(values, scratch_bytes, partial_codec_);
     heap_.set(group_, flat, scratch_bytes.data(), scratch_bytes.size());
     held_changed(flat, uint32_t(scratch_bytes.size()));
     missing_dims_[flat].store(left, std::memory_order_relaxed);
@@ -264,13 +271,13 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
     if (drop_complete_)
       drop(flat);
     else
-      store_compressed(flat, merged);
+      store_compressed(flat, merged, current_block_codec());
     if (partial) {
       pool_->give(partial);
       partial = nullptr;
     }
   } else if (!partial) {
-    store_compressed(flat, merged);
+    store_compressed(flat, merged, partial_codec_);
   }
   missing_--;
 }
@@ -285,7 +292,7 @@ void block_store::set(int flat, std::span<superinfo_t> values) {
   if (drop_complete_)
     drop(flat);
   else
-    store_compressed(flat, values);
+    store_compressed(flat, values, current_block_codec());
 }
 
 void block_store::read(int flat, std::span<superinfo_t> out) const {

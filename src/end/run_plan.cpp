@@ -178,10 +178,11 @@ namespace {
 // where `pooled` bytes per rank of uncompressed partial blocks (at most what the plan hands out)
 // hold the first incomplete blocks of a dropped slice, so that only the rest are in its store.
 run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<section_t>>& slices,
-                        double top_ratio, uint64_t pooled) {
+                        double top_ratio, uint64_t pooled, block_codec partial_codec) {
   run_plan p;
   p.memory = r.memory;
   p.codec = r.codec;
+  p.partial_codec = partial_codec;
   p.pooled_bytes = pooled;
   const int top = r.meaningless ? r.meaningless : 35;
   p.top = r.restart_slice >= 0 ? r.restart_slice : top;
@@ -227,7 +228,10 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
                                           double(s.nodes) / double(s.blocks) / share
                                     : 0;
     const double stored_nodes = std::max(0.0, double(s.held_nodes) - pooled_nodes);
-    s.store_bytes = uint64_t(s.ratio * 64 * stored_nodes) + block_arena_slack * s.blocks;
+    // A dropped slice's store holds only incomplete blocks, in the partial codec.
+    if (s.dropped) s.ratio *= codec_ratio_factor(partial_codec) / codec_ratio_factor(r.codec);
+    const double held_ratio = s.ratio;
+    s.store_bytes = uint64_t(held_ratio * 64 * stored_nodes) + block_arena_slack * s.blocks;
     s.rank_store_bytes = uint64_t(share * double(s.store_bytes));
     // A saved slice (the synthesized top slice too, when it lies at or below --save).
     if (r.plan_writing && n <= r.save && !(r.restart_slice >= 0 && n == p.top))
@@ -248,10 +252,10 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
       const slice_plan_t& above = p.slices.back();
       // (The simulation leaves out the drift that held_nodes includes: the pool is scaled by it.)
       const double held =
-          s.dropped ? s.ratio * 64 * stored_nodes : -1;  // a dropped slice's stored outputs
+          s.dropped ? held_ratio * 64 * stored_nodes : -1;  // a dropped slice's stored outputs
       const double both =
           paired_store_peak(slice_lines(slices[n]), slice_lines(slices[n + 1]), above.ratio * 64,
-                            s.ratio * 64, held, pooled_nodes / dropped_drift) +
+                            held_ratio * 64, held, pooled_nodes / dropped_drift) +
           double(block_arena_slack * (s.blocks + above.blocks));
       pair = std::min(pair + above.rank_store_bytes, uint64_t(share * both));
     }
@@ -321,22 +325,36 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
   const double top_ratio = !r.meaningless && slices.size() > 35 && !slices[35].empty()
                                ? sampled_top_ratio(slices[35], ratio_samples, r.codec)
                                : 0;
-  run_plan p = plan_with_pool(r, slices, top_ratio, 0);
   // A dropped slice keeps its first incomplete blocks in the partial pool, uncompressed and
   // outside the arena: planning for the pool the last pass handed out shrinks the arena, which
-  // leaves a larger pool. Each pass hands out at least what the one before assumed. The
-  // admission figure stays the first pass's, which assumes no pool: the least memory at which
-  // the run fits, whatever --memory is given.
+  // leaves a larger pool. Each pass hands out at least what the one before assumed.
+  auto pooled_plan = [&](block_codec partial_codec) {
+    run_plan p = plan_with_pool(r, slices, top_ratio, 0, partial_codec);
+    const uint64_t needed = p.needed;
+    const bool dropped = !p.slices.empty() && p.slices.back().dropped;
+    for (int pass = 0; dropped && p.fits && pass < pool_passes; pass++) {
+      run_plan q = plan_with_pool(r, slices, top_ratio, p.partial_bytes, partial_codec);
+      if (!q.fits || q.partial_bytes < q.pooled_bytes) break;
+      const bool settled = q.partial_bytes < p.partial_bytes + MiB;
+      p = q;
+      if (settled) break;
+    }
+    p.needed = needed;
+    return p;
+  };
+  run_plan p = pooled_plan(r.codec);
+  // The rest of a dropped slice's incomplete blocks in LZ4 where they fit: each is compressed
+  // and decompressed once per contribution, and LZ4 does both with the least CPU. The admission
+  // figure stays the least memory at which the run fits (with the run's codec and no pool),
+  // whatever --memory is given.
   const bool dropped = !p.slices.empty() && p.slices.back().dropped;
-  const uint64_t needed = p.needed;
-  for (int pass = 0; dropped && p.fits && pass < pool_passes; pass++) {
-    run_plan q = plan_with_pool(r, slices, top_ratio, p.partial_bytes);
-    if (!q.fits || q.partial_bytes < q.pooled_bytes) break;
-    const bool settled = q.partial_bytes < p.partial_bytes + MiB;
-    p = q;
-    if (settled) break;
+  if (dropped && p.fits && r.codec != block_codec::lz4 && block_codec_available(block_codec::lz4)) {
+    run_plan q = pooled_plan(block_codec::lz4);
+    if (q.fits) {
+      q.needed = std::min(q.needed, p.needed);
+      p = q;
+    }
   }
-  p.needed = needed;
   return p;
 }
 
@@ -363,10 +381,14 @@ std::vector<std::string> format_run_plan(const run_plan& p) {
   }
   for (const auto& s : p.slices) {
     char held[160];
-    std::snprintf(held, sizeof held,
-                  ", incomplete blocks only: %.0f%% of its nodes at once (dropped when complete%s)",
-                  100.0 * double(s.held_nodes) / double(std::max<uint64_t>(s.nodes, 1)),
-                  p.pooled_bytes ? ", partial blocks first" : "");
+    const std::string rest = p.partial_codec != p.codec
+                                 ? std::string(", the rest in ") + block_codec_name(p.partial_codec)
+                                 : "";
+    std::snprintf(
+        held, sizeof held,
+        ", incomplete blocks only: %.0f%% of its nodes at once (dropped when complete%s%s)",
+        100.0 * double(s.held_nodes) / double(std::max<uint64_t>(s.nodes, 1)),
+        p.pooled_bytes ? ", partial blocks first" : "", rest.c_str());
     std::snprintf(buf, sizeof buf,
                   "  slice %2d: %6llu sections %11llu blocks %15llu nodes %10llu lines, store "
                   "~%s per rank (ratio %.2f)%s",

@@ -147,6 +147,7 @@ void run_record::header(const engine_options& o, const run_header& h, const run_
   j["simd"] = h.simd;
   j["codec"] = block_codec_name(plan.codec);
   j["codec_auto"] = plan.codec_auto;
+  j["partial_codec"] = block_codec_name(plan.partial_codec);
   j["started"] = utc_now();
   j["options"] = options_json(o);
   j["plan"] = plan_json(plan, o.save);

@@ -146,7 +146,10 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     const auto t = clock_type::now();
     slice_report r;
     auto store = computer.new_store(n, o.samples, heap, &partials, r);
-    if (plan.slice_plan(n)->dropped) store->drop_complete_blocks();
+    if (plan.slice_plan(n)->dropped) {
+      store->drop_complete_blocks();
+      store->set_partial_codec(plan.partial_codec);
+    }
     // Each input block is released after its last reader.
     if (above) above->expect_reads(input_readers(computer.current_lines(), computer.lines_above()));
     computer.compute(n, *store, above.get(), r);

@@ -59,7 +59,12 @@ TEST(run_plan, compression_ratios_scale_with_the_sampled_slice_35) {
   EXPECT_GT(a.top_ratio, 0.15);
   EXPECT_LT(a.top_ratio, 0.32);
   EXPECT_LT(a.ratio_scale, 0.9);
-  for (const auto& s : a.slices) EXPECT_DOUBLE_EQ(s.ratio, a.ratio_scale * store_ratio(s.slice));
+  // A dropped slice holds its incomplete blocks in the partial codec.
+  for (const auto& s : a.slices)
+    EXPECT_DOUBLE_EQ(
+        s.ratio,
+        a.ratio_scale * store_ratio(s.slice) *
+            (s.dropped ? codec_ratio_factor(a.partial_codec) / codec_ratio_factor(a.codec) : 1));
   // The sample is deterministic, so every rank plans the same.
   EXPECT_EQ(sampled_top_ratio(compressible[35], 32), a.top_ratio);
   EXPECT_EQ(sampled_top_ratio({}, 32), 0);
@@ -170,4 +175,11 @@ TEST(run_plan, dropped_slice_plans_its_partial_blocks_in_the_pool) {
             tight.memory);
   r.memory = roomy.needed - 1;
   EXPECT_FALSE(make_run_plan(r, slices).fits);
+  // The rest of the incomplete blocks take LZ4 where they fit, and the run's codec (here
+  // Snappy) where memory is tight.
+  if (block_codec_available(block_codec::lz4)) {
+    EXPECT_EQ(roomy.partial_codec, block_codec::lz4);
+    EXPECT_EQ(tight.partial_codec, block_codec::snappy);
+    EXPECT_GT(bottom.ratio, roomy.ratio_scale * store_ratio(33));
+  }
 }

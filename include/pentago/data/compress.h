@@ -41,8 +41,10 @@ block_codec current_block_codec();
 // Largest possible fast_compress output for `nodes` nodes, whatever the codec.
 size_t fast_compress_bound(size_t nodes);
 // Interleaves `nodes` in place (destroying them) and compresses them into `out`, which is
-// resized to the compressed size (its capacity is reused across calls).
-void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out);
+// resized to the compressed size (its capacity is reused across calls), with `codec` (the
+// current one by default).
+void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out,
+                   block_codec codec = current_block_codec());
 // Same without touching the input, with `codec` (the current one by default); `out.size()`
 // must be >= fast_compress_bound. Returns the compressed size. Interleaves through a
 // thread-local scratch buffer.
@@ -51,7 +53,8 @@ size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out,
 // The two halves of fast compression without the filter, for callers that merge in the
 // filtered form (max is a bitwise OR, which the filter preserves): compress nodes that are
 // already interleaved, and decode to interleaved nodes (exactly `filtered.size()` of them).
-void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out);
+void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out,
+                            block_codec codec = current_block_codec());
 void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<superinfo_t> filtered);
 // The number of nodes a fast-compressed buffer decodes to; throws pentago::error unless the
 // flag is valid and the decoded length is a multiple of 64.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pentago/base/super.h"
+#include "pentago/data/compress.h"
 #include "pentago/end/compacting_store.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/util/element_lock.h"
@@ -118,6 +119,9 @@ class block_store {
   // then not be read. Call before the first write.
   void drop_complete_blocks();
   bool drops_complete_blocks() const { return drop_complete_; }
+  // The codec of incomplete blocks that hold no partial buffer (by default the current one;
+  // complete blocks always take the current one). Call before the first write.
+  void set_partial_codec(block_codec codec);
   bool frozen() const { return frozen_; }
 
   uint64_t missing_contributions() const { return missing_.load(); }
@@ -129,7 +133,7 @@ class block_store {
 
  private:
   void complete_block(int flat, std::span<const superinfo_t> values);
-  void store_compressed(int flat, std::span<superinfo_t> values);
+  void store_compressed(int flat, std::span<superinfo_t> values, block_codec codec);
   void drop(int flat);  // frees a block's compressed bytes
   void held_changed(int flat, uint32_t size);
 
@@ -147,6 +151,7 @@ class block_store {
   group_id group_;
   bool frozen_ = false;
   bool drop_complete_ = false;
+  block_codec partial_codec_ = current_block_codec();
   std::unique_ptr<uint32_t[]> held_size_;           // per block: compressed bytes in the heap
   std::unique_ptr<std::atomic<int>[]> reads_left_;  // per block, after expect_reads
   std::atomic<uint64_t> held_{0}, peak_held_{0};

@@ -47,6 +47,7 @@ struct slice_plan_t {
   uint64_t held_nodes = 0;   // nodes whose blocks the store holds at its peak (all unless dropped)
   uint64_t pair_bytes = 0;   // per rank: this store and the one above, inputs released early
   double ratio = 0;          // compressed / uncompressed bytes assumed for the slice's store
+                             // (a dropped slice's: its incomplete blocks, in partial_codec)
   uint64_t store_bytes = 0;  // the whole slice's compressed store (all ranks)
   uint64_t rank_store_bytes = 0;  // one rank's share, with load imbalance
   uint64_t max_line_bytes = 0;    // the largest line in flight (inputs, outputs, receive slack)
@@ -73,6 +74,9 @@ struct run_plan {
   uint64_t memory = 0;                      // per rank
   block_codec codec = block_codec::snappy;  // the in-core codec the run uses (after --codec auto)
   bool codec_auto = false;                  // chosen by --codec auto
+  // The codec of a dropped slice's incomplete blocks outside the partial pool: LZ4 (the least
+  // CPU to recompress) where its larger blocks fit, else `codec`.
+  block_codec partial_codec = block_codec::snappy;
   double top_ratio = 0;    // this root's slice 35 compression, sampled (0: not measured)
   double ratio_scale = 1;  // applied to store_ratio: the codec's factor, times top_ratio against
                            // the calibration's (clamped)

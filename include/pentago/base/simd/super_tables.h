@@ -57,4 +57,11 @@ struct super_tables_t {
 
 extern const super_tables_t super_tables;
 
+// Byte shuffle control of groups<p0..p3> for one 64-bit word: byte 2j + b of the word comes
+// from byte 2 p_j + b (add 8 to every byte for the word above it in a 128-bit lane).
+consteval uint64_t group_shuffle_word(int p0, int p1, int p2, int p3) {
+  return uint64_t(0x0100 + 0x0202 * p0) | uint64_t(0x0100 + 0x0202 * p1) << 16 |
+         uint64_t(0x0100 + 0x0202 * p2) << 32 | uint64_t(0x0100 + 0x0202 * p3) << 48;
+}
+
 }  // namespace pentago::detail

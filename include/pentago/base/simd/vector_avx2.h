@@ -30,10 +30,7 @@ struct vec_avx2 {
 
   template <int p0, int p1, int p2, int p3>
   friend vec_avx2 groups(vec_avx2 a) {
-    // Byte 2j + b of a word comes from byte 2 p_j + b of the same word.
-    constexpr uint64_t w = uint64_t(0x0100 + 0x0202 * p0) | uint64_t(0x0100 + 0x0202 * p1) << 16 |
-                           uint64_t(0x0100 + 0x0202 * p2) << 32 |
-                           uint64_t(0x0100 + 0x0202 * p3) << 48;
+    constexpr uint64_t w = detail::group_shuffle_word(p0, p1, p2, p3);
     constexpr uint64_t w8 = w + 0x0808080808080808ULL;
     return {_mm256_shuffle_epi8(a.v, _mm256_set_epi64x(w8, w, w8, w))};
   }

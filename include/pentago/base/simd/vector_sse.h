@@ -59,9 +59,7 @@ struct vec_sse {
 
   template <int p0, int p1, int p2, int p3>
   friend vec_sse groups(vec_sse a) {
-    constexpr uint64_t w = uint64_t(0x0100 + 0x0202 * p0) | uint64_t(0x0100 + 0x0202 * p1) << 16 |
-                           uint64_t(0x0100 + 0x0202 * p2) << 32 |
-                           uint64_t(0x0100 + 0x0202 * p3) << 48;
+    constexpr uint64_t w = detail::group_shuffle_word(p0, p1, p2, p3);
     const __m128i m = _mm_set_epi64x(w + 0x0808080808080808ULL, w);
     return {_mm_shuffle_epi8(a.lo, m), _mm_shuffle_epi8(a.hi, m)};
   }
