@@ -2,6 +2,7 @@
 #include "pentago/end/line_order.h"
 
 #include <algorithm>
+#include <array>
 #include <tuple>
 
 #include "pentago/layout/line_mapping.h"
@@ -10,25 +11,51 @@
 namespace pentago {
 namespace {
 
+// A section's shape and block counts, computed once for the simulation's millions of blocks.
+struct section_geometry {
+  std::array<int, 4> shape, blocks;
+  explicit section_geometry(const section_t& s) : shape(s.shape()), blocks(section_blocks(s)) {}
+  int nodes(const block_t& b) const {
+    int n = 1;
+    for (int i = 0; i < 4; i++)
+      n *= std::min(shape[i], block_size * (b[i] + 1)) - block_size * b[i];
+    return n;
+  }
+  uint64_t index(const block_t& b) const {
+    return ((uint64_t(b[0]) * blocks[1] + b[1]) * blocks[2] + b[2]) * blocks[3] + b[3];
+  }
+};
+
+std::vector<section_geometry> geometries(std::span<const section_t> sections) {
+  std::vector<section_geometry> g;
+  g.reserve(sections.size());
+  for (const auto& s : sections) g.emplace_back(s);
+  return g;
+}
+
 // The box grows in proportion to the section's shape: a line's place is the largest of its
 // base coordinates, each as a fraction of its axis (in 1/4096ths).
-auto completion_key(const line_t& line, const slice_lines& order) {
-  const auto blocks = section_blocks(line.section);
+auto completion_key(const line_t& line, int section_index, const std::array<int, 4>& blocks) {
   int box = 0;
   for (int a = 0, j = 0; a < 4; a++)
     if (a != line.dimension) {
       box = std::max(box, (2 * line.base[j] + 1) * 2048 / blocks[a]);
       j++;
     }
-  return std::make_tuple(order.section_index(line.section), box, line.dimension, line.base);
+  return std::make_tuple(section_index, box, line.dimension, line.base);
 }
 
 }  // namespace
 
 void sort_lines_for_completion(std::vector<line_t>& lines, const slice_lines& order) {
-  std::vector<std::pair<decltype(completion_key(line_t{}, order)), size_t>> keyed;
+  const auto geometry = geometries(order.sections());
+  std::vector<std::pair<decltype(completion_key(line_t{}, 0, {})), size_t>> keyed;
   keyed.reserve(lines.size());
-  for (size_t i = 0; i < lines.size(); i++) keyed.push_back({completion_key(lines[i], order), i});
+  for (size_t i = 0; i < lines.size(); i++) {
+    const int si = order.section_index(lines[i].section);
+    PENTAGO_CHECK(si >= 0, "sort_lines_for_completion: line of a section not in the slice");
+    keyed.push_back({completion_key(lines[i], si, geometry[si].blocks), i});
+  }
   std::sort(keyed.begin(), keyed.end());
   std::vector<line_t> sorted;
   sorted.reserve(lines.size());
@@ -48,13 +75,14 @@ uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> order
   const int open = s.open_quadrant_count();
   if (open < 2) return 0;  // each block is complete with its one line
   std::vector<uint8_t> seen(section_block_count(s), 0);
+  const section_geometry geometry(s);
   uint64_t held = 0, peak = 0;
   for (const auto& line : ordered) {
     PENTAGO_CHECK(line.section == s, "incomplete_peak_nodes: line of another section");
-    for (int k = 0; k < line.length(); k++) {
+    for (int k = 0; k < geometry.blocks[line.dimension]; k++) {
       const block_t b = line.block(k);
-      uint8_t& count = seen[block_index(s, b)];
-      const uint64_t nodes = uint64_t(block_nodes(s, b));
+      uint8_t& count = seen[geometry.index(b)];
+      const uint64_t nodes = uint64_t(geometry.nodes(b));
       if (++count == 1) held += nodes;
       if (count == open) held -= nodes;
       peak = std::max(peak, held);
@@ -117,6 +145,8 @@ double paired_peak_by_lines(const slice_lines& order, const slice_lines& above, 
                             double output_bytes, bool dropped, double pooled_nodes) {
   const auto out_offsets = block_offsets(order.sections());
   const auto in_offsets = block_offsets(above.sections());
+  const auto out_geometry = geometries(order.sections());
+  const auto in_geometry = geometries(above.sections());
   const auto readers = input_readers(order, above);
   std::vector<int> reads_left(in_offsets.back());
   double held_in = 0;
@@ -136,22 +166,23 @@ double paired_peak_by_lines(const slice_lines& order, const slice_lines& above, 
     const int open = line.section.open_quadrant_count();
     const line_dependency dep = line_dependency_of(line);
     const int ci = above.section_index(dep.child);
+    const section_geometry& out = out_geometry[si];
+    const section_geometry& in = in_geometry[ci];
+    const int length = out.blocks[line.dimension];
     // While the line runs it holds its inputs and its outputs.
-    for (int k = 0; k < line.length(); k++) {
+    for (int k = 0; k < length; k++) {
       const block_t b = line.block(k);
-      if (++contributions[out_offsets[si] + block_index(line.section, b)] == 1)
-        held_out += block_nodes(line.section, b);
+      if (++contributions[out_offsets[si] + out.index(b)] == 1) held_out += out.nodes(b);
     }
     peak = std::max(peak, held_in + stored());
-    for (int k = 0; k < line.length(); k++) {
+    for (int k = 0; k < length; k++) {
       const block_t b = line.block(k);
-      if (dropped && contributions[out_offsets[si] + block_index(line.section, b)] == open)
-        held_out -= block_nodes(line.section, b);
+      if (dropped && contributions[out_offsets[si] + out.index(b)] == open)
+        held_out -= out.nodes(b);
     }
-    for (int k = 0; k < dep.input.length(); k++) {
+    for (int k = 0; k < in.blocks[dep.input.dimension]; k++) {
       const block_t b = dep.input.block(k);
-      if (--reads_left[in_offsets[ci] + block_index(dep.child, b)] == 0)
-        held_in -= input_bytes * block_nodes(dep.child, b);
+      if (--reads_left[in_offsets[ci] + in.index(b)] == 0) held_in -= input_bytes * in.nodes(b);
     }
   }
   return peak;
