@@ -93,15 +93,20 @@ const super_kernels& kernels_for(simd_level level) {
 
 namespace {
 std::atomic<simd_level> active_level{simd_level::portable};
+
+// The level and its super kernels (several levels share one kernel table).
+void activate(simd_level level) {
+  active_super_kernels = &kernels_for(level);
+  active_level.store(level, std::memory_order_relaxed);
 }
+}  // namespace
 
 simd_level current_simd_level() { return active_level.load(std::memory_order_relaxed); }
 
 void set_simd_level(simd_level level) {
   if (!simd_supported(level))
     throw error(std::string("SIMD level ") + simd_name(level) + " is not supported by this CPU");
-  active_super_kernels = &kernels_for(level);
-  active_level.store(level, std::memory_order_relaxed);
+  activate(level);
 }
 
 const char* simd_name(simd_level level) {
@@ -138,8 +143,7 @@ struct simd_selector {
         level = best_simd_level();
       }
     }
-    active_super_kernels = &kernels_for(level);
-    active_level.store(level, std::memory_order_relaxed);
+    activate(level);
   }
 } selector;
 }  // namespace

@@ -123,10 +123,9 @@ size_t codec_compress(block_codec codec, const char* raw, size_t size, char* out
   return 0;
 }
 
-// Compresses already filtered nodes into out (size >= fast_compress_bound) with `codec` (by
-// default the one in use), or stores them raw where that is no smaller.
-size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out,
-                         block_codec codec = codec_in_use.load(std::memory_order_relaxed)) {
+// Compresses already filtered nodes into out (size >= fast_compress_bound) with `codec`, or
+// stores them raw where that is no smaller.
+size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out, block_codec codec) {
   const size_t raw = 64 * n;
   const size_t length = raw ? codec_compress(codec, reinterpret_cast<const char*>(nodes), raw,
                                              reinterpret_cast<char*>(out + 1))
@@ -214,9 +213,13 @@ block_codec parse_block_codec(const std::string& name) {
   throw usage_error("unknown codec '" + name + "' (snappy, zstd or lz4)");
 }
 
-void set_block_codec(block_codec codec) {
+void require_block_codec(block_codec codec) {
   if (!block_codec_available(codec))
     throw error(std::string("codec ") + block_codec_name(codec) + " is not built in");
+}
+
+void set_block_codec(block_codec codec) {
+  require_block_codec(codec);
   codec_in_use = codec;
 }
 
@@ -236,8 +239,7 @@ size_t fast_compress_bound(size_t nodes) {
 
 void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out,
                             block_codec codec) {
-  if (!block_codec_available(codec))
-    throw error(std::string("codec ") + block_codec_name(codec) + " is not built in");
+  require_block_codec(codec);
   // Compress into scratch so that `out` never pays for zero-filling the whole bound.
   const auto buffer = scratch_bytes(fast_compress_bound(filtered.size()));
   const size_t size = compress_filtered(filtered.data(), filtered.size(), buffer.data(), codec);
@@ -251,8 +253,7 @@ void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, bloc
 
 size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out,
                      block_codec codec) {
-  if (!block_codec_available(codec))
-    throw error(std::string("codec ") + block_codec_name(codec) + " is not built in");
+  require_block_codec(codec);
   PENTAGO_CHECK(out.size() >= fast_compress_bound(nodes.size()),
                 "fast_compress output buffer too small");
   const auto filtered = scratch_nodes(nodes.size());

@@ -178,8 +178,7 @@ void block_store::drop_complete_blocks() {
 
 void block_store::set_partial_codec(block_codec codec) {
   PENTAGO_CHECK(!frozen_, "set_partial_codec on a frozen block store");
-  if (!block_codec_available(codec))
-    throw error(std::string("codec ") + block_codec_name(codec) + " is not built in");
+  require_block_codec(codec);
   partial_codec_ = codec;
 }
 

@@ -11,21 +11,7 @@
 namespace pentago {
 namespace {
 
-// A section's shape and block counts, computed once for the simulation's millions of blocks.
-struct section_geometry {
-  std::array<int, 4> shape, blocks;
-  explicit section_geometry(const section_t& s) : shape(s.shape()), blocks(section_blocks(s)) {}
-  int nodes(const block_t& b) const {
-    int n = 1;
-    for (int i = 0; i < 4; i++)
-      n *= std::min(shape[i], block_size * (b[i] + 1)) - block_size * b[i];
-    return n;
-  }
-  uint64_t index(const block_t& b) const {
-    return ((uint64_t(b[0]) * blocks[1] + b[1]) * blocks[2] + b[2]) * blocks[3] + b[3];
-  }
-};
-
+// The geometry of each section, computed once for the simulations' millions of blocks.
 std::vector<section_geometry> geometries(std::span<const section_t> sections) {
   std::vector<section_geometry> g;
   g.reserve(sections.size());
@@ -81,8 +67,8 @@ uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> order
     PENTAGO_CHECK(line.section == s, "incomplete_peak_nodes: line of another section");
     for (int k = 0; k < geometry.blocks[line.dimension]; k++) {
       const block_t b = line.block(k);
-      uint8_t& count = seen[geometry.index(b)];
-      const uint64_t nodes = uint64_t(geometry.nodes(b));
+      uint8_t& count = seen[geometry.block_index(b)];
+      const uint64_t nodes = uint64_t(geometry.block_nodes(b));
       if (++count == 1) held += nodes;
       if (count == open) held -= nodes;
       peak = std::max(peak, held);
@@ -172,17 +158,19 @@ double paired_peak_by_lines(const slice_lines& order, const slice_lines& above, 
     // While the line runs it holds its inputs and its outputs.
     for (int k = 0; k < length; k++) {
       const block_t b = line.block(k);
-      if (++contributions[out_offsets[si] + out.index(b)] == 1) held_out += out.nodes(b);
+      if (++contributions[out_offsets[si] + out.block_index(b)] == 1)
+        held_out += out.block_nodes(b);
     }
     peak = std::max(peak, held_in + stored());
     for (int k = 0; k < length; k++) {
       const block_t b = line.block(k);
-      if (dropped && contributions[out_offsets[si] + out.index(b)] == open)
-        held_out -= out.nodes(b);
+      if (dropped && contributions[out_offsets[si] + out.block_index(b)] == open)
+        held_out -= out.block_nodes(b);
     }
     for (int k = 0; k < in.blocks[dep.input.dimension]; k++) {
       const block_t b = dep.input.block(k);
-      if (--reads_left[in_offsets[ci] + in.index(b)] == 0) held_in -= input_bytes * in.nodes(b);
+      if (--reads_left[in_offsets[ci] + in.block_index(b)] == 0)
+        held_in -= input_bytes * in.block_nodes(b);
     }
   }
   return peak;

@@ -230,8 +230,7 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
     const double stored_nodes = std::max(0.0, double(s.held_nodes) - pooled_nodes);
     // A dropped slice's store holds only incomplete blocks, in the partial codec.
     if (s.dropped) s.ratio *= codec_ratio_factor(partial_codec) / codec_ratio_factor(r.codec);
-    const double held_ratio = s.ratio;
-    s.store_bytes = uint64_t(held_ratio * 64 * stored_nodes) + block_arena_slack * s.blocks;
+    s.store_bytes = uint64_t(s.ratio * 64 * stored_nodes) + block_arena_slack * s.blocks;
     s.rank_store_bytes = uint64_t(share * double(s.store_bytes));
     // A saved slice (the synthesized top slice too, when it lies at or below --save).
     if (r.plan_writing && n <= r.save && !(r.restart_slice >= 0 && n == p.top))
@@ -252,10 +251,10 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
       const slice_plan_t& above = p.slices.back();
       // (The simulation leaves out the drift that held_nodes includes: the pool is scaled by it.)
       const double held =
-          s.dropped ? held_ratio * 64 * stored_nodes : -1;  // a dropped slice's stored outputs
+          s.dropped ? s.ratio * 64 * stored_nodes : -1;  // a dropped slice's stored outputs
       const double both =
           paired_store_peak(slice_lines(slices[n]), slice_lines(slices[n + 1]), above.ratio * 64,
-                            held_ratio * 64, held, pooled_nodes / dropped_drift) +
+                            s.ratio * 64, held, pooled_nodes / dropped_drift) +
           double(block_arena_slack * (s.blocks + above.blocks));
       pair = std::min(pair + above.rank_store_bytes, uint64_t(share * both));
     }

@@ -7,11 +7,27 @@
 
 namespace pentago {
 
-std::array<int, 4> section_blocks(const section_t& s) {
-  auto shape = s.shape();
-  for (auto& x : shape) x = (x + block_size - 1) / block_size;
-  return shape;
+section_geometry::section_geometry(const section_t& s) : shape(s.shape()), blocks(shape) {
+  for (auto& x : blocks) x = (x + block_size - 1) / block_size;
 }
+
+std::array<int, 4> section_geometry::block_shape(const block_t& b) const {
+  std::array<int, 4> r;
+  for (int i = 0; i < 4; i++)
+    r[i] = std::min(shape[i], block_size * (b[i] + 1)) - block_size * b[i];
+  return r;
+}
+
+int section_geometry::block_nodes(const block_t& b) const {
+  const auto r = block_shape(b);
+  return r[0] * r[1] * r[2] * r[3];
+}
+
+uint64_t section_geometry::block_index(const block_t& b) const {
+  return ((uint64_t(b[0]) * blocks[1] + b[1]) * blocks[2] + b[2]) * blocks[3] + b[3];
+}
+
+std::array<int, 4> section_blocks(const section_t& s) { return section_geometry(s).blocks; }
 
 uint64_t section_block_count(const section_t& s) {
   uint64_t n = 1;
@@ -20,20 +36,13 @@ uint64_t section_block_count(const section_t& s) {
 }
 
 std::array<int, 4> block_shape(const section_t& s, const block_t& b) {
-  auto shape = s.shape();
-  for (int i = 0; i < 4; i++)
-    shape[i] = std::min(shape[i], block_size * (b[i] + 1)) - block_size * b[i];
-  return shape;
+  return section_geometry(s).block_shape(b);
 }
 
-int block_nodes(const section_t& s, const block_t& b) {
-  const auto shape = block_shape(s, b);
-  return shape[0] * shape[1] * shape[2] * shape[3];
-}
+int block_nodes(const section_t& s, const block_t& b) { return section_geometry(s).block_nodes(b); }
 
 uint64_t block_index(const section_t& s, const block_t& b) {
-  const auto blocks = section_blocks(s);
-  return ((uint64_t(b[0]) * blocks[1] + b[1]) * blocks[2] + b[2]) * blocks[3] + b[3];
+  return section_geometry(s).block_index(b);
 }
 
 block_t block_from_index(const section_t& s, uint64_t index) {

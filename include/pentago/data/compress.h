@@ -31,6 +31,8 @@ void uninterleave(std::span<const superinfo_t> in, std::span<superinfo_t> out);
 enum class block_codec : uint8_t { snappy = 1, zstd = 2, lz4 = 3 };
 bool block_codec_available(block_codec codec);
 const char* block_codec_name(block_codec codec);
+// Throws pentago::error ("codec zstd is not built in") unless the codec is available.
+void require_block_codec(block_codec codec);
 // "snappy", "zstd" or "lz4"; throws usage_error for any other name or a codec not built in.
 block_codec parse_block_codec(const std::string& name);
 // The codec fast_compress uses in this process (all threads); throws pentago::error if the

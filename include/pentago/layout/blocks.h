@@ -13,6 +13,17 @@ namespace pentago {
 constexpr int block_size = 8;
 using block_t = std::array<uint8_t, 4>;  // block coordinates within a section
 
+// A section's shape and block counts, computed once: for loops over many of its blocks (the
+// free functions below compute them again on every call).
+struct section_geometry {
+  std::array<int, 4> shape;   // quadrant states per axis
+  std::array<int, 4> blocks;  // ceil(shape / 8) per axis
+  explicit section_geometry(const section_t& s);
+  std::array<int, 4> block_shape(const block_t& b) const;
+  int block_nodes(const block_t& b) const;  // product of block_shape
+  uint64_t block_index(const block_t& b) const;
+};
+
 std::array<int, 4> section_blocks(const section_t& s);  // ceil(shape / 8) per axis
 uint64_t section_block_count(const section_t& s);
 std::array<int, 4> block_shape(const section_t& s, const block_t& b);
