@@ -83,7 +83,8 @@ void bm_line(benchmark::State& state, const char* section, simd_level level) {
   BENCHMARK_CAPTURE(bm_line, name##_portable, section, simd_level::portable); \
   BENCHMARK_CAPTURE(bm_line, name##_sse, section, simd_level::sse);           \
   BENCHMARK_CAPTURE(bm_line, name##_avx2, section, simd_level::avx2);         \
-  BENCHMARK_CAPTURE(bm_line, name##_avx512, section, simd_level::avx512)
+  BENCHMARK_CAPTURE(bm_line, name##_avx512, section, simd_level::avx512);     \
+  BENCHMARK_CAPTURE(bm_line, name##_avx512vbmi, section, simd_level::avx512vbmi)
 
 PENTAGO_LINE_CASES(s35_54444554, "54444554");
 PENTAGO_LINE_CASES(s34_44444554, "44444554");

@@ -1,6 +1,6 @@
 # pentago_layer(NAME DEPS...): a static library from every .cpp in the current source folder,
 # linked publicly to DEPS (an interface library while the folder has no sources yet). Files
-# named *_portable.cpp, *_sse.cpp, *_avx2.cpp and *_avx512.cpp are SIMD instantiations: pentago_simd_sources
+# named *_portable.cpp, *_sse.cpp, *_avx2.cpp, *_avx512.cpp and *_avx512vbmi.cpp are SIMD instantiations: pentago_simd_sources
 # gives them their ISA flags and the PENTAGO_ISA namespace.
 function(pentago_layer name)
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
@@ -33,6 +33,11 @@ function(pentago_simd_sources)
       set_source_files_properties(${file} PROPERTIES
         COMPILE_OPTIONS "-mavx2;-mbmi2;-mavx512f;-mavx512bw;-mavx512vl;-Wno-maybe-uninitialized"
         COMPILE_DEFINITIONS "PENTAGO_ISA=avx512")
+    elseif(file MATCHES "_avx512vbmi\\.cpp$")
+      # Its vpermb intrinsic trips -Wuninitialized in the same way.
+      set_source_files_properties(${file} PROPERTIES COMPILE_OPTIONS
+        "-mavx2;-mbmi2;-mavx512f;-mavx512bw;-mavx512vl;-mavx512vbmi;-mgfni;-Wno-maybe-uninitialized;-Wno-uninitialized"
+        COMPILE_DEFINITIONS "PENTAGO_ISA=avx512vbmi")
     endif()
   endforeach()
 endfunction()

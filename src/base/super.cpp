@@ -14,6 +14,7 @@ namespace detail {
 extern const super_kernels portable_kernels;
 extern const super_kernels sse_kernels;
 extern const super_kernels avx2_kernels;
+extern const super_kernels avx512vbmi_kernels;
 
 namespace {
 
@@ -68,15 +69,19 @@ bool simd_supported(simd_level level) {
     case simd_level::avx512:
       return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
              __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+    case simd_level::avx512vbmi:
+      return simd_supported(simd_level::avx512) && __builtin_cpu_supports("avx512vbmi") &&
+             __builtin_cpu_supports("gfni");
   }
   return false;
 }
 
 simd_level best_simd_level() {
-  return simd_supported(simd_level::avx512) ? simd_level::avx512
-         : simd_supported(simd_level::avx2) ? simd_level::avx2
-         : simd_supported(simd_level::sse)  ? simd_level::sse
-                                            : simd_level::portable;
+  return simd_supported(simd_level::avx512vbmi) ? simd_level::avx512vbmi
+         : simd_supported(simd_level::avx512)   ? simd_level::avx512
+         : simd_supported(simd_level::avx2)     ? simd_level::avx2
+         : simd_supported(simd_level::sse)      ? simd_level::sse
+                                                : simd_level::portable;
 }
 
 const super_kernels& kernels_for(simd_level level) {
@@ -86,6 +91,8 @@ const super_kernels& kernels_for(simd_level level) {
     case simd_level::avx2:
     case simd_level::avx512:
       return detail::avx2_kernels;
+    case simd_level::avx512vbmi:
+      return detail::avx512vbmi_kernels;
     default:
       return detail::portable_kernels;
   }
@@ -117,15 +124,19 @@ const char* simd_name(simd_level level) {
       return "avx2";
     case simd_level::avx512:
       return "avx512";
+    case simd_level::avx512vbmi:
+      return "avx512vbmi";
     default:
       return "portable";
   }
 }
 
 simd_level parse_simd_level(const std::string& name) {
-  for (auto level : {simd_level::portable, simd_level::sse, simd_level::avx2, simd_level::avx512})
+  for (auto level : {simd_level::portable, simd_level::sse, simd_level::avx2, simd_level::avx512,
+                     simd_level::avx512vbmi})
     if (name == simd_name(level)) return level;
-  throw usage_error("unknown SIMD level '" + name + "' (expected portable, sse, avx2 or avx512)");
+  throw usage_error("unknown SIMD level '" + name +
+                    "' (expected portable, sse, avx2, avx512 or avx512vbmi)");
 }
 
 namespace {

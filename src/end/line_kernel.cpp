@@ -11,10 +11,14 @@ extern void (*const line_block_portable)(const line_block_job&);
 extern void (*const line_block_sse)(const line_block_job&);
 extern void (*const line_block_avx2)(const line_block_job&);
 extern void (*const line_block_avx512)(const line_block_job&);
+extern void (*const line_block_avx512vbmi)(const line_block_job&);
 }  // namespace detail
 
 void run_line_block(simd_level level, const line_block_job& job) {
   switch (level) {
+    case simd_level::avx512vbmi:
+      if (!simd_supported(level)) break;
+      return detail::line_block_avx512vbmi(job);
     case simd_level::avx512:
       if (!simd_supported(level)) break;
       return detail::line_block_avx512(job);

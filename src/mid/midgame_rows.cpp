@@ -16,6 +16,7 @@ const midgame_row_kernels& midgame_kernels_for(simd_level level) {
   switch (level) {
     case simd_level::avx2:
     case simd_level::avx512:  // the midgame rows have no AVX-512 code of their own
+    case simd_level::avx512vbmi:
       return midgame_rows_avx2;
     case simd_level::sse:
       return midgame_rows_sse;

@@ -138,7 +138,8 @@ TEST_P(super_kernels_test, transform_commutes_with_wins) {
 }
 
 INSTANTIATE_TEST_SUITE_P(levels, super_kernels_test,
-                         ::testing::Values(simd_level::portable, simd_level::sse, simd_level::avx2),
+                         ::testing::Values(simd_level::portable, simd_level::sse, simd_level::avx2,
+                                           simd_level::avx512vbmi),
                          [](const auto& info) { return std::string(simd_name(info.param)); });
 
 TEST(symmetry, group_laws) {

@@ -53,7 +53,8 @@ TEST_P(line_kernel_levels, every_level_equals_portable) {
       set_simd_level(simd_level::portable);
       std::vector<superinfo_t> expected(nodes);
       compute_line_block(dep, inputs, k, expected.data());
-      for (simd_level level : {simd_level::sse, simd_level::avx2, simd_level::avx512}) {
+      for (simd_level level :
+           {simd_level::sse, simd_level::avx2, simd_level::avx512, simd_level::avx512vbmi}) {
         if (!simd_supported(level)) continue;
         set_simd_level(level);
         std::vector<superinfo_t> got(nodes);

@@ -1,8 +1,9 @@
 // Rotation-abstracted values: a super_t is a 256-bit set with one bit per local rotation
 // g = (g0,g1,g2,g3) at bit g0 + 4g1 + 16g2 + 64g3 (core reference §3, a data contract), and
 // the kernels on it (rmax, super_wins, transform_super) with portable, SSE and AVX2 versions
-// chosen at run time (override with PENTAGO_SIMD=portable|sse|avx2|avx512; avx512 runs the AVX2
-// super kernels, and end's line kernel with pairs of supers in 512-bit registers).
+// chosen at run time (override with PENTAGO_SIMD=portable|sse|avx2|avx512|avx512vbmi; the two
+// AVX-512 levels run the AVX2 super kernels, avx512vbmi with its own symmetry steps, and end's
+// line kernel with pairs of supers in 512-bit registers).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -70,8 +71,9 @@ struct alignas(64) superinfo_t {
 };
 
 // SIMD levels for the kernels. At avx512 (AVX-512 F, BW and VL) the line kernel has its own
-// code; every other kernel runs its avx2 code there.
-enum class simd_level { portable = 0, sse = 1, avx2 = 2, avx512 = 3 };
+// code; every other kernel runs its avx2 code there. avx512vbmi (avx512 with VBMI and GFNI)
+// also moves the line kernel's global symmetry steps with byte permutations and bit matrices.
+enum class simd_level { portable = 0, sse = 1, avx2 = 2, avx512 = 3, avx512vbmi = 4 };
 bool simd_supported(simd_level level);
 simd_level best_simd_level();
 simd_level current_simd_level();

@@ -21,6 +21,7 @@
 #include <array>
 #include <utility>
 
+#include "pentago/base/simd/global_plan.h"
 #include "pentago/base/simd/super_tables.h"
 
 namespace pentago::simd::PENTAGO_ISA {
@@ -133,11 +134,8 @@ struct global_steps {
   step steps[16] = {};
 };
 
-constexpr global_steps make_global_steps(int g) {
-  // Quadrant j of the result holds old quadrant perm[j] (pentago::quadrant_permutation).
-  constexpr int source[4][4] = {{0, 1, 2, 3}, {1, 3, 0, 2}, {3, 2, 1, 0}, {2, 0, 3, 1}};
-  int perm[4] = {source[g & 3][0], source[g & 3][1], source[g & 3][2], source[g & 3][3]};
-  if (g & 4) std::swap(perm[0], perm[3]);
+consteval global_steps make_global_steps(int g) {
+  std::array<int, 4> perm = global_axis_permutation(g);
   global_steps r;
   // Axis transpositions sorting the identity into perm; those with axis 3 go through axis 2.
   int cur[4] = {0, 1, 2, 3};

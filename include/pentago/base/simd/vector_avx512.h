@@ -1,7 +1,7 @@
 // AVX-512 pair vector of the SIMD kernels: two supers in one 512-bit register, each 256-bit
 // half operated on exactly as vec_avx2 operates on one super (so every kernel of
 // super_kernels.h runs on both halves at once). The line kernel keeps a node's (win, notlose)
-// pair in one of these. Needs AVX-512 F, BW and VL; include only in *_avx512.cpp files.
+// pair in one of these. Needs AVX-512 F, BW and VL; include only in *_avx512*.cpp files.
 #pragma once
 #include <immintrin.h>
 
