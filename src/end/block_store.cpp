@@ -55,38 +55,56 @@ partial_pool::~partial_pool() {
   for (const auto& [p, size] : chunks_) munmap(p, size);
 }
 
+void partial_pool::set_buffer_nodes(size_t nodes) {
+  PENTAGO_CHECK(nodes >= 1 && nodes <= buffer_nodes, "partial buffer size out of range");
+  std::lock_guard<std::mutex> lock(mutex_);
+  const size_t size = nodes * sizeof(superinfo_t);
+  if (size == size_) return;
+  PENTAGO_CHECK(out_ == 0, "partial buffer size changed while buffers are out");
+  size_ = size;
+  free_.clear();
+  chunk_ = 0;
+  offset_ = 0;
+  carved_ = 0;
+}
+
 superinfo_t* partial_pool::take() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!free_.empty()) {
     superinfo_t* b = free_.back();
     free_.pop_back();
+    out_++;
     return b;
   }
-  if (carved_ + buffer_bytes > budget_) return nullptr;
-  if (left_ < buffer_bytes) {
+  if (carved_ + size_ > budget_) return nullptr;
+  while (chunk_ < chunks_.size() && chunks_[chunk_].second - offset_ < size_) chunk_++, offset_ = 0;
+  if (chunk_ == chunks_.size()) {
     const uint64_t chunk =
-        std::min<uint64_t>(uint64_t(64) << 20, (budget_ - carved_) / buffer_bytes * buffer_bytes);
+        std::min<uint64_t>(uint64_t(64) << 20, budget_ - mapped_) / size_ * size_;
+    if (!chunk) return nullptr;
     void* p = mmap(nullptr, chunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return nullptr;  // the compressed path still works
     chunks_.emplace_back(p, chunk);
-    next_ = static_cast<uint8_t*>(p);
-    left_ = chunk;
+    mapped_ += chunk;
+    offset_ = 0;
   }
-  auto* b = reinterpret_cast<superinfo_t*>(next_);
-  next_ += buffer_bytes;
-  left_ -= buffer_bytes;
-  carved_ += buffer_bytes;
+  auto* b = reinterpret_cast<superinfo_t*>(static_cast<uint8_t*>(chunks_[chunk_].first) + offset_);
+  offset_ += size_;
+  carved_ += size_;
+  high_ = std::max(high_, carved_);
+  out_++;
   return b;
 }
 
 void partial_pool::give(superinfo_t* buffer) {
   std::lock_guard<std::mutex> lock(mutex_);
   free_.push_back(buffer);
+  out_--;
 }
 
 uint64_t partial_pool::carved_bytes() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return carved_;
+  return high_;
 }
 
 block_store::block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
@@ -95,6 +113,7 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
   if (partial_budget >= partial_pool::buffer_bytes) {
     own_pool_ = std::make_unique<partial_pool>(partial_budget);
     pool_ = own_pool_.get();
+    if (largest_block_) pool_->set_buffer_nodes(size_t(largest_block_));
   }
 }
 
@@ -118,9 +137,11 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
     const uint8_t dims = sections_[k.section].open_quadrants();
     missing_dims_[f] = dims;
     missing += popcount(dims);
+    largest_block_ = std::max(largest_block_, nodes(f));
     uncompressed_bytes_ += 64 * uint64_t(nodes(f));
   }
   missing_ = missing;
+  if (pool_ && largest_block_) pool_->set_buffer_nodes(size_t(largest_block_));
   // Samples: per section a counter RNG seeded by the section hash, draws with replacement.
   block_samples_.resize(keys_.size());
   for (int s = 0; s < int(sections_.size()); s++) {
