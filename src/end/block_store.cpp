@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "pentago/data/compress.h"
+#include "pentago/end/line_order.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/layout/quadrant_states.h"
 #include "pentago/util/atomic_max.h"
@@ -114,6 +115,7 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
     own_pool_ = std::make_unique<partial_pool>(partial_budget);
     pool_ = own_pool_.get();
     if (largest_block_) pool_->set_buffer_nodes(size_t(largest_block_));
+    time_contributions();
   }
 }
 
@@ -142,6 +144,7 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
   }
   missing_ = missing;
   if (pool_ && largest_block_) pool_->set_buffer_nodes(size_t(largest_block_));
+  if (pool_) time_contributions();
   // Samples: per section a counter RNG seeded by the section hash, draws with replacement.
   block_samples_.resize(keys_.size());
   for (int s = 0; s < int(sections_.size()); s++) {
@@ -232,6 +235,62 @@ void merge_into(std::span<superinfo_t> into, std::span<const superinfo_t> from) 
 
 }  // namespace
 
+void block_store::time_contributions() {
+  const slice_lines order(sections_);
+  if (keys_.empty() || order.total_lines() > max_simulated_lines) return;
+  line_time_.reset(new uint32_t[4 * keys_.size()]);
+  std::fill(line_time_.get(), line_time_.get() + 4 * keys_.size(), UINT32_MAX);
+  uint32_t time = 0;
+  for (const auto& line : lines_in_completion_order(order)) {
+    const int si = order.section_index(line.section);
+    for (int k = 0; k < line.length(); k++) {
+      const int f = flat_id(si, line.block(k));
+      if (f >= 0) line_time_[4 * f + line.dimension] = time;
+    }
+    time++;
+  }
+}
+
+uint32_t block_store::next_time(int flat, uint8_t dims) const {
+  uint32_t t = UINT32_MAX;
+  for (int d = 0; d < 4; d++)
+    if (dims >> d & 1) t = std::min(t, line_time_[4 * flat + d]);
+  return t;
+}
+
+void block_store::track_buffer(int flat, uint8_t dims_before, uint8_t dims_after) {
+  if (!line_time_) return;
+  const std::lock_guard<std::mutex> lock(evict_mutex_);
+  if (dims_before) by_next_time_.erase({next_time(flat, dims_before), flat});
+  if (dims_after) by_next_time_.insert({next_time(flat, dims_after), flat});
+}
+
+superinfo_t* block_store::take_buffer(int flat, uint8_t left) {
+  if (superinfo_t* b = pool_->take()) return b;
+  if (!line_time_) return nullptr;
+  const uint32_t mine = next_time(flat, left);
+  int victim;
+  {
+    const std::lock_guard<std::mutex> lock(evict_mutex_);
+    if (by_next_time_.empty() || by_next_time_.rbegin()->first <= mine) return nullptr;
+    victim = by_next_time_.rbegin()->second;
+  }
+  // Never wait for another block's lock here (its holder may be waiting for this one's).
+  if (victim == flat || !locks_[victim].try_lock()) return nullptr;
+  superinfo_t* b = partial_[victim];
+  const uint8_t dims = missing_dims_[victim].load(std::memory_order_relaxed);
+  if (b && next_time(victim, dims) > mine) {
+    track_buffer(victim, dims, 0);
+    store_compressed(victim, std::span<superinfo_t>(b, size_t(nodes(victim))), partial_codec_);
+    partial_[victim] = nullptr;
+    evictions_++;
+  } else {
+    b = nullptr;  // completed or needed sooner since it was chosen
+  }
+  locks_[victim].unlock();
+  return b;
+}
+
 void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> values) {
   PENTAGO_CHECK(!frozen_, "accumulate into a frozen block store");
   PENTAGO_CHECK(int(values.size()) == nodes(flat), "contribution has the wrong size");
@@ -243,7 +302,8 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
   const bool first = dims == section(flat).open_quadrants();
   const uint8_t left = uint8_t(dims & ~(1 << dimension));
   superinfo_t*& partial = partial_[flat];
-  if (!partial && left && pool_ && (partial = pool_->take())) {
+  if (!partial && left && pool_ && (partial = take_buffer(flat, left))) {
+    track_buffer(flat, 0, left);
     // More contributions will come and the budget has room: hold the block uncompressed from
     // now on (a block that got no buffer at its first contribution may get one later).
     const std::span<superinfo_t> held(partial, values.size());
@@ -263,6 +323,7 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
   if (partial) {
     merge_into(std::span<superinfo_t>(partial, values.size()), values);
     merged = std::span<superinfo_t>(partial, values.size());
+    track_buffer(flat, dims, left);
   } else if (!first && left) {
     // Merge in the filtered form (the filter commutes with OR): one filter pass, not two.
     interleave(values);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -139,20 +140,34 @@ class block_store {
   uint64_t compressed_bytes() const;
   uint64_t peak_held_bytes() const { return peak_held_.load(); }  // compressed, high water
   uint64_t uncompressed_bytes() const { return uncompressed_bytes_; }
+  // Partial blocks compressed to give their buffer to a block needed sooner.
+  uint64_t partial_evictions() const { return evictions_.load(); }
 
  private:
   void complete_block(int flat, std::span<const superinfo_t> values);
   void store_compressed(int flat, std::span<superinfo_t> values, block_codec codec);
   void drop(int flat);  // frees a block's compressed bytes
   void held_changed(int flat, uint32_t size);
+  // When the pool runs dry: the lines of the slice in completion order (the order every rank
+  // computes its lines in, line_order.h) give each incomplete block the time of its next
+  // contribution, and a block needed sooner takes the buffer of the one needed last (the
+  // caching rule that compresses least), which is compressed into the heap.
+  void time_contributions();
+  uint32_t next_time(int flat, uint8_t dims) const;
+  superinfo_t* take_buffer(int flat, uint8_t left);
+  void track_buffer(int flat, uint8_t dims_before, uint8_t dims_after);
 
   std::vector<section_t> sections_;
   std::vector<block_key_t> keys_;
   std::unordered_map<uint64_t, int> flat_of_;
   std::unique_ptr<std::atomic<uint8_t>[]> missing_dims_;  // per block: dimensions to come
   std::unique_ptr<element_lock[]> locks_;
-  std::vector<superinfo_t*> partial_;  // uncompressed incomplete blocks, from pool_
-  int largest_block_ = 0;              // nodes of the largest held block: the pool's buffers
+  std::vector<superinfo_t*> partial_;      // uncompressed incomplete blocks, from pool_
+  int largest_block_ = 0;                  // nodes of the largest held block: the pool's buffers
+  std::unique_ptr<uint32_t[]> line_time_;  // [flat * 4 + d]: completion-order index of a line
+  std::mutex evict_mutex_;
+  std::set<std::pair<uint32_t, int>> by_next_time_;  // buffer holders (guarded by evict_mutex_)
+  std::atomic<uint64_t> evictions_{0};
   std::unique_ptr<partial_pool> own_pool_;
   partial_pool* pool_ = nullptr;
   std::atomic<uint64_t> missing_{0};
