@@ -236,8 +236,11 @@ void merge_into(std::span<superinfo_t> into, std::span<const superinfo_t> from) 
 }  // namespace
 
 void block_store::time_contributions() {
+  // The slice's lines are listed for this (about 50 bytes each, briefly): slices of more
+  // lines keep the first-come pool.
+  constexpr uint64_t max_timed_lines = uint64_t(1) << 20;
   const slice_lines order(sections_);
-  if (keys_.empty() || order.total_lines() > max_simulated_lines) return;
+  if (keys_.empty() || order.total_lines() > max_timed_lines) return;
   line_time_.reset(new uint32_t[4 * keys_.size()]);
   std::fill(line_time_.get(), line_time_.get() + 4 * keys_.size(), UINT32_MAX);
   uint32_t time = 0;

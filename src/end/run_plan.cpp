@@ -24,9 +24,10 @@ constexpr uint64_t MiB = uint64_t(1) << 20;
 constexpr uint64_t base_bytes = 48 * MiB;
 // Per worker thread: decompress and compress scratch, one output block.
 constexpr uint64_t worker_bytes = 2 * MiB;
-// Per block held, per store: key, hash map entry, lock, dimension mask, partial slot, sample
-// list and the arena's table entry; plus its 64-byte alignment in the arena.
-constexpr uint64_t block_table_bytes = 160;
+// Per block held, per store: key, hash map entry, lock, dimension mask, partial slot, the
+// times of its lines (partial-pool eviction), sample list and the arena's table entry; plus
+// its 64-byte alignment in the arena.
+constexpr uint64_t block_table_bytes = 176;
 constexpr uint64_t block_arena_slack = 64;
 // A recorded sample (board, value, indices) on the rank that owns its block.
 constexpr uint64_t sample_bytes = 160;

@@ -151,7 +151,8 @@ class block_store {
   // When the pool runs dry: the lines of the slice in completion order (the order every rank
   // computes its lines in, line_order.h) give each incomplete block the time of its next
   // contribution, and a block needed sooner takes the buffer of the one needed last (the
-  // caching rule that compresses least), which is compressed into the heap.
+  // caching rule that compresses least), which is compressed into the heap. Slices of more
+  // than 2^20 lines are not timed: their pool stays first come, first served.
   void time_contributions();
   uint32_t next_time(int flat, uint8_t dims) const;
   superinfo_t* take_buffer(int flat, uint8_t left);
