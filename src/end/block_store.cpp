@@ -337,6 +337,7 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
     });
     merge_into(values, old);
     fast_compress_filtered(values, scratch_bytes, partial_codec_);
+    recompressions_++;
     heap_.set(group_, flat, scratch_bytes.data(), scratch_bytes.size());
     held_changed(flat, uint32_t(scratch_bytes.size()));
     missing_dims_[flat].store(left, std::memory_order_relaxed);
@@ -362,6 +363,7 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
     }
   } else if (!partial) {
     store_compressed(flat, merged, partial_codec_);
+    recompressions_++;
   }
   missing_--;
 }

@@ -142,6 +142,8 @@ class local_computer : public slice_computer {
     r.memory.arena_live = stats.peak_live_bytes;
     r.memory.arena_touched = stats.bump_high_water;
     r.memory.partial_bytes = partials.carved_bytes();
+    r.memory.partial_recompressions = store.partial_recompressions();
+    r.memory.partial_evictions = store.partial_evictions();
   }
 
   uint64_t resident_high_water() override { return pentago::resident_high_water(); }

@@ -185,6 +185,8 @@ void run_record::slice(const slice_report& r) {
                  {"arena_bytes", m.arena_bytes},
                  {"partial_bytes", m.partial_bytes},
                  {"partial_plan_bytes", m.partial_plan_bytes},
+                 {"partial_recompressions", m.partial_recompressions},
+                 {"partial_evictions", m.partial_evictions},
                  {"line_bytes", maybe(m.line_bytes)},
                  {"line_plan_bytes", m.line_plan_bytes}};
   if (r.load_balance) {

@@ -63,12 +63,14 @@ std::vector<std::string> format_slice_report(const slice_report& r) {
   std::snprintf(
       buf, sizeof buf,
       "  plan vs measured (max over ranks): store %s vs %s, ratio %.2f vs %s; arena live "
-      "%s, touched %s of %s; partial blocks %s of %s; resident %s of --memory %s",
+      "%s, touched %s of %s; partial blocks %s of %s (%llu compressed while incomplete, %llu "
+      "evicted); resident %s of --memory %s",
       format_bytes(double(m.plan_store_bytes)).c_str(), format_bytes(double(m.store_bytes)).c_str(),
       m.plan_ratio, ratio, format_bytes(double(m.arena_live)).c_str(),
       format_bytes(double(m.arena_touched)).c_str(), format_bytes(double(m.arena_bytes)).c_str(),
       format_bytes(double(m.partial_bytes)).c_str(),
       format_bytes(double(m.partial_plan_bytes)).c_str(),
+      (unsigned long long)m.partial_recompressions, (unsigned long long)m.partial_evictions,
       format_bytes(double(m.resident_high_water)).c_str(), format_bytes(double(m.limit)).c_str());
   std::string plan_line = buf;
   if (m.line_bytes)

@@ -96,14 +96,15 @@ void mpi_computer::measure(const block_store& store, const compacting_store& hea
     PENTAGO_MPI(MPI_Gather(times.data(), int(times.size()), MPI_DOUBLE, per_rank.data(),
                            int(times.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD));
   const auto heap_stats = heap.stats();
-  uint64_t local[4] = {store.compressed_bytes(), store.uncompressed_bytes(), stats_.input_bytes,
-                       stats_.outputs_sent};
+  uint64_t local[6] = {
+      store.compressed_bytes(), store.uncompressed_bytes(),     stats_.input_bytes,
+      stats_.outputs_sent,      store.partial_recompressions(), store.partial_evictions()};
   // Per rank maxima: resident set, store bytes, arena live and bump high water, partials.
   uint64_t local_max[6] = {pentago::resident_high_water(), store.peak_held_bytes(),
                            heap_stats.peak_live_bytes,     heap_stats.bump_high_water,
                            partials.carved_bytes(),        stats_.line_bytes_high_water};
-  uint64_t total[4] = {}, high[6] = {};
-  PENTAGO_MPI(MPI_Reduce(local, total, 4, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
+  uint64_t total[6] = {}, high[6] = {};
+  PENTAGO_MPI(MPI_Reduce(local, total, 6, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
   PENTAGO_MPI(MPI_Reduce(local_max, high, 6, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
   stats_ = {};
   if (rank_ != 0) return;
@@ -122,6 +123,8 @@ void mpi_computer::measure(const block_store& store, const compacting_store& hea
   r.memory.arena_live = high[2];
   r.memory.arena_touched = high[3];
   r.memory.partial_bytes = high[4];
+  r.memory.partial_recompressions = total[4];
+  r.memory.partial_evictions = total[5];
   r.memory.line_bytes = high[5];
   for (size_t k = 0; k < per_rank.size() / times.size(); k++) {
     activity_times t{};

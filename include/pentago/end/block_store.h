@@ -140,7 +140,10 @@ class block_store {
   uint64_t compressed_bytes() const;
   uint64_t peak_held_bytes() const { return peak_held_.load(); }  // compressed, high water
   uint64_t uncompressed_bytes() const { return uncompressed_bytes_; }
-  // Partial blocks compressed to give their buffer to a block needed sooner.
+  // Incomplete blocks compressed into the heap (each contribution that found no partial
+  // buffer but was not the last), and partial blocks compressed to give their buffer to a
+  // block needed sooner.
+  uint64_t partial_recompressions() const { return recompressions_.load(); }
   uint64_t partial_evictions() const { return evictions_.load(); }
 
  private:
@@ -168,7 +171,7 @@ class block_store {
   std::unique_ptr<uint32_t[]> line_time_;  // [flat * 4 + d]: completion-order index of a line
   std::mutex evict_mutex_;
   std::set<std::pair<uint32_t, int>> by_next_time_;  // buffer holders (guarded by evict_mutex_)
-  std::atomic<uint64_t> evictions_{0};
+  std::atomic<uint64_t> recompressions_{0}, evictions_{0};
   std::unique_ptr<partial_pool> own_pool_;
   partial_pool* pool_ = nullptr;
   std::atomic<uint64_t> missing_{0};

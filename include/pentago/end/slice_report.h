@@ -46,6 +46,9 @@ struct slice_report {
     double plan_ratio = 0;
     uint64_t arena_live = 0, arena_touched = 0, arena_bytes = 0;
     uint64_t partial_bytes = 0, partial_plan_bytes = 0;
+    // Summed over ranks: contributions compressed into incomplete blocks, and partial blocks
+    // compressed to free their buffer (block_store::partial_recompressions, _evictions).
+    uint64_t partial_recompressions = 0, partial_evictions = 0;
     // MPI only: lines in flight and other ranks' outputs waiting, at most, and the plan's.
     std::optional<uint64_t> line_bytes;
     uint64_t line_plan_bytes = 0;
