@@ -42,6 +42,8 @@ constexpr uint64_t arena_extra = 32 * MiB;
 constexpr double dropped_drift = 1.05;
 // With memory to spare, the arena gets up to this much more headroom (relative to its data).
 constexpr double arena_spare_share = 0.15;
+// More lines in flight and more arena headroom each take at most this part of the spare memory.
+constexpr uint64_t spare_share_divisor = 16;
 // Blocks of slice 35 compressed to measure a root's ratio, and the range of the scale applied.
 constexpr int ratio_samples = 32;
 constexpr double min_ratio_scale = 0.5, max_ratio_scale = 1.25;
@@ -290,18 +292,20 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
     return p;
   }
   // What is left goes first to more lines in flight (up to the line limit), then to arena
-  // headroom (fewer collections, each of which slides every live unfrozen array), then to
-  // uncompressed partial blocks (each compressed once instead of once per contribution).
-  // A little of what is left is never handed out: allocator slack and MPI buffers that the
-  // fixed part does not itemize keep the resident set under --memory.
+  // headroom (fewer collections, each of which slides every live unfrozen array), each at
+  // most a sixteenth of it, then to uncompressed partial blocks (each compressed once instead
+  // of once per contribution). Where memory is tight the pool is worth more: at 25263480 @
+  // 0.5G, quarters for lines and headroom left the pool 30 MiB, sixteenths 46 MiB and 10% less
+  // CPU (docs/performance.md). A little of what is left is never handed out: allocator slack
+  // and MPI buffers that the fixed part does not itemize keep the resident set under --memory.
   uint64_t spare = p.memory - p.needed;
   spare -= std::min(spare, uint64_t(unplanned_share * double(p.memory)));
   const uint64_t more_lines =
-      std::min(spare / 4, uint64_t(std::max(r.line_limit - 2, 0)) * 2 * max_line);
+      std::min(spare / spare_share_divisor, uint64_t(std::max(r.line_limit - 2, 0)) * 2 * max_line);
   p.line_bytes = p.min_line_bytes + more_lines;
   spare -= more_lines;
   const uint64_t more_arena =
-      std::min(spare / 4, uint64_t(arena_spare_share * double(p.store_peak)));
+      std::min(spare / spare_share_divisor, uint64_t(arena_spare_share * double(p.store_peak)));
   p.arena_bytes += more_arena;
   p.partial_bytes = spare - more_arena;
   return p;
