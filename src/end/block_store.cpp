@@ -114,8 +114,7 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
   if (partial_budget >= partial_pool::buffer_bytes) {
     own_pool_ = std::make_unique<partial_pool>(partial_budget);
     pool_ = own_pool_.get();
-    if (largest_block_) pool_->set_buffer_nodes(size_t(largest_block_));
-    time_contributions();
+    attach_pool();
   }
 }
 
@@ -139,12 +138,10 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
     const uint8_t dims = sections_[k.section].open_quadrants();
     missing_dims_[f] = dims;
     missing += popcount(dims);
-    largest_block_ = std::max(largest_block_, nodes(f));
     uncompressed_bytes_ += 64 * uint64_t(nodes(f));
   }
   missing_ = missing;
-  if (pool_ && largest_block_) pool_->set_buffer_nodes(size_t(largest_block_));
-  if (pool_) time_contributions();
+  if (pool_) attach_pool();
   // Samples: per section a counter RNG seeded by the section hash, draws with replacement.
   block_samples_.resize(keys_.size());
   for (int s = 0; s < int(sections_.size()); s++) {
@@ -234,6 +231,13 @@ void merge_into(std::span<superinfo_t> into, std::span<const superinfo_t> from) 
 }
 
 }  // namespace
+
+void block_store::attach_pool() {
+  int largest = 0;
+  for (int f = 0; f < int(keys_.size()); f++) largest = std::max(largest, nodes(f));
+  if (largest) pool_->set_buffer_nodes(size_t(largest));
+  time_contributions();
+}
 
 void block_store::time_contributions() {
   // The slice's lines are listed for this (about 50 bytes each, briefly): slices of more

@@ -227,13 +227,15 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
     // Nodes of the dropped slice's incomplete blocks in the partial pools (all ranks): one
     // block per buffer of the slice's largest block, counted at the slice's mean block size
     // (less the fill margin).
-    int largest_block = 1;
-    for (const auto& sec : slices[n]) largest_block = std::max(largest_block, block_nodes(sec, {}));
-    const double pooled_nodes =
-        s.dropped && s.blocks
-            ? pooled_fill * double(pooled / (sizeof(superinfo_t) * uint64_t(largest_block))) *
-                  double(s.nodes) / double(s.blocks) / share
-            : 0;
+    double pooled_nodes = 0;
+    if (s.dropped && s.blocks) {
+      int largest_block = 1;
+      for (const auto& sec : slices[n])
+        largest_block = std::max(largest_block, block_nodes(sec, {}));
+      pooled_nodes = pooled_fill *
+                     double(pooled / (sizeof(superinfo_t) * uint64_t(largest_block))) *
+                     double(s.nodes) / double(s.blocks) / share;
+    }
     const double stored_nodes = std::max(0.0, double(s.held_nodes) - pooled_nodes);
     // A dropped slice's store holds only incomplete blocks, in the partial codec.
     if (s.dropped) s.ratio *= codec_ratio_factor(partial_codec) / codec_ratio_factor(r.codec);

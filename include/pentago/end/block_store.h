@@ -156,6 +156,8 @@ class block_store {
   // contribution, and a block needed sooner takes the buffer of the one needed last (the
   // caching rule that compresses least), which is compressed into the heap. Slices of more
   // than 2^20 lines are not timed: their pool stays first come, first served.
+  // Sizes the pool's buffers to the largest held block and times the contributions.
+  void attach_pool();
   void time_contributions();
   uint32_t next_time(int flat, uint8_t dims) const;
   superinfo_t* take_buffer(int flat, uint8_t left);
@@ -167,7 +169,6 @@ class block_store {
   std::unique_ptr<std::atomic<uint8_t>[]> missing_dims_;  // per block: dimensions to come
   std::unique_ptr<element_lock[]> locks_;
   std::vector<superinfo_t*> partial_;      // uncompressed incomplete blocks, from pool_
-  int largest_block_ = 0;                  // nodes of the largest held block: the pool's buffers
   std::unique_ptr<uint32_t[]> line_time_;  // [flat * 4 + d]: completion-order index of a line
   std::mutex evict_mutex_;
   std::set<std::pair<uint32_t, int>> by_next_time_;  // buffer holders (guarded by evict_mutex_)

@@ -142,19 +142,19 @@ consteval global_plan plan_global(int g) {
   // Orders before each transpose: the bits the transpose must bring low at positions 3-5.
   std::array<std::array<int, 8>, 3> orders{};
   int stages = 1;
-  auto fill = [](std::array<int, 8> order, int from, const bool* used) {
+  auto fill = [](std::array<int, 8> order, int from) {
     // The original bits not yet placed, in increasing order, at positions from..7.
     bool placed[8] = {};
     for (int k = 0; k < from; k++) placed[order[k]] = true;
     for (int x = 0, k = from; x < 8; x++)
-      if (!placed[x] && !(used && used[x])) order[k++] = x;
+      if (!placed[x]) order[k++] = x;
     return order;
   };
   if (high_targets == 3) {
     std::array<int, 8> o{0, 1, 2};
     for (int x = 3, k = 3; x < 8; x++)
       if (low_target[x]) o[k++] = x;
-    orders[0] = fill(o, 6, nullptr);
+    orders[0] = fill(o, 6);
     stages = 2;
   } else if (high_targets > 0) {
     // Three high bits that stay high move low and back; prefer leaving axis 1's high bit (3)
@@ -164,14 +164,11 @@ consteval global_plan plan_global(int g) {
     for (int x = 4; x < 8 && k < 6; x++)
       if (!low_target[x]) o[k++] = x;
     if (k < 6) o[k++] = 3;
-    orders[0] = fill(o, 6, nullptr);
-    std::array<int, 8> o2{orders[0][3], orders[0][4], orders[0][5]};
-    for (int t = 0, m = 3; t < 3; t++) o2[m++] = final_order[t];
-    bool used[8] = {};
-    for (int m = 0; m < 6; m++) used[o2[m]] = true;
-    for (int x = 0, m = 6; x < 8; x++)
-      if (!used[x]) o2[m++] = x;
-    orders[1] = o2;
+    orders[0] = fill(o, 6);
+    // Between the transposes: the three now low stay low; the final low bits go to 3-5.
+    orders[1] = fill(
+        {orders[0][3], orders[0][4], orders[0][5], final_order[0], final_order[1], final_order[2]},
+        6);
     stages = 3;
   }
   orders[stages - 1] = final_order;

@@ -32,6 +32,11 @@ struct vec_pair512 {
   static vec_pair512 load(const superinfo_t& pair) {
     return {_mm512_loadu_si512(static_cast<const void*>(&pair))};
   }
+  // One super in both halves, and the low half back (transform_kernel over a single super).
+  static vec_pair512 load(const super_t& s) {
+    return {_mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s.w)))};
+  }
+  void store(super_t& s) const { low().store(s); }
   vec_avx2 low() const { return {_mm512_castsi512_si256(v)}; }
   vec_avx2 high() const { return {_mm512_extracti64x4_epi64(v, 1)}; }
   static vec_pair512 zero() { return {_mm512_setzero_si512()}; }
