@@ -1,8 +1,6 @@
 // Compressed block store: accumulate line contributions, count, sample, freeze.
 #include "pentago/end/block_store.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 
 #include "pentago/data/compress.h"
@@ -50,76 +48,18 @@ section_counts_t count_block(const section_t& s, const block_t& b,
   return c;
 }
 
-partial_pool::partial_pool(uint64_t budget) : budget_(budget) {}
-
-partial_pool::~partial_pool() {
-  for (const auto& [p, size] : chunks_) munmap(p, size);
-}
-
-void partial_pool::set_buffer_nodes(size_t nodes) {
-  PENTAGO_CHECK(nodes >= 1 && nodes <= buffer_nodes, "partial buffer size out of range");
-  std::lock_guard<std::mutex> lock(mutex_);
-  const size_t size = nodes * sizeof(superinfo_t);
-  if (size == size_) return;
-  PENTAGO_CHECK(out_ == 0, "partial buffer size changed while buffers are out");
-  size_ = size;
-  free_.clear();
-  chunk_ = 0;
-  offset_ = 0;
-  carved_ = 0;
-}
-
-superinfo_t* partial_pool::take() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!free_.empty()) {
-    superinfo_t* b = free_.back();
-    free_.pop_back();
-    out_++;
-    return b;
-  }
-  if (carved_ + size_ > budget_) return nullptr;
-  while (chunk_ < chunks_.size() && chunks_[chunk_].second - offset_ < size_) chunk_++, offset_ = 0;
-  if (chunk_ == chunks_.size()) {
-    const uint64_t chunk =
-        std::min<uint64_t>(uint64_t(64) << 20, budget_ - mapped_) / size_ * size_;
-    if (!chunk) return nullptr;
-    void* p = mmap(nullptr, chunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) return nullptr;  // the compressed path still works
-    chunks_.emplace_back(p, chunk);
-    mapped_ += chunk;
-    offset_ = 0;
-  }
-  auto* b = reinterpret_cast<superinfo_t*>(static_cast<uint8_t*>(chunks_[chunk_].first) + offset_);
-  offset_ += size_;
-  carved_ += size_;
-  high_ = std::max(high_, carved_);
-  out_++;
-  return b;
-}
-
-void partial_pool::give(superinfo_t* buffer) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  free_.push_back(buffer);
-  out_--;
-}
-
-uint64_t partial_pool::carved_bytes() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return high_;
-}
-
 block_store::block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
                          int samples_per_section, compacting_store& heap, uint64_t partial_budget)
     : block_store(sections, std::move(blocks), samples_per_section, heap, nullptr) {
-  if (partial_budget >= partial_pool::buffer_bytes) {
-    own_pool_ = std::make_unique<partial_pool>(partial_budget);
+  if (partial_budget >= buffer_pool::block_bytes) {
+    own_pool_ = std::make_unique<buffer_pool>(partial_budget);
     pool_ = own_pool_.get();
     attach_pool();
   }
 }
 
 block_store::block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
-                         int samples_per_section, compacting_store& heap, partial_pool* pool)
+                         int samples_per_section, compacting_store& heap, buffer_pool* pool)
     : sections_(sections.begin(), sections.end()),
       keys_(std::move(blocks)),
       missing_dims_(new std::atomic<uint8_t>[keys_.size()]),

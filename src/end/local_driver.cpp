@@ -48,7 +48,7 @@ class local_computer : public slice_computer {
   int threads_per_rank() const override { return o_.threads; }
 
   std::unique_ptr<block_store> new_store(int n, int samples, compacting_store& heap,
-                                         partial_pool* partials, slice_report&) override {
+                                         buffer_pool* partials, slice_report&) override {
     above_ = std::move(current_);
     current_ = std::make_unique<slice_lines>(slices_[n]);
     // Memory beyond the plan holds incomplete blocks uncompressed (one compression per block).
@@ -127,7 +127,7 @@ class local_computer : public slice_computer {
 
   bool any(bool mine) override { return mine; }
 
-  void measure(const block_store& store, const compacting_store& heap, const partial_pool& partials,
+  void measure(const block_store& store, const compacting_store& heap, const buffer_pool& partials,
                slice_report& r) override {
     r.worker_seconds = pool_.take_times();
     double all = 0;

@@ -132,30 +132,25 @@ double store_ratio(int slice) {
   return 0.36;
 }
 
-uint64_t max_line_bytes(const std::vector<section_t>& sections, bool has_inputs) {
-  uint64_t best = 0;
-  for (const auto& s : sections) {
-    const auto shape = s.shape();
+size_t line_buffer_nodes(std::span<const section_t> sections, std::span<const section_t> above) {
+  return 1 + size_t(std::max(largest_block_nodes(sections), largest_block_nodes(above)));
+}
+
+int line_buffers(const line_dependency& dep, bool has_inputs) {
+  return dep.output.length() + (has_inputs ? 2 * dep.input.length() : 0);
+}
+
+uint64_t max_line_bytes(std::span<const section_t> sections, std::span<const section_t> above) {
+  int most = 0;
+  for (const auto& s : sections)
     for (int d = 0; d < 4; d++) {
       if (s.quadrant_full(d)) continue;
-      uint64_t cross = 1;
-      for (int a = 0; a < 4; a++)
-        if (a != d) cross *= uint64_t(std::min(shape[a], block_size));
-      uint64_t in = 0, receive = 0;
-      if (has_inputs) {
-        line_t line;
-        line.section = s;
-        line.dimension = d;
-        const line_dependency dep = line_dependency_of(line);
-        const int child_length = dep.child.shape()[dep.child_dimension];
-        in = 64 * cross * uint64_t(child_length);
-        for (int b = 0; b < dep.input.length(); b++)
-          receive += fast_compress_bound(size_t(block_nodes(dep.child, dep.input.block(b))));
-      }
-      best = std::max(best, in + receive + 64 * cross * uint64_t(shape[d]));
+      line_t line;
+      line.section = s;
+      line.dimension = d;
+      most = std::max(most, line_buffers(line_dependency_of(line), !above.empty()));
     }
-  }
-  return best;
+  return sizeof(superinfo_t) * line_buffer_nodes(sections, above) * uint64_t(most);
 }
 
 uint64_t slice_write_bytes(int workers, int level, bool holds_file, uint64_t rank_store_bytes) {
@@ -229,9 +224,7 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
     // (less the fill margin).
     double pooled_nodes = 0;
     if (s.dropped && s.blocks) {
-      int largest_block = 1;
-      for (const auto& sec : slices[n])
-        largest_block = std::max(largest_block, block_nodes(sec, {}));
+      const int largest_block = std::max(1, largest_block_nodes(slices[n]));
       pooled_nodes = pooled_fill *
                      double(pooled / (sizeof(superinfo_t) * uint64_t(largest_block))) *
                      double(s.nodes) / double(s.blocks) / share;
@@ -246,7 +239,9 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
       s.write_bytes = slice_write_bytes(r.workers, r.level, r.holds_file, s.rank_store_bytes);
     p.write_bytes = std::max(p.write_bytes, s.write_bytes);
     if (s.computed) {
-      s.max_line_bytes = max_line_bytes(slices[n], n < 35);
+      s.max_line_bytes = max_line_bytes(slices[n], n < 35 && n + 1 < int(slices.size())
+                                                       ? std::span<const section_t>(slices[n + 1])
+                                                       : std::span<const section_t>());
       max_line = std::max(max_line, s.max_line_bytes);
       p.total_nodes += s.nodes;
     }

@@ -56,7 +56,7 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
   const auto start = clock_type::now();
   const int top = o.meaningless ? o.meaningless : 35;
   compacting_store heap(plan.arena_bytes);
-  partial_pool partials(plan.partial_bytes);
+  buffer_pool partials(plan.partial_bytes);
   slice_loop_result result;
   std::vector<int>& done = result.slices;
   auto say = [&](const std::string& line) {

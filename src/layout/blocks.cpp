@@ -41,6 +41,12 @@ std::array<int, 4> block_shape(const section_t& s, const block_t& b) {
 
 int block_nodes(const section_t& s, const block_t& b) { return section_geometry(s).block_nodes(b); }
 
+int largest_block_nodes(std::span<const section_t> sections) {
+  int largest = 0;
+  for (const auto& s : sections) largest = std::max(largest, block_nodes(s, {}));
+  return largest;
+}
+
 uint64_t block_index(const section_t& s, const block_t& b) {
   return section_geometry(s).block_index(b);
 }

@@ -12,14 +12,13 @@
 #include "pentago/data/compress.h"
 #include "pentago/end/line_compute.h"
 #include "pentago/end/line_order.h"
+#include "pentago/end/run_plan.h"
 #include "pentago/util/error.h"
-#include "pentago/util/uninitialized_vector.h"
 
 namespace pentago {
 namespace {
 
 constexpr int posted_receives = 8;      // wildcard receives kept posted per kind
-constexpr int max_block_nodes = 4096;   // 8^4
 constexpr int first_response_tag = 64;  // response tags are recycled from a pool
 constexpr int header_nodes = 1;         // output messages start with one node-sized header
 
@@ -28,14 +27,14 @@ block_t unpack_block(int32_t p) {
   return {uint8_t(p), uint8_t(p >> 8), uint8_t(p >> 16), uint8_t(p >> 24)};
 }
 
-// A line being gathered or computed on this rank.
+// A line being gathered or computed on this rank. Its buffers come from the line buffer pool.
 struct line_state {
   line_t line;
   line_dependency dep;
   int section_index = 0;
-  std::vector<uninitialized_vector<superinfo_t>> inputs;
+  std::vector<std::shared_ptr<superinfo_t>> inputs;
   std::vector<const superinfo_t*> input_pointers;
-  std::vector<uninitialized_vector<uint8_t>> received;   // compressed responses
+  std::vector<std::shared_ptr<superinfo_t>> received;    // compressed responses
   std::vector<std::array<int32_t, 4>> request_payloads;  // kept alive until sent
   std::atomic<int> missing_inputs{0};
   std::atomic<int> unfinished_outputs{0};
@@ -46,7 +45,7 @@ class flow {
  public:
   flow(int slice, const partition_t& partition, block_store& store,
        const partition_t* prev_partition, block_store* prev, const endgame_comms& comms,
-       worker_pool& pool, const flow_limits& limits, trace_recorder* trace)
+       worker_pool& pool, buffer_pool& buffers, const flow_limits& limits, trace_recorder* trace)
       : slice_(slice),
         rank_(mpi_rank()),
         partition_(partition),
@@ -55,9 +54,15 @@ class flow {
         prev_(prev),
         comms_(comms),
         pool_(pool),
+        buffers_(buffers),
         limits_(limits),
         trace_(trace),
         lines_(partition.rank_lines(rank_)) {
+    // Every buffer of the previous slice is back (its flow has ended).
+    buffers_.set_buffer_nodes(
+        line_buffer_nodes(partition.sections(), prev_partition ? prev_partition->sections()
+                                                               : std::span<const section_t>()));
+    buffer_bytes_ = buffers_.buffer_bytes();
     sort_lines_for_completion(lines_, partition.lines());
     for (const auto& l : lines_) total_outputs_ += uint64_t(l.length());
     int tag_ub = 32767, flag = 0;
@@ -202,25 +207,20 @@ class flow {
   // Other ranks' output blocks wait here, uncompressed, until they are merged into the store:
   // the plan gives them as much memory as this rank's own lines (flow_limits::line_memory
   // holds both halves), so receives are posted only while their buffers fit in that half.
-  static constexpr uint64_t output_buffer_bytes =
-      sizeof(superinfo_t) * (header_nodes + max_block_nodes);
-  uint64_t incoming_budget() const {
-    return std::max(limits_.line_memory / 2, output_buffer_bytes);
-  }
+  uint64_t incoming_budget() const { return std::max(limits_.line_memory / 2, buffer_bytes_); }
   void top_up_output_receives() {
     while (posted_outputs_ < posted_receives &&
-           incoming_bytes_ + output_buffer_bytes <= incoming_budget())
+           incoming_bytes_ + buffer_bytes_ <= incoming_budget())
       post_output_receive();
   }
   void post_output_receive() {
-    auto buffer =
-        std::make_shared<uninitialized_vector<superinfo_t>>(header_nodes + max_block_nodes);
-    incoming_bytes_ += output_buffer_bytes;
+    auto buffer = buffers_.take_shared();
+    incoming_bytes_ += buffer_bytes_;
     posted_outputs_++;
     note_line_bytes();
     MPI_Request r;
-    PENTAGO_MPI(MPI_Irecv(buffer->data(), int(buffer->size() * sizeof(superinfo_t)), MPI_BYTE,
-                          MPI_ANY_SOURCE, slice_, comms_.output, &r));
+    PENTAGO_MPI(MPI_Irecv(buffer.get(), int(buffer_bytes_), MPI_BYTE, MPI_ANY_SOURCE, slice_,
+                          comms_.output, &r));
     add_request(
         r,
         [this, buffer](const MPI_Status& status) {
@@ -230,9 +230,9 @@ class flow {
           pool_.push_front([this, buffer, bytes] {
             if (limits_.test_merge_delay_ms)
               std::this_thread::sleep_for(std::chrono::milliseconds(limits_.test_merge_delay_ms));
-            accumulate_message(*buffer, bytes);
+            accumulate_message(buffer.get(), bytes);
             immediate([this] {
-              incoming_bytes_ -= output_buffer_bytes;
+              incoming_bytes_ -= buffer_bytes_;
               top_up_output_receives();
             });
           });
@@ -241,14 +241,14 @@ class flow {
         true);
   }
 
-  void accumulate_message(uninitialized_vector<superinfo_t>& buffer, int bytes) {
+  void accumulate_message(superinfo_t* buffer, int bytes) {
     int32_t header[4];
-    std::memcpy(header, static_cast<const void*>(buffer.data()), sizeof header);
+    std::memcpy(header, static_cast<const void*>(buffer), sizeof header);
     const int flat = store_.flat_id(header[0], unpack_block(header[1]));
     const int nodes = bytes / int(sizeof(superinfo_t)) - header_nodes;
     if (flat < 0 || nodes != store_.nodes(flat) || header[3] != nodes)
       throw error("received an output block this rank does not own or of the wrong size");
-    accumulate(flat, header[2], std::span<superinfo_t>(buffer.data() + header_nodes, nodes));
+    accumulate(flat, header[2], std::span<superinfo_t>(buffer + header_nodes, nodes));
   }
 
   void accumulate(int flat, int dimension, std::span<superinfo_t> values) {
@@ -260,13 +260,7 @@ class flow {
   // ---- Lines: allocate, gather inputs, compute, send outputs ------------------------------
   // Decompressed inputs with their receive buffers, and the output blocks until delivered.
   uint64_t line_memory(const line_dependency& dep) const {
-    uint64_t bytes = sizeof(superinfo_t) * dep.output.nodes();
-    if (prev_)
-      for (int b = 0; b < dep.input.length(); b++) {
-        const int nodes = block_nodes(dep.input.section, dep.input.block(b));
-        bytes += sizeof(superinfo_t) * nodes + fast_compress_bound(nodes);
-      }
-    return bytes;
+    return buffer_bytes_ * uint64_t(line_buffers(dep, prev_ != nullptr));
   }
 
   void note_line_bytes() {
@@ -318,17 +312,18 @@ class flow {
     s->missing_inputs = length;
     for (int b = 0; b < length; b++) {
       const block_t block = s->dep.input.block(b);
-      s->inputs[b].resize(block_nodes(s->dep.child, block));
-      s->input_pointers[b] = s->inputs[b].data();
+      const int nodes = block_nodes(s->dep.child, block);
+      s->inputs[b] = buffers_.take_shared();
+      s->input_pointers[b] = s->inputs[b].get();
       const block_owner_t owner = prev_partition_->find_block(s->dep.child, block);
       if (owner.rank == rank_) {
         const int flat = prev_->flat_id(child_index, block);
         PENTAGO_CHECK(flat >= 0, "own input block missing");
-        pool_.push_back([this, s, b, flat] {
+        pool_.push_back([this, s, b, flat, nodes] {
           {
             activity_timer timer(pool_, activity::decompress);
             trace_scope t(trace_, "decompress");
-            prev_->read(flat, s->inputs[b]);
+            prev_->read(flat, std::span<superinfo_t>(s->inputs[b].get(), nodes));
           }
           prev_->read_done(flat);
           input_arrived(s);
@@ -338,18 +333,21 @@ class flow {
       PENTAGO_CHECK(!free_tags_.empty(), "out of response tags");
       const int tag = free_tags_.back();
       free_tags_.pop_back();
-      s->received[b].resize(fast_compress_bound(s->inputs[b].size()));
+      // A compressed block is at most one node larger than the block (line_buffer_nodes).
+      s->received[b] = buffers_.take_shared();
       MPI_Request r;
-      PENTAGO_MPI(MPI_Irecv(s->received[b].data(), int(s->received[b].size()), MPI_BYTE, owner.rank,
-                            tag, comms_.response, &r));
-      add_request(r, [this, s, b, tag](const MPI_Status& status) {
+      PENTAGO_MPI(MPI_Irecv(s->received[b].get(), int(buffer_bytes_), MPI_BYTE, owner.rank, tag,
+                            comms_.response, &r));
+      add_request(r, [this, s, b, tag, nodes](const MPI_Status& status) {
         free_tags_.push_back(tag);
         int bytes = 0;
         MPI_Get_count(&status, MPI_BYTE, &bytes);
         stats_.input_bytes += uint64_t(bytes);
-        pool_.push_back([this, s, b, bytes] {
-          decompress(std::span<const uint8_t>(s->received[b].data(), bytes), s->inputs[b]);
-          uninitialized_vector<uint8_t>().swap(s->received[b]);
+        pool_.push_back([this, s, b, bytes, nodes] {
+          decompress(std::span<const uint8_t>(
+                         reinterpret_cast<const uint8_t*>(s->received[b].get()), size_t(bytes)),
+                     std::span<superinfo_t>(s->inputs[b].get(), nodes));
+          s->received[b].reset();
           input_arrived(s);
         });
       });
@@ -385,34 +383,33 @@ class flow {
   void compute_block(line_state* s, int k) {
     const block_t block = s->line.block(k);
     const int nodes = block_nodes(s->line.section, block);
-    auto buffer = std::make_shared<uninitialized_vector<superinfo_t>>(header_nodes + nodes);
+    auto buffer = buffers_.take_shared();
     {
       activity_timer timer(pool_, activity::compute);
       trace_scope t(trace_, "compute");
-      compute_line_block(s->dep, s->input_pointers, k, buffer->data() + header_nodes);
+      compute_line_block(s->dep, s->input_pointers, k, buffer.get() + header_nodes);
     }
     const block_owner_t owner = partition_.find_block(s->line.section, block);
     if (owner.rank == rank_) {
       const int flat = store_.flat_id(s->section_index, block);
       PENTAGO_CHECK(flat >= 0, "own output block missing");
       accumulate(flat, s->line.dimension,
-                 std::span<superinfo_t>(buffer->data() + header_nodes, nodes));
+                 std::span<superinfo_t>(buffer.get() + header_nodes, nodes));
       output_finished(s);
       return;
     }
     const int32_t header[4] = {s->section_index, pack_block(block), s->line.dimension, nodes};
-    std::memcpy(static_cast<void*>(buffer->data()), header, sizeof header);
-    const int bytes = int(buffer->size() * sizeof(superinfo_t));
+    std::memcpy(static_cast<void*>(buffer.get()), header, sizeof header);
+    const int bytes = int((header_nodes + nodes) * sizeof(superinfo_t));
     if (limits_.mode == thread_mode::multiple) {
       trace_scope t(trace_, "output send");
-      PENTAGO_MPI(MPI_Send(buffer->data(), bytes, MPI_BYTE, owner.rank, slice_, comms_.output));
+      PENTAGO_MPI(MPI_Send(buffer.get(), bytes, MPI_BYTE, owner.rank, slice_, comms_.output));
       output_finished(s);
       return;
     }
     immediate([this, s, buffer, bytes, owner] {
       MPI_Request r;
-      PENTAGO_MPI(
-          MPI_Isend(buffer->data(), bytes, MPI_BYTE, owner.rank, slice_, comms_.output, &r));
+      PENTAGO_MPI(MPI_Isend(buffer.get(), bytes, MPI_BYTE, owner.rank, slice_, comms_.output, &r));
       add_request(r, [this, s, buffer](const MPI_Status&) { output_finished(s); });
     });
   }
@@ -443,6 +440,8 @@ class flow {
   block_store* prev_;
   const endgame_comms& comms_;
   worker_pool& pool_;
+  buffer_pool& buffers_;
+  uint64_t buffer_bytes_ = 0;
   const flow_limits limits_;
   trace_recorder* trace_;
 
@@ -470,9 +469,9 @@ class flow {
 
 flow_stats compute_slice_flow(int slice, const partition_t& partition, block_store& store,
                               const partition_t* prev_partition, block_store* prev,
-                              const endgame_comms& comms, worker_pool& pool,
+                              const endgame_comms& comms, worker_pool& pool, buffer_pool& buffers,
                               const flow_limits& limits, trace_recorder* trace) {
-  flow f(slice, partition, store, prev_partition, prev, comms, pool, limits, trace);
+  flow f(slice, partition, store, prev_partition, prev, comms, pool, buffers, limits, trace);
   return f.run();
 }
 

@@ -26,6 +26,8 @@ mpi_computer::mpi_computer(const engine_options& o,
       slices_(slices),
       rank_(mpi_rank()),
       ranks_(mpi_size()),
+      line_buffers_(plan.line_bytes + sizeof(superinfo_t) * (1 + buffer_pool::block_nodes),
+                    1 + buffer_pool::block_nodes),
       pool_(o.threads - 1),
       limits_{o.gather_limit, o.line_limit, plan.line_bytes, o.mode},
       trace_(trace) {
@@ -33,7 +35,7 @@ mpi_computer::mpi_computer(const engine_options& o,
 }
 
 std::unique_ptr<block_store> mpi_computer::new_store(int n, int samples, compacting_store& heap,
-                                                     partial_pool* partials, slice_report& report) {
+                                                     buffer_pool* partials, slice_report& report) {
   above_ = std::move(part_);
   part_ = std::make_unique<partition_t>(slices_[n], ranks_, o_.randomize);
   // Load balance: min and max over ranks, one MPI_MAX of the negated mins and the maxes.
@@ -53,7 +55,7 @@ void mpi_computer::compute(int n, block_store& store, block_store* above, slice_
   if (n == o_.test_fail_slice && rank_ == o_.test_fail_rank)
     pool_.push_back([] { throw error("injected failure (--test-fail)"); });
   stats_ = compute_slice_flow(n, *part_, store, above ? above_.get() : nullptr, above, comms_,
-                              pool_, limits_, trace_);
+                              pool_, line_buffers_, limits_, trace_);
 }
 
 void mpi_computer::fill_meaningless(block_store& store) {
@@ -86,7 +88,7 @@ bool mpi_computer::any(bool mine) {
 }
 
 void mpi_computer::measure(const block_store& store, const compacting_store& heap,
-                           const partial_pool& partials, slice_report& r) {
+                           const buffer_pool& partials, slice_report& r) {
   const auto times = pool_.take_times();
   activity_times sum{};
   PENTAGO_MPI(MPI_Reduce(times.data(), sum.data(), int(times.size()), MPI_DOUBLE, MPI_SUM, 0,

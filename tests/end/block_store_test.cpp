@@ -65,7 +65,7 @@ TEST(block_store, random_merge_orders_give_the_same_blocks) {
     // by completed blocks are taken by blocks at their second or later contribution.
     const uint64_t budget = trial % 3 == 0   ? 0
                             : trial % 3 == 1 ? uint64_t(1) << 30
-                                             : 3 * partial_pool::buffer_bytes;
+                                             : 3 * buffer_pool::block_bytes;
     block_store store(sections, keys, 64, heap, budget);
     // Trials 6 to 8 drop complete blocks (the lowest slice of a run that is not saved): the
     // same counts and samples, and nothing left in the heap.
@@ -193,29 +193,4 @@ TEST(block_store, incomplete_blocks_take_the_partial_codec) {
   std::vector<superinfo_t> got(nodes);
   store.read(0, got);
   EXPECT_EQ(got, expected);
-}
-
-TEST(partial_pool, buffers_take_the_slice_size_within_the_budget) {
-  const size_t small = 1000;  // nodes
-  partial_pool pool(10 * partial_pool::buffer_bytes);
-  // Full-size buffers: ten fit.
-  std::vector<superinfo_t*> taken;
-  while (superinfo_t* b = pool.take()) taken.push_back(b);
-  EXPECT_EQ(taken.size(), 10u);
-  EXPECT_THROW(pool.set_buffer_nodes(small), error);  // not while buffers are out
-  for (auto* b : taken) pool.give(b);
-  // Smaller buffers carve the same pages again, more of them within the same budget.
-  pool.set_buffer_nodes(small);
-  std::vector<superinfo_t*> smaller;
-  while (superinfo_t* b = pool.take()) smaller.push_back(b);
-  EXPECT_EQ(smaller.size(), 10 * partial_pool::buffer_nodes / small);
-  EXPECT_TRUE(std::find(smaller.begin(), smaller.end(), taken.front()) != smaller.end());
-  for (size_t i = 1; i < smaller.size(); i++)
-    EXPECT_GE(std::abs(smaller[i] - smaller[i - 1]), std::ptrdiff_t(small)) << "buffers overlap";
-  EXPECT_EQ(pool.carved_bytes(), 10 * partial_pool::buffer_bytes);
-  // A given-back buffer is handed out again.
-  pool.give(smaller.back());
-  EXPECT_EQ(pool.take(), smaller.back());
-  EXPECT_THROW(pool.set_buffer_nodes(0), error);
-  EXPECT_THROW(pool.set_buffer_nodes(partial_pool::buffer_nodes + 1), error);
 }

@@ -183,3 +183,32 @@ TEST(run_plan, dropped_slice_plans_its_partial_blocks_in_the_pool) {
     EXPECT_GT(bottom.ratio, roomy.ratio_scale * store_ratio(33));
   }
 }
+
+// The flow holds every line in buffers of line_buffer_nodes: each of the line's input blocks,
+// any compressed form of it (at most one node more) and each output block behind its header
+// fits one, and max_line_bytes covers every line of the slice.
+TEST(run_plan, line_buffers_hold_every_line_of_a_slice) {
+  const auto slices = descendant_sections(section_t::parse("25263480"), 35);
+  for (const int n : {35, 33, 31}) {
+    const std::span<const section_t> above =
+        n < 35 ? std::span<const section_t>(slices[n + 1]) : std::span<const section_t>();
+    const size_t nodes = line_buffer_nodes(slices[n], above);
+    const uint64_t most = max_line_bytes(slices[n], above);
+    const slice_lines lines(slices[n]);
+    uint64_t largest = 0;
+    for (uint64_t i = 0; i < lines.total_lines(); i++) {
+      const line_dependency dep = line_dependency_of(lines.line(i));
+      for (int k = 0; k < dep.output.length(); k++)
+        EXPECT_LE(1 + size_t(block_nodes(dep.output.section, dep.output.block(k))), nodes);
+      if (n < 35)
+        for (int b = 0; b < dep.input.length(); b++) {
+          const size_t in = size_t(block_nodes(dep.input.section, dep.input.block(b)));
+          EXPECT_LE(64 * in + 1, 64 * nodes);  // fast_compress's largest output
+        }
+      const uint64_t bytes = 64 * nodes * uint64_t(line_buffers(dep, n < 35));
+      EXPECT_LE(bytes, most);
+      largest = std::max(largest, bytes);
+    }
+    EXPECT_EQ(largest, most) << "slice " << n;
+  }
+}

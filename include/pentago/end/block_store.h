@@ -15,6 +15,7 @@
 
 #include "pentago/base/super.h"
 #include "pentago/data/compress.h"
+#include "pentago/end/buffer_pool.h"
 #include "pentago/end/compacting_store.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/util/element_lock.h"
@@ -41,43 +42,6 @@ using section_counts_t = std::array<uint64_t, 3>;
 section_counts_t count_block(const section_t& s, const block_t& b,
                              std::span<const superinfo_t> values);
 
-// Uncompressed buffers for incomplete blocks, carved from anonymous mmap chunks of at most
-// 64 MiB without zero fill, up to a byte budget. Every buffer holds the largest block of the
-// current slice (set_buffer_nodes, at most a full 8^4 block), so slices of small blocks hold
-// more of them. The pool outlives the stores of single slices and carves its chunks again for
-// each new buffer size, so its pages are faulted in once per run; its resident memory never
-// exceeds the budget. Thread safe.
-class partial_pool {
- public:
-  static constexpr size_t buffer_nodes = 4096;  // the largest buffer
-  static constexpr size_t buffer_bytes = buffer_nodes * sizeof(superinfo_t);
-  explicit partial_pool(uint64_t budget);
-  ~partial_pool();
-  partial_pool(const partial_pool&) = delete;
-  partial_pool& operator=(const partial_pool&) = delete;
-
-  // The size of the buffers handed out from now on, 1 to buffer_nodes nodes; only while no
-  // buffer is out (between slices). A new size carves the chunks again from their start.
-  void set_buffer_nodes(size_t nodes);
-  superinfo_t* take();  // nullptr when the budget is used up
-  void give(superinfo_t* buffer);
-  uint64_t budget() const { return budget_; }
-  uint64_t carved_bytes() const;  // high water of buffers handed out
-
- private:
-  const uint64_t budget_;
-  mutable std::mutex mutex_;
-  size_t size_ = buffer_bytes;  // bytes per buffer
-  std::vector<superinfo_t*> free_;
-  std::vector<std::pair<void*, size_t>> chunks_;
-  uint64_t mapped_ = 0;  // bytes of all chunks
-  size_t chunk_ = 0;     // the chunk being carved (chunks_.size() when none)
-  size_t offset_ = 0;    // carved bytes of that chunk
-  uint64_t carved_ = 0;  // bytes handed out at the current size
-  uint64_t high_ = 0;    // most bytes handed out at any size
-  size_t out_ = 0;       // buffers handed out and not yet given back
-};
-
 class block_store {
  public:
   // `blocks` lists the held blocks; their position is the block's flat id. Samples are drawn
@@ -89,7 +53,7 @@ class block_store {
               int samples_per_section, compacting_store& heap, uint64_t partial_budget = 0);
   // The same, taking partial buffers from a pool shared across slices (may be null).
   block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
-              int samples_per_section, compacting_store& heap, partial_pool* pool);
+              int samples_per_section, compacting_store& heap, buffer_pool* pool);
   ~block_store();
   block_store(const block_store&) = delete;
   block_store& operator=(const block_store&) = delete;
@@ -173,8 +137,8 @@ class block_store {
   std::mutex evict_mutex_;
   std::set<std::pair<uint32_t, int>> by_next_time_;  // buffer holders (guarded by evict_mutex_)
   std::atomic<uint64_t> recompressions_{0}, evictions_{0};
-  std::unique_ptr<partial_pool> own_pool_;
-  partial_pool* pool_ = nullptr;
+  std::unique_ptr<buffer_pool> own_pool_;
+  buffer_pool* pool_ = nullptr;
   std::atomic<uint64_t> missing_{0};
   uint64_t uncompressed_bytes_ = 0;
   compacting_store& heap_;

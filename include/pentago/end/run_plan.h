@@ -6,10 +6,12 @@
 // --memory before starting, and what pentago-predict reports as the engine's plan.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "pentago/data/compress.h"
+#include "pentago/layout/line_mapping.h"
 #include "pentago/layout/section.h"
 
 namespace pentago {
@@ -103,9 +105,16 @@ struct run_plan {
 run_plan make_run_plan(const run_request& request,
                        const std::vector<std::vector<section_t>>& slices);
 
-// The largest block line of a slice in flight on one rank: 64 bytes per input node and output
-// node plus a compressed receive buffer per input block (Snappy bound).
-uint64_t max_line_bytes(const std::vector<section_t>& sections, bool has_inputs);
+// The nodes of each line buffer of pentago-endgame's flow while it computes `sections` from
+// `above` (the slice before; empty for slice 35): one size holds any input block, any received
+// compressed block (fast_compress stores raw bytes where it cannot shrink them, so at most one
+// node more) and any output block behind its one-node message header.
+size_t line_buffer_nodes(std::span<const section_t> sections, std::span<const section_t> above);
+// Buffers a line holds in flight: one per output block, and with inputs two per input block
+// (the decompressed block and its receive buffer).
+int line_buffers(const line_dependency& dep, bool has_inputs);
+// The largest block line of a slice in flight on one rank: its buffers at line_buffer_nodes.
+uint64_t max_line_bytes(std::span<const section_t> sections, std::span<const section_t> above);
 
 // Per rank, writing a slice file whose rank share is `rank_store_bytes` in the store: one xz
 // encoder (liblzma's own figure for the preset) and block buffers per worker, plus, where the

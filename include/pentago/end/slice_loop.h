@@ -35,7 +35,7 @@ class slice_computer {
   // the previous current one the layout above. Collective (MPI: the partition, load balance
   // into `report`).
   virtual std::unique_ptr<block_store> new_store(int n, int samples, compacting_store& heap,
-                                                 partial_pool* partials, slice_report& report) = 0;
+                                                 buffer_pool* partials, slice_report& report) = 0;
   // The block lines of the current slice and of the slice above.
   virtual const slice_lines& current_lines() const = 0;
   virtual const slice_lines& lines_above() const = 0;
@@ -55,7 +55,7 @@ class slice_computer {
   // Worker times, traffic and memory of the slice just finished into `report` (on the leader;
   // sums and maxima over ranks). Collective.
   virtual void measure(const block_store& store, const compacting_store& heap,
-                       const partial_pool& partials, slice_report& report) = 0;
+                       const buffer_pool& partials, slice_report& report) = 0;
   // The largest resident high water over ranks (on the leader). Collective.
   virtual uint64_t resident_high_water() = 0;
 };

@@ -28,6 +28,8 @@ std::array<int, 4> section_blocks(const section_t& s);  // ceil(shape / 8) per a
 uint64_t section_block_count(const section_t& s);
 std::array<int, 4> block_shape(const section_t& s, const block_t& b);
 int block_nodes(const section_t& s, const block_t& b);  // product of block_shape
+// The largest block of any of the sections (their first blocks); 0 for none.
+int largest_block_nodes(std::span<const section_t> sections);
 // Calls fn(k, index) for every node of block b of s in C order: k = 0, 1, ... the position in
 // the block's data, index the node's indices in the whole section.
 template <class F>

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "pentago/end/block_store.h"
+#include "pentago/end/buffer_pool.h"
 #include "pentago/end/engine_options.h"
 #include "pentago/end/partition.h"
 #include "pentago/mpi/comm.h"
@@ -38,7 +39,7 @@ struct flow_stats {
 // n+1's frozen store under `prev_partition`; both null for slice 35). Collective.
 flow_stats compute_slice_flow(int slice, const partition_t& partition, block_store& store,
                               const partition_t* prev_partition, block_store* prev,
-                              const endgame_comms& comms, worker_pool& pool,
+                              const endgame_comms& comms, worker_pool& pool, buffer_pool& buffers,
                               const flow_limits& limits, trace_recorder* trace);
 
 }  // namespace pentago

@@ -26,7 +26,7 @@ class mpi_computer : public slice_computer {
   int ranks() const override { return ranks_; }
   int threads_per_rank() const override { return o_.threads; }
   std::unique_ptr<block_store> new_store(int n, int samples, compacting_store& heap,
-                                         partial_pool* partials, slice_report& report) override;
+                                         buffer_pool* partials, slice_report& report) override;
   const slice_lines& current_lines() const override { return part_->lines(); }
   const slice_lines& lines_above() const override { return above_->lines(); }
   void compute(int n, block_store& store, block_store* above, slice_report& report) override;
@@ -36,7 +36,7 @@ class mpi_computer : public slice_computer {
   void write_counts_and_samples(const std::string& dir, int n, const block_store& store) override;
   uint64_t write_slice(const std::string& path, int n, const block_store& store) override;
   bool any(bool mine) override;
-  void measure(const block_store& store, const compacting_store& heap, const partial_pool& partials,
+  void measure(const block_store& store, const compacting_store& heap, const buffer_pool& partials,
                slice_report& report) override;
   uint64_t resident_high_water() override;
 
@@ -44,6 +44,7 @@ class mpi_computer : public slice_computer {
   const engine_options& o_;
   const std::vector<std::vector<section_t>>& slices_;
   const int rank_, ranks_;
+  buffer_pool line_buffers_;  // the flow's line buffers, within the plan's line memory
   worker_pool pool_;
   endgame_comms comms_;
   flow_limits limits_;

@@ -1,0 +1,58 @@
+// Reusable uncompressed node buffers of one size, carved from anonymous mmap chunks of at most
+// 64 MiB without zero fill, up to a byte budget: the block store's incomplete blocks (the
+// partial pool) and the MPI flow's line buffers (inputs, received bytes, output blocks). The
+// buffer size is set per slice (set_buffer_nodes, at most the pool's max_nodes), so slices of
+// small blocks hold more of them. A pool outlives single slices and carves its chunks again
+// for each new size, so its pages are faulted in once per run and its resident memory never
+// exceeds the budget; unlike the allocator's per-thread heaps, a buffer freed by one thread is
+// taken again by any other. Thread safe.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "pentago/base/super.h"
+
+namespace pentago {
+
+class buffer_pool {
+ public:
+  static constexpr size_t block_nodes = 4096;  // a full 8^4 block, the default max_nodes
+  static constexpr size_t block_bytes = block_nodes * sizeof(superinfo_t);
+  explicit buffer_pool(uint64_t budget, size_t max_nodes = block_nodes);
+  ~buffer_pool();
+  buffer_pool(const buffer_pool&) = delete;
+  buffer_pool& operator=(const buffer_pool&) = delete;
+
+  // The size of the buffers handed out from now on, 1 to max_nodes nodes; only while no
+  // buffer is out (between slices). A new size carves the chunks again from their start.
+  void set_buffer_nodes(size_t nodes);
+  size_t buffer_nodes() const;
+  uint64_t buffer_bytes() const { return buffer_nodes() * sizeof(superinfo_t); }
+  superinfo_t* take();  // nullptr when the budget is used up
+  void give(superinfo_t* buffer);
+  uint64_t budget() const { return budget_; }
+  uint64_t carved_bytes() const;  // high water of buffers handed out
+
+  // A buffer given back when the last owner lets go; throws if the budget is used up.
+  std::shared_ptr<superinfo_t> take_shared();
+
+ private:
+  const uint64_t budget_;
+  const size_t max_nodes_;
+  mutable std::mutex mutex_;
+  size_t size_;  // bytes per buffer
+  std::vector<superinfo_t*> free_;
+  std::vector<std::pair<void*, size_t>> chunks_;
+  uint64_t mapped_ = 0;  // bytes of all chunks
+  size_t chunk_ = 0;     // the chunk being carved (chunks_.size() when none)
+  size_t offset_ = 0;    // carved bytes of that chunk
+  uint64_t carved_ = 0;  // bytes handed out at the current size
+  uint64_t high_ = 0;    // most bytes handed out at any size
+  size_t out_ = 0;       // buffers handed out and not yet given back
+};
+
+}  // namespace pentago

@@ -1,0 +1,82 @@
+// Node buffers carved from mmap chunks and reused (see buffer_pool.h).
+#include "pentago/end/buffer_pool.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+
+#include "pentago/util/error.h"
+
+namespace pentago {
+
+buffer_pool::buffer_pool(uint64_t budget, size_t max_nodes)
+    : budget_(budget), max_nodes_(max_nodes), size_(max_nodes * sizeof(superinfo_t)) {}
+
+buffer_pool::~buffer_pool() {
+  for (const auto& [p, size] : chunks_) munmap(p, size);
+}
+
+void buffer_pool::set_buffer_nodes(size_t nodes) {
+  PENTAGO_CHECK(nodes >= 1 && nodes <= max_nodes_, "pool buffer size out of range");
+  std::lock_guard<std::mutex> lock(mutex_);
+  const size_t size = nodes * sizeof(superinfo_t);
+  if (size == size_) return;
+  PENTAGO_CHECK(out_ == 0, "pool buffer size changed while buffers are out");
+  size_ = size;
+  free_.clear();
+  chunk_ = 0;
+  offset_ = 0;
+  carved_ = 0;
+}
+
+size_t buffer_pool::buffer_nodes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return size_ / sizeof(superinfo_t);
+}
+
+superinfo_t* buffer_pool::take() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!free_.empty()) {
+    superinfo_t* b = free_.back();
+    free_.pop_back();
+    out_++;
+    return b;
+  }
+  if (carved_ + size_ > budget_) return nullptr;
+  while (chunk_ < chunks_.size() && chunks_[chunk_].second - offset_ < size_) chunk_++, offset_ = 0;
+  if (chunk_ == chunks_.size()) {
+    const uint64_t chunk =
+        std::min<uint64_t>(uint64_t(64) << 20, budget_ - mapped_) / size_ * size_;
+    if (!chunk) return nullptr;
+    void* p = mmap(nullptr, chunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return nullptr;
+    chunks_.emplace_back(p, chunk);
+    mapped_ += chunk;
+    offset_ = 0;
+  }
+  auto* b = reinterpret_cast<superinfo_t*>(static_cast<uint8_t*>(chunks_[chunk_].first) + offset_);
+  offset_ += size_;
+  carved_ += size_;
+  high_ = std::max(high_, carved_);
+  out_++;
+  return b;
+}
+
+void buffer_pool::give(superinfo_t* buffer) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  free_.push_back(buffer);
+  out_--;
+}
+
+uint64_t buffer_pool::carved_bytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return high_;
+}
+
+std::shared_ptr<superinfo_t> buffer_pool::take_shared() {
+  superinfo_t* b = take();
+  PENTAGO_CHECK(b, "pool buffers used up beyond the plan's budget");
+  return std::shared_ptr<superinfo_t>(b, [this](superinfo_t* p) { give(p); });
+}
+
+}  // namespace pentago

@@ -1,0 +1,62 @@
+// buffer_pool: buffers of the slice's size within the budget, reuse across threads' frees,
+// and the shared handle that gives its buffer back.
+#include "pentago/end/buffer_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+#include "pentago/util/error.h"
+
+using namespace pentago;
+
+TEST(buffer_pool, buffers_take_the_slice_size_within_the_budget) {
+  const size_t small = 1000;  // nodes
+  buffer_pool pool(10 * buffer_pool::block_bytes);
+  // Full-size buffers: ten fit.
+  std::vector<superinfo_t*> taken;
+  while (superinfo_t* b = pool.take()) taken.push_back(b);
+  EXPECT_EQ(taken.size(), 10u);
+  EXPECT_THROW(pool.set_buffer_nodes(small), error);  // not while buffers are out
+  for (auto* b : taken) pool.give(b);
+  // Smaller buffers carve the same pages again, more of them within the same budget.
+  pool.set_buffer_nodes(small);
+  std::vector<superinfo_t*> smaller;
+  while (superinfo_t* b = pool.take()) smaller.push_back(b);
+  EXPECT_EQ(smaller.size(), 10 * buffer_pool::block_nodes / small);
+  EXPECT_TRUE(std::find(smaller.begin(), smaller.end(), taken.front()) != smaller.end());
+  for (size_t i = 1; i < smaller.size(); i++)
+    EXPECT_GE(std::abs(smaller[i] - smaller[i - 1]), std::ptrdiff_t(small)) << "buffers overlap";
+  EXPECT_EQ(pool.carved_bytes(), 10 * buffer_pool::block_bytes);
+  // A given-back buffer is handed out again.
+  pool.give(smaller.back());
+  EXPECT_EQ(pool.take(), smaller.back());
+  EXPECT_THROW(pool.set_buffer_nodes(0), error);
+  EXPECT_THROW(pool.set_buffer_nodes(buffer_pool::block_nodes + 1), error);
+}
+
+TEST(buffer_pool, shared_buffers_come_back_and_the_budget_holds) {
+  buffer_pool pool(3 * 100 * sizeof(superinfo_t), 200);
+  pool.set_buffer_nodes(100);
+  EXPECT_EQ(pool.buffer_nodes(), 100u);
+  EXPECT_EQ(pool.buffer_bytes(), 100 * sizeof(superinfo_t));
+  superinfo_t* first = nullptr;
+  {
+    auto a = pool.take_shared();
+    auto b = pool.take_shared();
+    auto c = pool.take_shared();
+    first = a.get();
+    EXPECT_THROW(pool.take_shared(), error);  // the budget is three buffers
+    // Let go on another thread: the buffer returns to the pool, not to that thread's heap.
+    std::thread([a = std::move(a)]() mutable { a.reset(); }).join();
+    auto d = pool.take_shared();
+    EXPECT_EQ(d.get(), first);
+  }
+  EXPECT_EQ(pool.carved_bytes(), 3 * 100 * sizeof(superinfo_t));
+  EXPECT_THROW(pool.set_buffer_nodes(201), error);  // above this pool's max_nodes
+  pool.set_buffer_nodes(200);                       // every buffer is back
+  EXPECT_NE(pool.take(), nullptr);
+}
