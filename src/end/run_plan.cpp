@@ -52,7 +52,10 @@ constexpr uint64_t spare_share_divisor = 16;
 constexpr int ratio_samples = 32;
 constexpr double min_ratio_scale = 0.5, max_ratio_scale = 1.25;
 // Share of --memory kept back from the spare memory (lines, arena headroom, partial blocks).
-constexpr double unplanned_share = 0.03;
+// 3% before the flow's buffers were pooled, when a rank's heaps could hold 290 MiB of freed
+// buffers; since, every measured run's resident set stayed 5-11% under --memory
+// (docs/performance.md).
+constexpr double unplanned_share = 0.02;
 // A dropped slice's incomplete blocks in the partial pool: each takes a whole buffer, and they
 // are counted at this share of the slice's mean block size (edge blocks are smaller). Passes
 // of the plan that hand the pool more room (make_run_plan).
