@@ -91,3 +91,53 @@ def test_slice_file_bad_indices(data_dir):
         f.block(len(f.sections), [0, 0, 0, 0])
     with pytest.raises(pentago.UsageError, match="outside"):
         f.block(0, [9, 0, 0, 0])
+
+
+CCW = [6, 3, 0, 7, 4, 1, 8, 5, 2]  # a stone at local cell i moves to CCW[i]
+
+
+def rotate_quadrants(board, g):
+    """The packed board with quadrant q turned counterclockwise g_q times, for the local
+    rotation g = g0 + 4 g1 + 16 g2 + 64 g3 (the bit order of a 256-bit value)."""
+    out = 0
+    for q in range(4):
+        field = (board >> (16 * q)) & 0xffff
+        digits = [(field // 3**i) % 3 for i in range(9)]
+        for _ in range((g >> (2 * q)) & 3):
+            turned = [0] * 9
+            for i, d in enumerate(digits):
+                turned[CCW[i]] = d
+            digits = turned
+        out |= sum(d * 3**i for i, d in enumerate(digits)) << (16 * q)
+    return out
+
+
+def bit(words, g):
+    return (int(words[g >> 6]) >> (g & 63)) & 1
+
+
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_slice_blocks_hold_every_rotation(data_dir, n):
+    """Every node of slice n and every one of its 256 local rotations g: bit g of the stored
+    black and white wins is the value the query engine gives the board with each quadrant
+    turned as g says."""
+    f = pentago.SliceFile(os.path.join(data_dir, f"slice-{n}.pentago"))
+    engine = pentago.Engine(db=[data_dir])
+    mover_is_black = n % 2 == 0
+    checked, values = set(), set()
+    for s in range(len(f.sections)):
+        for index in numpy.ndindex(*f.blocks(s)):
+            block = f.block(s, index)
+            for node in numpy.ndindex(*block.shape):
+                board = f.board(s, [8 * b + i for b, i in zip(index, node)])
+                for g in range(256):
+                    black, white = bit(block[node]["black"], g), bit(block[node]["white"], g)
+                    assert not (black and white)
+                    value = 0 if black == white else 1 if (black == 1) == mover_is_black else -1
+                    rotated = rotate_quadrants(pentago.Position(board).board, g)
+                    assert engine.value(pentago.Position(rotated, False)) == value, \
+                        f"board {board}, rotation {g}"
+                    checked.add(rotated)
+                    values.add(value)
+    if n:  # the rotations reach other boards, of more than one value
+        assert len(checked) > len(f.sections) and len(values) > 1
