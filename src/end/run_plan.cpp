@@ -53,8 +53,8 @@ constexpr int ratio_samples = 32;
 constexpr double min_ratio_scale = 0.5, max_ratio_scale = 1.25;
 // Share of --memory kept back from the spare memory (lines, arena headroom, partial blocks).
 // 3% before the flow's buffers were pooled, when a rank's heaps could hold 290 MiB of freed
-// buffers; since, every measured run's resident set stayed 5-11% under --memory
-// (docs/performance.md).
+// buffers; with them pooled, measured runs stayed 4-11% under --memory at 3%, and the tightest
+// at 2%, slices 35-33 of the whole game, 2.7% under (docs/performance.md).
 constexpr double unplanned_share = 0.02;
 // A dropped slice's incomplete blocks in the partial pool: each takes a whole buffer, and they
 // are counted at this share of the slice's mean block size (edge blocks are smaller). Passes
