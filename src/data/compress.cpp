@@ -28,9 +28,10 @@ namespace {
 
 detail::interleave_fn interleave_fn() {
   switch (current_simd_level()) {
+    case simd_level::avx512vbmi:
+      return detail::interleave_avx512vbmi;
     case simd_level::avx2:
     case simd_level::avx512:
-    case simd_level::avx512vbmi:
       return detail::interleave_avx2;
     case simd_level::sse:
       return detail::interleave_sse;
@@ -42,9 +43,10 @@ detail::interleave_fn interleave_fn() {
 
 detail::interleave_fn uninterleave_fn() {
   switch (current_simd_level()) {
+    case simd_level::avx512vbmi:
+      return detail::uninterleave_avx512vbmi;
     case simd_level::avx2:
     case simd_level::avx512:
-    case simd_level::avx512vbmi:
       return detail::uninterleave_avx2;
     case simd_level::sse:
       return detail::uninterleave_sse;

@@ -1,5 +1,6 @@
 // Internal to data: the interleave filter of compress.h compiled per ISA (the files
-// interleave_portable.cpp, interleave_sse.cpp and interleave_avx2.cpp, which get their ISA's
+// interleave_portable.cpp, interleave_sse.cpp, interleave_avx2.cpp and
+// interleave_avx512vbmi.cpp, which get their ISA's
 // flags from pentago_simd_sources); compress.cpp picks one by the super kernels' SIMD level.
 #pragma once
 #include <cstddef>
@@ -13,5 +14,6 @@ using interleave_fn = void (*)(const superinfo_t* in, superinfo_t* out, size_t n
 extern const interleave_fn interleave_portable, uninterleave_portable;
 extern const interleave_fn interleave_sse, uninterleave_sse;
 extern const interleave_fn interleave_avx2, uninterleave_avx2;
+extern const interleave_fn interleave_avx512vbmi, uninterleave_avx512vbmi;
 
 }  // namespace pentago::detail

@@ -38,7 +38,8 @@ superinfo_t reference_interleave(const superinfo_t& p) {
 
 std::vector<simd_level> levels() {
   std::vector<simd_level> r;
-  for (auto l : {simd_level::portable, simd_level::sse, simd_level::avx2})
+  for (auto l : {simd_level::portable, simd_level::sse, simd_level::avx2, simd_level::avx512,
+                 simd_level::avx512vbmi})
     if (simd_supported(l)) r.push_back(l);
   return r;
 }

@@ -1,0 +1,93 @@
+// The interleave filter of compress.h with AVX-512 VBMI and GFNI: a node is one 512-bit
+// register. Output byte j holds nibble j of the win table on its even bits and nibble j of the
+// notlose table on its odd bits. One byte permutation copies each table's bytes so that the
+// first four 64-bit lanes hold the sources of the even output bytes (low nibbles) and the last
+// four those of the odd ones (high nibbles); a per-lane bit-matrix product (gf2p8affineqb)
+// spreads the right nibble onto the right bits; a final byte permutation restores the order.
+// Uninterleaving runs the same steps backwards.
+#include <immintrin.h>
+
+#include <array>
+#include <cstdint>
+
+#include "interleave_simd.h"
+
+namespace pentago::simd::PENTAGO_ISA {
+namespace {
+
+// The gf2p8affineqb matrix that sets output bit i of each byte to input bit from[i] (or 0
+// for -1): row i is byte 7 - i of the 64-bit matrix.
+constexpr uint64_t bit_matrix(const std::array<int, 8>& from) {
+  uint64_t m = 0;
+  for (int i = 0; i < 8; i++)
+    if (from[i] >= 0) m |= uint64_t(1) << from[i] << (8 * (7 - i));
+  return m;
+}
+
+// Interleaving: the win bits of a nibble to the even bits, the notlose bits to the odd ones.
+constexpr uint64_t win_low = bit_matrix({0, -1, 1, -1, 2, -1, 3, -1});
+constexpr uint64_t win_high = bit_matrix({4, -1, 5, -1, 6, -1, 7, -1});
+constexpr uint64_t notlose_low = bit_matrix({-1, 0, -1, 1, -1, 2, -1, 3});
+constexpr uint64_t notlose_high = bit_matrix({-1, 4, -1, 5, -1, 6, -1, 7});
+// Uninterleaving: the even (win) or odd (notlose) bits to the low or high nibble.
+constexpr uint64_t even_low = bit_matrix({0, 2, 4, 6, -1, -1, -1, -1});
+constexpr uint64_t even_high = bit_matrix({-1, -1, -1, -1, 0, 2, 4, 6});
+constexpr uint64_t odd_low = bit_matrix({1, 3, 5, 7, -1, -1, -1, -1});
+constexpr uint64_t odd_high = bit_matrix({-1, -1, -1, -1, 1, 3, 5, 7});
+
+inline __m512i lanes(uint64_t low, uint64_t high) {
+  return _mm512_set_epi64(int64_t(high), int64_t(high), int64_t(high), int64_t(high), int64_t(low),
+                          int64_t(low), int64_t(low), int64_t(low));
+}
+
+// Byte k of the result is byte index(k) of the source.
+template <class F>
+inline __m512i byte_index(F index) {
+  alignas(64) uint8_t bytes[64];
+  for (int k = 0; k < 64; k++) bytes[k] = uint8_t(index(k));
+  return _mm512_load_si512(bytes);
+}
+
+void interleave_avx512vbmi(const superinfo_t* in, superinfo_t* out, size_t n) {
+  // Bytes 0-31 of a table for the even output bytes, then the same bytes for the odd ones.
+  const __m512i win_bytes = byte_index([](int k) { return k & 31; });
+  const __m512i notlose_bytes = byte_index([](int k) { return 32 + (k & 31); });
+  // Output byte j from byte j / 2 (even j) or 32 + j / 2 (odd j) of the merged halves.
+  const __m512i order = byte_index([](int j) { return (j & 1) * 32 + j / 2; });
+  const __m512i win_spread = lanes(win_low, win_high);
+  const __m512i notlose_spread = lanes(notlose_low, notlose_high);
+  for (size_t i = 0; i < n; i++) {
+    const __m512i x = _mm512_loadu_si512(&in[i]);
+    const __m512i w =
+        _mm512_gf2p8affine_epi64_epi8(_mm512_permutexvar_epi8(win_bytes, x), win_spread, 0);
+    const __m512i l =
+        _mm512_gf2p8affine_epi64_epi8(_mm512_permutexvar_epi8(notlose_bytes, x), notlose_spread, 0);
+    _mm512_storeu_si512(&out[i], _mm512_permutexvar_epi8(order, _mm512_or_si512(w, l)));
+  }
+}
+
+void uninterleave_avx512vbmi(const superinfo_t* in, superinfo_t* out, size_t n) {
+  // Even input bytes to bytes 0-31, odd ones to 32-63.
+  const __m512i split = byte_index([](int k) { return k < 32 ? 2 * k : 2 * (k - 32) + 1; });
+  const __m512i win_gather = lanes(even_low, even_high);
+  const __m512i notlose_gather = lanes(odd_low, odd_high);
+  for (size_t i = 0; i < n; i++) {
+    const __m512i x = _mm512_permutexvar_epi8(split, _mm512_loadu_si512(&in[i]));
+    // Byte k of the win table is w's byte k (low nibble) or-ed with its byte 32 + k.
+    const __m512i w = _mm512_gf2p8affine_epi64_epi8(x, win_gather, 0);
+    const __m512i l = _mm512_gf2p8affine_epi64_epi8(x, notlose_gather, 0);
+    const __m512i low_halves = _mm512_shuffle_i64x2(w, l, 0x44);   // w lanes 0-3, l lanes 0-3
+    const __m512i high_halves = _mm512_shuffle_i64x2(w, l, 0xee);  // w lanes 4-7, l lanes 4-7
+    _mm512_storeu_si512(&out[i], _mm512_or_si512(low_halves, high_halves));
+  }
+}
+
+}  // namespace
+}  // namespace pentago::simd::PENTAGO_ISA
+
+namespace pentago::detail {
+
+extern const interleave_fn interleave_avx512vbmi = simd::PENTAGO_ISA::interleave_avx512vbmi;
+extern const interleave_fn uninterleave_avx512vbmi = simd::PENTAGO_ISA::uninterleave_avx512vbmi;
+
+}  // namespace pentago::detail
