@@ -40,39 +40,47 @@ inline __m512i lanes(uint64_t low, uint64_t high) {
                           int64_t(low), int64_t(low), int64_t(low));
 }
 
-// Byte k of the result is byte index(k) of the source.
+// Byte permutations: byte k of the result is byte index(k) of the source.
+struct alignas(64) byte_map {
+  uint8_t bytes[64];
+};
 template <class F>
-inline __m512i byte_index(F index) {
-  alignas(64) uint8_t bytes[64];
-  for (int k = 0; k < 64; k++) bytes[k] = uint8_t(index(k));
-  return _mm512_load_si512(bytes);
+constexpr byte_map make_byte_map(F index) {
+  byte_map m{};
+  for (int k = 0; k < 64; k++) m.bytes[k] = uint8_t(index(k));
+  return m;
 }
+// Bytes 0-31 of a table for the even output bytes, then the same bytes for the odd ones.
+constexpr byte_map win_bytes = make_byte_map([](int k) { return k & 31; });
+constexpr byte_map notlose_bytes = make_byte_map([](int k) { return 32 + (k & 31); });
+// Output byte j from byte j / 2 (even j) or 32 + j / 2 (odd j) of the merged halves.
+constexpr byte_map order = make_byte_map([](int j) { return (j & 1) * 32 + j / 2; });
+// Uninterleaving: even input bytes to bytes 0-31, odd ones to 32-63.
+constexpr byte_map split = make_byte_map([](int k) { return k < 32 ? 2 * k : 2 * (k - 32) + 1; });
+
+inline __m512i load(const byte_map& m) { return _mm512_load_si512(m.bytes); }
 
 void interleave_avx512vbmi(const superinfo_t* in, superinfo_t* out, size_t n) {
-  // Bytes 0-31 of a table for the even output bytes, then the same bytes for the odd ones.
-  const __m512i win_bytes = byte_index([](int k) { return k & 31; });
-  const __m512i notlose_bytes = byte_index([](int k) { return 32 + (k & 31); });
-  // Output byte j from byte j / 2 (even j) or 32 + j / 2 (odd j) of the merged halves.
-  const __m512i order = byte_index([](int j) { return (j & 1) * 32 + j / 2; });
+  const __m512i win_source = load(win_bytes), notlose_source = load(notlose_bytes);
+  const __m512i out_order = load(order);
   const __m512i win_spread = lanes(win_low, win_high);
   const __m512i notlose_spread = lanes(notlose_low, notlose_high);
   for (size_t i = 0; i < n; i++) {
     const __m512i x = _mm512_loadu_si512(&in[i]);
     const __m512i w =
-        _mm512_gf2p8affine_epi64_epi8(_mm512_permutexvar_epi8(win_bytes, x), win_spread, 0);
-    const __m512i l =
-        _mm512_gf2p8affine_epi64_epi8(_mm512_permutexvar_epi8(notlose_bytes, x), notlose_spread, 0);
-    _mm512_storeu_si512(&out[i], _mm512_permutexvar_epi8(order, _mm512_or_si512(w, l)));
+        _mm512_gf2p8affine_epi64_epi8(_mm512_permutexvar_epi8(win_source, x), win_spread, 0);
+    const __m512i l = _mm512_gf2p8affine_epi64_epi8(_mm512_permutexvar_epi8(notlose_source, x),
+                                                    notlose_spread, 0);
+    _mm512_storeu_si512(&out[i], _mm512_permutexvar_epi8(out_order, _mm512_or_si512(w, l)));
   }
 }
 
 void uninterleave_avx512vbmi(const superinfo_t* in, superinfo_t* out, size_t n) {
-  // Even input bytes to bytes 0-31, odd ones to 32-63.
-  const __m512i split = byte_index([](int k) { return k < 32 ? 2 * k : 2 * (k - 32) + 1; });
+  const __m512i halves = load(split);
   const __m512i win_gather = lanes(even_low, even_high);
   const __m512i notlose_gather = lanes(odd_low, odd_high);
   for (size_t i = 0; i < n; i++) {
-    const __m512i x = _mm512_permutexvar_epi8(split, _mm512_loadu_si512(&in[i]));
+    const __m512i x = _mm512_permutexvar_epi8(halves, _mm512_loadu_si512(&in[i]));
     // Byte k of the win table is w's byte k (low nibble) or-ed with its byte 32 + k.
     const __m512i w = _mm512_gf2p8affine_epi64_epi8(x, win_gather, 0);
     const __m512i l = _mm512_gf2p8affine_epi64_epi8(x, notlose_gather, 0);

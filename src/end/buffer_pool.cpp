@@ -75,7 +75,7 @@ uint64_t buffer_pool::carved_bytes() const {
 
 std::shared_ptr<superinfo_t> buffer_pool::take_shared() {
   superinfo_t* b = take();
-  PENTAGO_CHECK(b, "pool buffers used up beyond the plan's budget");
+  PENTAGO_CHECK(b, "no pool buffer: the plan's budget is used up, or mmap failed");
   return std::shared_ptr<superinfo_t>(b, [this](superinfo_t* p) { give(p); });
 }
 

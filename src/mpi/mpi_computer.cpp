@@ -10,6 +10,9 @@
 namespace pentago {
 namespace {
 
+// The largest line buffer (line_buffer_nodes): a full 8^4 block behind its message header.
+constexpr size_t max_line_buffer_nodes = 1 + buffer_pool::block_nodes;
+
 std::vector<block_key_t> keys_of(const partition_t& p, int rank) {
   std::vector<block_key_t> keys;
   for (const auto& b : p.rank_blocks(rank))
@@ -26,8 +29,10 @@ mpi_computer::mpi_computer(const engine_options& o,
       slices_(slices),
       rank_(mpi_rank()),
       ranks_(mpi_size()),
-      line_buffers_(plan.line_bytes + sizeof(superinfo_t) * (1 + buffer_pool::block_nodes),
-                    1 + buffer_pool::block_nodes),
+      // The plan's line memory, and one more buffer: the flow always keeps one output
+      // receive posted (flow.cpp, incoming_budget).
+      line_buffers_(plan.line_bytes + sizeof(superinfo_t) * max_line_buffer_nodes,
+                    max_line_buffer_nodes),
       pool_(o.threads - 1),
       limits_{o.gather_limit, o.line_limit, plan.line_bytes, o.mode},
       trace_(trace) {

@@ -115,13 +115,13 @@ class block_store {
   void store_compressed(int flat, std::span<superinfo_t> values, block_codec codec);
   void drop(int flat);  // frees a block's compressed bytes
   void held_changed(int flat, uint32_t size);
+  // Sizes the pool's buffers to the largest held block and times the contributions.
+  void attach_pool();
   // When the pool runs dry: the lines of the slice in completion order (the order every rank
   // computes its lines in, line_order.h) give each incomplete block the time of its next
   // contribution, and a block needed sooner takes the buffer of the one needed last (the
   // caching rule that compresses least), which is compressed into the heap. Slices of more
   // than 2^20 lines are not timed: their pool stays first come, first served.
-  // Sizes the pool's buffers to the largest held block and times the contributions.
-  void attach_pool();
   void time_contributions();
   uint32_t next_time(int flat, uint8_t dims) const;
   superinfo_t* take_buffer(int flat, uint8_t left);
