@@ -29,6 +29,27 @@ void buffer_pool::set_buffer_nodes(size_t nodes) {
   carved_ = 0;
 }
 
+uint64_t buffer_pool::budget() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return budget_;
+}
+
+void buffer_pool::set_budget(uint64_t budget) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  PENTAGO_CHECK(out_ == 0, "pool budget changed while buffers are out");
+  budget_ = budget;
+  if (mapped_ <= budget_) return;
+  while (!chunks_.empty() && mapped_ > budget_) {
+    munmap(chunks_.back().first, chunks_.back().second);
+    mapped_ -= chunks_.back().second;
+    chunks_.pop_back();
+  }
+  free_.clear();
+  chunk_ = 0;
+  offset_ = 0;
+  carved_ = 0;
+}
+
 size_t buffer_pool::buffer_nodes() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return size_ / sizeof(superinfo_t);

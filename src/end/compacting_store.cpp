@@ -2,6 +2,7 @@
 #include "pentago/end/compacting_store.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -64,7 +65,8 @@ using exclusive_guard = heap_guard<true>;
 compacting_store::compacting_store(size_t heap_size, double min_free_fraction)
     : heap_size_(align(heap_size)),
       min_free_fraction_(min_free_fraction),
-      groups_(new group_table[max_groups]) {
+      groups_(new group_table[max_groups]),
+      limit_(heap_size_) {
   static_assert(sizeof(array_entry) == bytes_per_array);
   if (!heap_size) throw error("compacting store: heap size must be positive");
   if (!(min_free_fraction >= 0 && min_free_fraction < 1))
@@ -181,7 +183,7 @@ bool compacting_store::frozen(group_id group) const {
 bool compacting_store::try_bump(size_t n, size_t& offset) {
   size_t next = heap_next_.load(std::memory_order_relaxed);
   do {
-    if (n > heap_size_ - next) return false;
+    if (n > limit_.load(std::memory_order_relaxed) - next) return false;
   } while (!heap_next_.compare_exchange_weak(next, next + n, std::memory_order_relaxed));
   offset = next;
   allocated_bytes_.fetch_add(n, std::memory_order_relaxed);
@@ -229,7 +231,15 @@ void compacting_store::set_exclusive(group_id group, size_t index, const void* b
     add_live(0, have);
     have = 0;
     collect_exclusive();
-    const size_t free = heap_size_ - heap_next_.load(std::memory_order_relaxed);
+    const size_t next = heap_next_.load(std::memory_order_relaxed);
+    const size_t limit = limit_.load(std::memory_order_relaxed);
+    // A lowered limit gives way before the heap refuses the write.
+    if (limit < heap_size_ &&
+        (need > limit - next || double(limit - next - need) < min_free_fraction_ * double(limit))) {
+      limit_.store(heap_size_, std::memory_order_relaxed);
+      limit_raises_.fetch_add(1, std::memory_order_relaxed);
+    }
+    const size_t free = heap_size_ - next;
     const std::string counts = "compacting store full: need " + std::to_string(need) + " bytes, " +
                                std::to_string(free) + " free of " + std::to_string(heap_size_);
     if (need > free) throw error(counts);
@@ -401,6 +411,21 @@ void compacting_store::collect_exclusive() {
   last_collection_free_ratio_ = double(heap_size_ - target) / double(heap_size_);
 }
 
+void compacting_store::set_limit(size_t bytes) {
+  const exclusive_guard guard(heap_lock_);
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  const size_t next = heap_next_.load(std::memory_order_relaxed);
+  const size_t limit = std::min(heap_size_, (std::max(bytes, next) + page - 1) / page * page);
+  limit_.store(limit, std::memory_order_relaxed);
+  const size_t touched = bump_high_water_.load(std::memory_order_relaxed);
+  if (touched <= limit) return;
+  // Nothing lives above the bump pointer: give those pages back (they read as zeros if used
+  // again), so the resident arena is at most the limit.
+  if (madvise(heap_ + limit, heap_size_ - limit, MADV_DONTNEED))
+    throw error(std::string("compacting store: cannot release pages: ") + std::strerror(errno));
+  bump_high_water_.store(limit, std::memory_order_relaxed);
+}
+
 compacting_store_stats compacting_store::stats() const {
   const shared_guard guard(heap_lock_);
   compacting_store_stats s;
@@ -415,6 +440,8 @@ compacting_store_stats compacting_store::stats() const {
   s.moved_bytes = moved_bytes_.load(std::memory_order_relaxed);
   s.free_ratio = double(heap_size_ - s.live_bytes) / double(heap_size_);
   s.last_collection_free_ratio = last_collection_free_ratio_;
+  s.limit = limit_.load(std::memory_order_relaxed);
+  s.limit_raises = limit_raises_.load(std::memory_order_relaxed);
   return s;
 }
 

@@ -141,6 +141,9 @@ class local_computer : public slice_computer {
     r.memory.store_bytes = store.peak_held_bytes();
     r.memory.arena_live = stats.peak_live_bytes;
     r.memory.arena_touched = stats.bump_high_water;
+    r.memory.arena_bytes = stats.limit;
+    r.memory.arena_limit_raises = stats.limit_raises;
+    r.memory.partial_plan_bytes = partials.budget();
     r.memory.partial_bytes = partials.carved_bytes();
     r.memory.partial_recompressions = store.partial_recompressions();
     r.memory.partial_evictions = store.partial_evictions();

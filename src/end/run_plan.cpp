@@ -177,6 +177,22 @@ const slice_plan_t* run_plan::slice_plan(int n) const {
   return nullptr;
 }
 
+uint64_t run_plan::arena_bytes_from(int n, double scale) const {
+  scale = std::clamp(scale, 0.0, 1.0);
+  double peak = 0;
+  for (size_t k = 0; k < slices.size(); k++) {
+    const slice_plan_t& s = slices[k];
+    if (!s.computed || s.slice > n) continue;
+    // Each block's arena slack does not shrink with the ratio.
+    const uint64_t above_blocks = k ? slices[k - 1].blocks : 0;
+    const double slack = rank_share * double(block_arena_slack * (s.blocks + above_blocks));
+    const double pair = double(s.pair_bytes);
+    peak = std::max(peak, scale * std::max(0.0, pair - slack) + std::min(pair, slack));
+  }
+  const double unused = arena_headroom * std::max(0.0, double(store_peak) - peak);
+  return arena_bytes - std::min(arena_bytes, uint64_t(unused));
+}
+
 namespace {
 
 // The plan of a validated request whose slice 35 samples at `top_ratio` (0: not sampled),
@@ -194,6 +210,7 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
   p.first = r.restart_slice >= 0 || r.meaningless ? p.top - 1 : 35;
   p.bottom = r.stop_after >= 0 ? r.stop_after : r.root.sum();
   const double share = (r.ranks > 1 ? rank_imbalance : 1.0) / double(r.ranks);
+  p.rank_share = share;
   // Roots compress differently: scale the calibrated ratios by how this root's slice 35
   // compresses (measured on a sample of its blocks) against the calibration's.
   // The calibration is Snappy's; another codec scales it by its own factor first.

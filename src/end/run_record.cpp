@@ -183,6 +183,7 @@ void run_record::slice(const slice_report& r) {
                  {"arena_live", m.arena_live},
                  {"arena_touched", m.arena_touched},
                  {"arena_bytes", m.arena_bytes},
+                 {"arena_limit_raises", m.arena_limit_raises},
                  {"partial_bytes", m.partial_bytes},
                  {"partial_plan_bytes", m.partial_plan_bytes},
                  {"partial_recompressions", m.partial_recompressions},

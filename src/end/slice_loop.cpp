@@ -38,6 +38,20 @@ void describe(slice_report& r, int n, const std::vector<section_t>& sections,
   }
 }
 
+// Before slice n: the plan's ratios re-anchored on how slice n+1 (frozen, not yet read)
+// compressed on this rank give the arena it needs from n down; what the plan set aside beyond
+// that goes to the partial pool for this slice (25263480 @ 0.5G: its pool from 66 to 113 MiB
+// in slices 32-30, docs/performance.md). A worse ratio than planned lends nothing.
+void lend_arena_to_pool(const run_plan& plan, int n, const block_store& above,
+                        compacting_store& heap, buffer_pool& partials) {
+  const slice_plan_t* p = plan.slice_plan(n + 1);
+  if (!p || p->ratio <= 0 || !above.uncompressed_bytes()) return;
+  const double measured = double(above.compressed_bytes()) / double(above.uncompressed_bytes());
+  heap.set_limit(plan.arena_bytes_from(n, measured / p->ratio));
+  partials.set_budget(plan.partial_bytes + plan.arena_bytes -
+                      std::min<uint64_t>(plan.arena_bytes, heap.limit()));
+}
+
 }  // namespace
 
 uint64_t resident_high_water() {
@@ -145,6 +159,7 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     if (slices[n].empty()) break;
     const auto t = clock_type::now();
     slice_report r;
+    if (above) lend_arena_to_pool(plan, n, *above, heap, partials);
     auto store = computer.new_store(n, o.samples, heap, &partials, r);
     if (plan.slice_plan(n)->dropped) {
       store->drop_complete_blocks();

@@ -103,16 +103,23 @@ void mpi_computer::measure(const block_store& store, const compacting_store& hea
     PENTAGO_MPI(MPI_Gather(times.data(), int(times.size()), MPI_DOUBLE, per_rank.data(),
                            int(times.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD));
   const auto heap_stats = heap.stats();
-  uint64_t local[6] = {
+  uint64_t local[7] = {
       store.compressed_bytes(), store.uncompressed_bytes(),     stats_.input_bytes,
-      stats_.outputs_sent,      store.partial_recompressions(), store.partial_evictions()};
-  // Per rank maxima: resident set, store bytes, arena live and bump high water, partials.
-  uint64_t local_max[6] = {pentago::resident_high_water(), store.peak_held_bytes(),
-                           heap_stats.peak_live_bytes,     heap_stats.bump_high_water,
-                           partials.carved_bytes(),        stats_.line_bytes_high_water};
-  uint64_t total[6] = {}, high[6] = {};
-  PENTAGO_MPI(MPI_Reduce(local, total, 6, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
-  PENTAGO_MPI(MPI_Reduce(local_max, high, 6, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
+      stats_.outputs_sent,      store.partial_recompressions(), store.partial_evictions(),
+      heap_stats.limit_raises};
+  // Per rank maxima: resident set, store bytes, arena live, bump high water and limit,
+  // partials and their budget.
+  uint64_t local_max[8] = {pentago::resident_high_water(),
+                           store.peak_held_bytes(),
+                           heap_stats.peak_live_bytes,
+                           heap_stats.bump_high_water,
+                           partials.carved_bytes(),
+                           stats_.line_bytes_high_water,
+                           heap_stats.limit,
+                           partials.budget()};
+  uint64_t total[7] = {}, high[8] = {};
+  PENTAGO_MPI(MPI_Reduce(local, total, 7, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
+  PENTAGO_MPI(MPI_Reduce(local_max, high, 8, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
   stats_ = {};
   if (rank_ != 0) return;
   r.worker_seconds = sum;
@@ -133,6 +140,9 @@ void mpi_computer::measure(const block_store& store, const compacting_store& hea
   r.memory.partial_recompressions = total[4];
   r.memory.partial_evictions = total[5];
   r.memory.line_bytes = high[5];
+  r.memory.arena_bytes = high[6];
+  r.memory.partial_plan_bytes = high[7];
+  r.memory.arena_limit_raises = total[6];
   for (size_t k = 0; k < per_rank.size() / times.size(); k++) {
     activity_times t{};
     std::copy_n(per_rank.begin() + long(k * times.size()), times.size(), t.begin());

@@ -1,5 +1,5 @@
 // buffer_pool: buffers of the slice's size within the budget, reuse across threads' frees,
-// and the shared handle that gives its buffer back.
+// the shared handle that gives its buffer back, and the budget moved between slices.
 #include "pentago/end/buffer_pool.h"
 
 #include <gtest/gtest.h>
@@ -59,4 +59,30 @@ TEST(buffer_pool, shared_buffers_come_back_and_the_budget_holds) {
   EXPECT_THROW(pool.set_buffer_nodes(201), error);  // above this pool's max_nodes
   pool.set_buffer_nodes(200);                       // every buffer is back
   EXPECT_NE(pool.take(), nullptr);
+}
+
+// Between slices the budget moves: a higher one hands out more buffers, a lower one unmaps
+// the chunks beyond it, and neither is allowed while buffers are out.
+TEST(buffer_pool, budget_moves_between_slices) {
+  const size_t nodes = 1024, bytes = nodes * sizeof(superinfo_t);
+  buffer_pool pool(4 * bytes, nodes);
+  pool.set_buffer_nodes(nodes);
+  std::vector<superinfo_t*> taken;
+  while (superinfo_t* b = pool.take()) taken.push_back(b);
+  EXPECT_EQ(taken.size(), 4u);
+  EXPECT_THROW(pool.set_budget(8 * bytes), error);
+  for (auto* b : taken) pool.give(b);
+  pool.set_budget(8 * bytes);
+  EXPECT_EQ(pool.budget(), 8 * bytes);
+  taken.clear();
+  while (superinfo_t* b = pool.take()) taken.push_back(b);
+  EXPECT_EQ(taken.size(), 8u);
+  for (auto* b : taken) b->win.w[0] = 1;  // every buffer is writable memory
+  for (auto* b : taken) pool.give(b);
+  pool.set_budget(2 * bytes);
+  taken.clear();
+  while (superinfo_t* b = pool.take()) taken.push_back(b);
+  EXPECT_EQ(taken.size(), 2u);
+  for (auto* b : taken) b->notlose.w[3] = 2;
+  EXPECT_EQ(pool.carved_bytes(), 8 * bytes);  // the high water of the run
 }

@@ -1,8 +1,10 @@
 // Tests for the compacting store (parallel §2.4): contents against a model under concurrency,
-// survival of heavy fragmentation, stable frozen groups, clear errors when full.
+// survival of heavy fragmentation, stable frozen groups, clear errors when full, and a limit
+// lowered between slices.
 #include "pentago/end/compacting_store.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -448,6 +450,42 @@ TEST(CompactingStore, MisuseThrows) {
   // The store still works after all these errors (no lock left held).
   store.set(a, 0, pattern(5, 50));
   EXPECT_EQ(get(store, a, 0), pattern(5, 50));
+}
+
+// A lowered limit bounds bump allocation and gives the pages above it back; a write that does
+// not fit under it even after a collection raises it back instead of failing.
+TEST(CompactingStore, LimitLendsTheTopAndGivesWay) {
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  compacting_store store(64 * page, 0);
+  EXPECT_EQ(store.limit(), store.heap_size());
+  const group_id g = store.create_group(64);
+  for (size_t i = 0; i < 32; i++) store.set(g, i, pattern(uint32_t(i), page));
+  store.freeze(g);
+  EXPECT_EQ(store.stats().bump_high_water, 32 * page);
+  // Never below the data held; rounded up to whole pages.
+  store.set_limit(page + 1);
+  EXPECT_EQ(store.limit(), 32 * page);
+  store.set_limit(40 * page + 1);
+  EXPECT_EQ(store.limit(), 41 * page);
+  const group_id h = store.create_group(64);
+  for (size_t i = 0; i < 9; i++) store.set(h, i, pattern(uint32_t(100 + i), page));
+  EXPECT_EQ(store.stats().bump_high_water, 41 * page);
+  EXPECT_EQ(store.stats().limit_raises, 0u);
+  // Lowering releases the touched pages above the limit (they read back as zeros: nothing
+  // lives there), and the data below is intact.
+  store.destroy_group(h);
+  store.set_limit(33 * page);
+  EXPECT_EQ(store.limit(), 33 * page);
+  EXPECT_EQ(store.stats().bump_high_water, 33 * page);
+  for (size_t i = 0; i < 32; i++) EXPECT_EQ(get(store, g, i), pattern(uint32_t(i), page));
+  // Past the limit: the write collects, then raises the limit back to the heap's size.
+  const group_id k = store.create_group(64);
+  for (size_t i = 0; i < 20; i++) store.set(k, i, pattern(uint32_t(200 + i), page));
+  EXPECT_EQ(store.limit(), store.heap_size());
+  EXPECT_EQ(store.stats().limit_raises, 1u);
+  EXPECT_EQ(store.stats().limit, store.heap_size());
+  for (size_t i = 0; i < 20; i++) EXPECT_EQ(get(store, k, i), pattern(uint32_t(200 + i), page));
+  for (size_t i = 0; i < 32; i++) EXPECT_EQ(get(store, g, i), pattern(uint32_t(i), page));
 }
 
 }  // namespace

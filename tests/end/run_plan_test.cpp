@@ -1,9 +1,12 @@
 // Run plan tests: the lowest slice of a run that does not save it is planned as its incomplete
-// blocks only, and each root's compression ratios are scaled by its sampled slice 35.
+// blocks only, each root's compression ratios are scaled by its sampled slice 35, and the arena
+// from a slice down shrinks with how the slice above compressed.
 #include "pentago/end/run_plan.h"
 
 #include <gtest/gtest.h>
 #include <lzma.h>
+
+#include <algorithm>
 
 #include "pentago/layout/section.h"
 
@@ -210,5 +213,39 @@ TEST(run_plan, line_buffers_hold_every_line_of_a_slice) {
       largest = std::max(largest, bytes);
     }
     EXPECT_EQ(largest, most) << "slice " << n;
+  }
+}
+
+// From a slice down, the arena a plan needs is its headroom over the largest pair of stores
+// still to come, rescaled by how the slice above compressed against the plan (never above 1):
+// all of it at the planned ratio until the largest pair is done, less after it, and less when
+// the slice above compressed better than planned.
+TEST(run_plan, arena_from_a_slice_shrinks_with_its_measured_ratio) {
+  const auto slices = descendant_sections(section_t::parse("25263480"), 35);
+  const run_plan p = make_run_plan(request("25263480", -1), slices);
+  ASSERT_TRUE(p.fits);
+  EXPECT_GT(p.rank_share, 0.5);
+  EXPECT_LT(p.rank_share, 0.6);
+  ASSERT_LT(p.bottom, p.peak_slice);  // slices below the largest pair
+  for (const auto& s : p.slices) {
+    if (!s.computed || s.slice == p.first) continue;
+    const int n = s.slice;
+    uint64_t peak = 0;  // the largest pair from n down
+    for (const auto& t : p.slices)
+      if (t.computed && t.slice <= n) peak = std::max(peak, t.pair_bytes);
+    for (const double scale : {1.3, 1.0, 0.8, 0.5}) {
+      const double expected =
+          double(p.arena_bytes) - 1.05 * (double(p.store_peak) - std::min(scale, 1.0) * peak);
+      EXPECT_NEAR(double(p.arena_bytes_from(n, scale)), expected, 0.01 * double(p.store_peak))
+          << n << " " << scale;
+      EXPECT_LE(p.arena_bytes_from(n, scale), p.arena_bytes);
+    }
+    EXPECT_EQ(p.arena_bytes_from(n, 1.3), p.arena_bytes_from(n, 1));
+    if (n >= p.peak_slice) {
+      EXPECT_EQ(p.arena_bytes_from(n, 1), p.arena_bytes) << n;
+    } else {
+      EXPECT_LT(p.arena_bytes_from(n, 1), p.arena_bytes) << n;
+    }
+    EXPECT_LT(p.arena_bytes_from(n, 0.5), p.arena_bytes_from(n, 0.8)) << n;
   }
 }

@@ -34,14 +34,17 @@ class buffer_pool {
   uint64_t buffer_bytes() const { return buffer_nodes() * sizeof(superinfo_t); }
   superinfo_t* take();  // nullptr when the budget is used up
   void give(superinfo_t* buffer);
-  uint64_t budget() const { return budget_; }
+  uint64_t budget() const;
+  // A new budget, only while no buffer is out (between slices): chunks beyond a lower one are
+  // unmapped, and carving starts again from the first chunk.
+  void set_budget(uint64_t budget);
   uint64_t carved_bytes() const;  // high water of buffers handed out
 
   // A buffer given back when the last owner lets go; throws if the budget is used up.
   std::shared_ptr<superinfo_t> take_shared();
 
  private:
-  const uint64_t budget_;
+  uint64_t budget_;
   const size_t max_nodes_;
   mutable std::mutex mutex_;
   size_t size_;  // bytes per buffer

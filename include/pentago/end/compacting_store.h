@@ -62,6 +62,8 @@ struct compacting_store_stats {
   uint64_t moved_bytes = 0;               // total bytes moved by collections
   double free_ratio = 1;                  // (heap_size - live_bytes) / heap_size
   double last_collection_free_ratio = 1;  // free ratio right after the last collection
+  size_t limit = 0;                       // compacting_store::limit
+  uint64_t limit_raises = 0;              // writes that raised a lowered limit back
 };
 
 class compacting_store {
@@ -86,6 +88,13 @@ class compacting_store {
   compacting_store& operator=(const compacting_store&) = delete;
 
   size_t heap_size() const { return heap_size_; }
+  // The bytes the heap may use, at most heap_size (all of it at first). Between slices
+  // (nothing may use the store meanwhile): lowering it releases the mapped pages above it to
+  // the system, so another pool may use that memory, and it never falls below the data held.
+  // A write that does not fit under the limit even after a collection raises it back to
+  // heap_size (counted in stats().limit_raises) rather than fail.
+  void set_limit(size_t bytes);
+  size_t limit() const { return limit_.load(std::memory_order_relaxed); }
 
   // A new group of empty arrays. Throws if max_groups groups already exist.
   group_id create_group(size_t arrays);
@@ -183,6 +192,8 @@ class compacting_store {
   std::atomic<uint64_t> allocated_bytes_{0};
   std::atomic<uint64_t> moved_bytes_{0};
   double last_collection_free_ratio_ = 1;  // written under the exclusive lock
+  std::atomic<size_t> limit_;
+  std::atomic<uint64_t> limit_raises_{0};
 };
 
 }  // namespace pentago

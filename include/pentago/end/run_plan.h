@@ -98,7 +98,15 @@ struct run_plan {
   std::string reason;        // why not, one line
   uint64_t total_nodes = 0;  // nodes computed
 
+  double rank_share = 1;  // a rank's share of a slice's store, with load imbalance
+
   const slice_plan_t* slice_plan(int n) const;  // the plan of slice n, or null
+  // The arena from slice n down, once slice n+1 is known to compress at `scale` times its
+  // planned ratio (clamped to [0, 1]): the plan's pairs of stores from n down rescaled by it
+  // (the calibrated shape anchored on the measured slice, as slice 35's sample anchors it at
+  // the start), with the plan's headroom. At scale 1, or while a larger pair lies above n,
+  // it is arena_bytes; the slice loop lends the difference to the partial pool.
+  uint64_t arena_bytes_from(int n, double scale) const;
 };
 
 // The plan of a validated request. `slices[n]` are the root's descendant sections at slice n.

@@ -44,7 +44,9 @@ struct slice_report {
     uint64_t plan_store_bytes = 0;     // the plan's store of this slice per rank
     uint64_t store_bytes = 0;          // measured high water of the store, max over ranks
     double plan_ratio = 0;
-    uint64_t arena_live = 0, arena_touched = 0, arena_bytes = 0;
+    // The arena's limit and the pool's budget at the slice's end (with a lent arena, less and
+    // more than the plan's), and writes that raised a lent arena's limit back, summed.
+    uint64_t arena_live = 0, arena_touched = 0, arena_bytes = 0, arena_limit_raises = 0;
     uint64_t partial_bytes = 0, partial_plan_bytes = 0;
     // Summed over ranks: contributions compressed into incomplete blocks, and partial blocks
     // compressed to free their buffer (block_store::partial_recompressions, _evictions).
