@@ -176,37 +176,25 @@ void block_store::attach_pool() {
   int largest = 0;
   for (int f = 0; f < int(keys_.size()); f++) largest = std::max(largest, nodes(f));
   if (largest) pool_->set_buffer_nodes(size_t(largest));
-  time_contributions();
+  section_blocks_.clear();
+  for (const auto& s : sections_) section_blocks_.push_back(section_blocks(s));
 }
 
-void block_store::time_contributions() {
-  // The slice's lines are listed for this (about 50 bytes each, briefly): slices of more
-  // lines keep the first-come pool.
-  constexpr uint64_t max_timed_lines = uint64_t(1) << 20;
-  const slice_lines order(sections_);
-  if (keys_.empty() || order.total_lines() > max_timed_lines) return;
-  line_time_.reset(new uint32_t[4 * keys_.size()]);
-  std::fill(line_time_.get(), line_time_.get() + 4 * keys_.size(), UINT32_MAX);
-  uint32_t time = 0;
-  for (const auto& line : lines_in_completion_order(order)) {
-    const int si = order.section_index(line.section);
-    for (int k = 0; k < line.length(); k++) {
-      const int f = flat_id(si, line.block(k));
-      if (f >= 0) line_time_[4 * f + line.dimension] = time;
-    }
-    time++;
+uint64_t block_store::next_time(int flat, uint8_t dims) const {
+  // The next of the block's lines to come, at its place in completion order.
+  const block_key_t& k = keys_[flat];
+  uint64_t t = UINT64_MAX;
+  for (int d = 0; d < 4; d++) {
+    if (!(dims >> d & 1)) continue;
+    std::array<uint8_t, 3> base;
+    for (int a = 0, j = 0; a < 4; a++)
+      if (a != d) base[j++] = uint8_t(k.block[a]);
+    t = std::min(t, completion_time(k.section, section_blocks_[k.section], d, base));
   }
-}
-
-uint32_t block_store::next_time(int flat, uint8_t dims) const {
-  uint32_t t = UINT32_MAX;
-  for (int d = 0; d < 4; d++)
-    if (dims >> d & 1) t = std::min(t, line_time_[4 * flat + d]);
   return t;
 }
 
 void block_store::track_buffer(int flat, uint8_t dims_before, uint8_t dims_after) {
-  if (!line_time_) return;
   const std::lock_guard<std::mutex> lock(evict_mutex_);
   if (dims_before) by_next_time_.erase({next_time(flat, dims_before), flat});
   if (dims_after) by_next_time_.insert({next_time(flat, dims_after), flat});
@@ -214,8 +202,7 @@ void block_store::track_buffer(int flat, uint8_t dims_before, uint8_t dims_after
 
 superinfo_t* block_store::take_buffer(int flat, uint8_t left) {
   if (superinfo_t* b = pool_->take()) return b;
-  if (!line_time_) return nullptr;
-  const uint32_t mine = next_time(flat, left);
+  const uint64_t mine = next_time(flat, left);
   int victim;
   {
     const std::lock_guard<std::mutex> lock(evict_mutex_);

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <tuple>
 
 #include "pentago/layout/line_mapping.h"
 #include "pentago/util/error.h"
@@ -19,28 +18,34 @@ std::vector<section_geometry> geometries(std::span<const section_t> sections) {
   return g;
 }
 
-// The box grows in proportion to the section's shape: a line's place is the largest of its
-// base coordinates, each as a fraction of its axis (in 1/4096ths).
-auto completion_key(const line_t& line, int section_index, const std::array<int, 4>& blocks) {
-  int box = 0;
+}  // namespace
+
+uint64_t completion_time(int section_index, const std::array<int, 4>& blocks, int dimension,
+                         const std::array<uint8_t, 3>& base) {
+  PENTAGO_CHECK(section_index >= 0 && section_index < (1 << 22),
+                "completion_time: section index out of range");
+  // The box grows in proportion to the section's shape: a line's place is the largest of its
+  // base coordinates, each as a fraction of its axis (in 1/4096ths). Packed, most significant
+  // first: section index (22 bits), box (12), dimension (2), base (3 x 8).
+  uint64_t box = 0;
   for (int a = 0, j = 0; a < 4; a++)
-    if (a != line.dimension) {
-      box = std::max(box, (2 * line.base[j] + 1) * 2048 / blocks[a]);
+    if (a != dimension) {
+      box = std::max(box, uint64_t((2 * base[j] + 1) * 2048 / blocks[a]));
       j++;
     }
-  return std::make_tuple(section_index, box, line.dimension, line.base);
+  return uint64_t(section_index) << 38 | box << 26 | uint64_t(dimension) << 24 |
+         uint64_t(base[0]) << 16 | uint64_t(base[1]) << 8 | base[2];
 }
-
-}  // namespace
 
 void sort_lines_for_completion(std::vector<line_t>& lines, const slice_lines& order) {
   const auto geometry = geometries(order.sections());
-  std::vector<std::pair<decltype(completion_key(line_t{}, 0, {})), size_t>> keyed;
+  std::vector<std::pair<uint64_t, size_t>> keyed;
   keyed.reserve(lines.size());
   for (size_t i = 0; i < lines.size(); i++) {
     const int si = order.section_index(lines[i].section);
     PENTAGO_CHECK(si >= 0, "sort_lines_for_completion: line of a section not in the slice");
-    keyed.push_back({completion_key(lines[i], si, geometry[si].blocks), i});
+    keyed.push_back(
+        {completion_time(si, geometry[si].blocks, lines[i].dimension, lines[i].base), i});
   }
   std::sort(keyed.begin(), keyed.end());
   std::vector<line_t> sorted;

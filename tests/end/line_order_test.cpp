@@ -1,5 +1,6 @@
 // Completion order of lines: a permutation of the slice's lines, grouped by section, that holds
-// fewer incomplete blocks at once than the canonical or a random order, as simulated.
+// fewer incomplete blocks at once than the canonical or a random order, as simulated, and the
+// completion time that numbers it.
 #include "pentago/end/line_order.h"
 
 #include <gtest/gtest.h>
@@ -67,4 +68,36 @@ TEST(line_order, completion_order_holds_fewer_incomplete_blocks) {
   EXPECT_LT(completion, in_random);
   // The growing cube holds at most about 27/64 of the section at once, plus edge effects.
   EXPECT_LT(double(completion), 0.6 * double(big.size()));
+}
+
+// completion_time numbers the completion order: strictly increasing along it, section by
+// section and, within a section, with the growing box (the largest base coordinate as a
+// fraction of its axis) never shrinking.
+TEST(line_order, completion_time_numbers_the_completion_order) {
+  const auto sections = slice_sections(31);
+  ASSERT_GT(sections.size(), 3u);
+  const std::vector<section_t> some(sections.begin(), sections.begin() + 4);
+  const slice_lines order(some);
+  const auto ordered = lines_in_completion_order(order);
+  double last_box = -1;
+  int last_section = -1;
+  uint64_t last_time = 0;
+  for (size_t i = 0; i < ordered.size(); i++) {
+    const line_t& line = ordered[i];
+    const int si = order.section_index(line.section);
+    const auto blocks = section_blocks(line.section);
+    const uint64_t t = completion_time(si, blocks, line.dimension, line.base);
+    if (i) {
+      EXPECT_GT(t, last_time) << i;
+    }
+    last_time = t;
+    double box = 0;
+    for (int a = 0, j = 0; a < 4; a++)
+      if (a != line.dimension) box = std::max(box, (line.base[j++] + 0.5) / blocks[a]);
+    if (si != last_section) last_box = -1;
+    EXPECT_GE(box, last_box - 1e-3) << i;  // (the key's box is in 1/4096ths)
+    last_box = std::max(last_box, box);
+    last_section = si;
+  }
+  EXPECT_THROW(completion_time(1 << 22, {1, 1, 1, 1}, 0, {0, 0, 0}), std::exception);
 }

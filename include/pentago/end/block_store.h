@@ -115,15 +115,13 @@ class block_store {
   void store_compressed(int flat, std::span<superinfo_t> values, block_codec codec);
   void drop(int flat);  // frees a block's compressed bytes
   void held_changed(int flat, uint32_t size);
-  // Sizes the pool's buffers to the largest held block and times the contributions.
+  // Sizes the pool's buffers to the largest held block.
   void attach_pool();
-  // When the pool runs dry: the lines of the slice in completion order (the order every rank
-  // computes its lines in, line_order.h) give each incomplete block the time of its next
-  // contribution, and a block needed sooner takes the buffer of the one needed last (the
-  // caching rule that compresses least), which is compressed into the heap. Slices of more
-  // than 2^20 lines are not timed: their pool stays first come, first served.
-  void time_contributions();
-  uint32_t next_time(int flat, uint8_t dims) const;
+  // When the pool runs dry: each incomplete block's next contribution comes at its line's
+  // place in completion order (the order every rank computes its lines in, line_order.h's
+  // completion_time), and a block needed sooner takes the buffer of the one needed last (the
+  // caching rule that compresses least), which is compressed into the heap.
+  uint64_t next_time(int flat, uint8_t dims) const;
   superinfo_t* take_buffer(int flat, uint8_t left);
   void track_buffer(int flat, uint8_t dims_before, uint8_t dims_after);
 
@@ -132,10 +130,10 @@ class block_store {
   std::unordered_map<uint64_t, int> flat_of_;
   std::unique_ptr<std::atomic<uint8_t>[]> missing_dims_;  // per block: dimensions to come
   std::unique_ptr<element_lock[]> locks_;
-  std::vector<superinfo_t*> partial_;      // uncompressed incomplete blocks, from pool_
-  std::unique_ptr<uint32_t[]> line_time_;  // [flat * 4 + d]: completion-order index of a line
+  std::vector<superinfo_t*> partial_;               // uncompressed incomplete blocks, from pool_
+  std::vector<std::array<int, 4>> section_blocks_;  // per section, with a pool
   std::mutex evict_mutex_;
-  std::set<std::pair<uint32_t, int>> by_next_time_;  // buffer holders (guarded by evict_mutex_)
+  std::set<std::pair<uint64_t, int>> by_next_time_;  // buffer holders (guarded by evict_mutex_)
   std::atomic<uint64_t> recompressions_{0}, evictions_{0};
   std::unique_ptr<buffer_pool> own_pool_;
   buffer_pool* pool_ = nullptr;

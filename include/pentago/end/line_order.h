@@ -3,6 +3,7 @@
 // its line contributions close together. Few blocks are then incomplete at any time, which is
 // what the last slice of a run holds when its complete blocks are counted and dropped.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -10,6 +11,13 @@
 #include "pentago/layout/blocks.h"
 
 namespace pentago {
+
+// A line's place in completion order as one number, for the line along `dimension` with the
+// 3-D `base` in the section with index `section_index` in the slice and block shape `blocks`:
+// lines sort by it exactly as sort_lines_for_completion sorts them, so it serves as the time
+// at which every rank reaches the line. Throws if the section index is 2^22 or more.
+uint64_t completion_time(int section_index, const std::array<int, 4>& blocks, int dimension,
+                         const std::array<uint8_t, 3>& base);
 
 // Sorts lines (all of one slice) into completion order: by section index in `order`, then by
 // a box growing in proportion to the section's shape (the largest of the line's base
