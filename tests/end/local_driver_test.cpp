@@ -110,10 +110,28 @@ TEST(local_driver, root_44444554_matches_published_counts_and_search) {
   EXPECT_GT(check_samples(dir, 34, 35), 256);
 }
 
+// Its slices 34 and 33 compress better than planned, so before each the arena lends the
+// difference to the partial pool (the two sum to the plan's), and no write takes it back.
 TEST(local_driver, root_44444454_matches_published_counts_and_search) {
   const auto dir = run("44444454", 2, "local-44444454");
   EXPECT_GT(check_published_counts(dir, 33, 35), 3);
   EXPECT_GT(check_samples(dir, 33, 35), 512);
+  const auto records = pentago::testing::expect_run_record(dir, "pentago-endgame-local");
+  ASSERT_EQ(records.size(), 5u);  // header, slices 35, 34, 33, done
+  const auto& plan = records[0].at("plan");
+  const uint64_t arena = plan.at("arena_bytes"), pool = plan.at("partial_bytes");
+  for (int i = 1; i <= 3; i++) {
+    const auto& memory = records[size_t(i)].at("memory");
+    const uint64_t limit = memory.at("arena_bytes"), budget = memory.at("partial_plan_bytes");
+    EXPECT_EQ(memory.at("arena_limit_raises").get<uint64_t>(), 0u);
+    EXPECT_NEAR(double(limit + budget), double(arena + pool), 64) << i;  // (64-byte aligned heap)
+    if (i == 1) {
+      EXPECT_EQ(budget, pool);  // slice 35 has nothing above it to measure
+    } else {
+      EXPECT_GT(budget, pool) << i;
+      EXPECT_GE(limit, memory.at("arena_touched").get<uint64_t>()) << i;
+    }
+  }
 }
 
 TEST(local_driver, thread_count_independence) {
