@@ -40,8 +40,9 @@ void describe(slice_report& r, int n, const std::vector<section_t>& sections,
 
 // Before slice n: the plan's ratios re-anchored on how slice n+1 (frozen, not yet read)
 // compressed on this rank give the arena it needs from n down; what the plan set aside beyond
-// that goes to the partial pool for this slice (25263480 @ 0.5G: its pool from 66 to 113 MiB
-// in slices 32-30, docs/performance.md). A worse ratio than planned lends nothing.
+// that goes to the partial pool for this slice (25263480 @ 0.5G: its pool from 66 MiB to
+// 111-253 MiB in slices 32-30, docs/performance.md). A worse ratio than planned lends nothing
+// before the largest pair of stores is done.
 void lend_arena_to_pool(const run_plan& plan, int n, const block_store& above,
                         compacting_store& heap, buffer_pool& partials) {
   const slice_plan_t* p = plan.slice_plan(n + 1);

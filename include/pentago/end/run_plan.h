@@ -102,10 +102,10 @@ struct run_plan {
 
   const slice_plan_t* slice_plan(int n) const;  // the plan of slice n, or null
   // The arena from slice n down, once slice n+1 is known to compress at `scale` times its
-  // planned ratio (clamped to [0, 1]): the plan's pairs of stores from n down rescaled by it
-  // (the calibrated shape anchored on the measured slice, as slice 35's sample anchors it at
-  // the start), with the plan's headroom. At scale 1, or while a larger pair lies above n,
-  // it is arena_bytes; the slice loop lends the difference to the partial pool.
+  // planned ratio (clamped to [0, 1]): the plan's headroom over its largest pair of stores
+  // from n down, rescaled by it (the calibrated shape anchored on the measured slice, as
+  // slice 35's sample anchors it at the start). At scale 1 it is arena_bytes until the
+  // plan's largest pair is done. The slice loop lends the difference to the partial pool.
   uint64_t arena_bytes_from(int n, double scale) const;
 };
 
