@@ -23,6 +23,10 @@ void buffer_pool::set_buffer_nodes(size_t nodes) {
   if (size == size_) return;
   PENTAGO_CHECK(out_ == 0, "pool buffer size changed while buffers are out");
   size_ = size;
+  carve_from_start();
+}
+
+void buffer_pool::carve_from_start() {
   free_.clear();
   chunk_ = 0;
   offset_ = 0;
@@ -44,10 +48,7 @@ void buffer_pool::set_budget(uint64_t budget) {
     mapped_ -= chunks_.back().second;
     chunks_.pop_back();
   }
-  free_.clear();
-  chunk_ = 0;
-  offset_ = 0;
-  carved_ = 0;
+  carve_from_start();
 }
 
 size_t buffer_pool::buffer_nodes() const {

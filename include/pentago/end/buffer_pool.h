@@ -44,6 +44,9 @@ class buffer_pool {
   std::shared_ptr<superinfo_t> take_shared();
 
  private:
+  // Forgets the free buffers and carves again from the first chunk (mutex held, none out).
+  void carve_from_start();
+
   uint64_t budget_;
   const size_t max_nodes_;
   mutable std::mutex mutex_;
