@@ -29,8 +29,6 @@ void describe(slice_report& r, int n, const std::vector<section_t>& sections,
   }
   r.dropped = store.drops_complete_blocks();
   r.memory.limit = plan.memory;
-  r.memory.arena_bytes = plan.arena_bytes;
-  r.memory.partial_plan_bytes = plan.partial_bytes;
   r.memory.line_plan_bytes = plan.line_bytes;
   if (const slice_plan_t* p = plan.slice_plan(n)) {
     r.memory.plan_store_bytes = p->rank_store_bytes;
