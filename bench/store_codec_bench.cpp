@@ -1,9 +1,8 @@
-// The in-core block codec on real blocks: every sampled block of slice 35 of a root, computed
-// whole (all open dimensions merged) and after one contribution (a partial block), is
-// compressed by fast_compress with each built-in codec (--codec: Snappy, zstd, LZ4) and by
-// byte-plane filter variants ahead of Snappy; prints, per variant, the compressed ratio and
-// the CPU time of compress and decompress per block, plus the share of nodes whose 256
-// rotation values are uniform (all loss, all tie, all win).
+// The in-core block codec on real blocks: every sampled block of slice 35 of a root (one open
+// quadrant, so one line gives its value) is compressed by fast_compress with each built-in codec
+// (--codec: Snappy, zstd, LZ4) and by byte-plane filter variants ahead of Snappy; prints, per
+// variant, the compressed ratio and the CPU time of compress and decompress per block, plus the
+// share of nodes whose 256 rotation values are uniform (all loss, all tie, all win).
 //
 // Usage: store_codec_bench [ROOT] [BLOCKS]   (default 44444454, 64 blocks)
 #include <snappy.h>
@@ -113,17 +112,17 @@ int main(int argc, char** argv) {
   uint64_t total = 0;
   for (const auto& s : top) total += section_block_count(s);
   const size_t widths[] = {0, 1, 2, 4, 8};
-  tally whole[5], partial[5], codec_whole[3], codec_partial[3];
+  tally whole[5], codec_whole[3];
   const block_codec codecs[3] = {block_codec::snappy, block_codec::zstd, block_codec::lz4};
-  uint64_t nodes = 0, uniform[3] = {0, 0, 0}, partial_nodes = 0, partial_uniform = 0;
+  uint64_t nodes = 0, uniform[3] = {0, 0, 0};
   for (int k = 0; k < samples && uint64_t(k) < total; k++) {
     uint64_t flat = uint64_t(k) * total / uint64_t(samples);
     int si = 0;
     while (flat >= section_block_count(top[si])) flat -= section_block_count(top[si++]);
     const section_t& s = top[si];
     const block_t b = block_from_index(s, flat);
-    std::vector<superinfo_t> value, first;
-    compute_top_block(s, b, value, &first);
+    std::vector<superinfo_t> value;
+    compute_top_block(s, b, value);
     for (const auto& v : value) {
       nodes++;
       if (!v.win && !v.notlose)
@@ -133,54 +132,34 @@ int main(int argc, char** argv) {
       else if (v.win == super_t::ones())
         uniform[2]++;
     }
-    for (const auto& v : first) {
-      partial_nodes++;
-      partial_uniform += (!v.win && !v.notlose) || (!v.win && v.notlose == super_t::ones()) ||
-                         v.win == super_t::ones();
-    }
-    for (int w = 0; w < 5; w++) {
-      run_variant(whole[w], value, widths[w]);
-      run_variant(partial[w], first, widths[w]);
-    }
+    for (int w = 0; w < 5; w++) run_variant(whole[w], value, widths[w]);
     for (int c = 0; c < 3; c++)
-      if (block_codec_available(codecs[c])) {
-        run_codec(codec_whole[c], value, codecs[c]);
-        run_codec(codec_partial[c], first, codecs[c]);
-      }
+      if (block_codec_available(codecs[c])) run_codec(codec_whole[c], value, codecs[c]);
   }
   std::printf("root %s, %d blocks of slice 35 (%llu nodes)\n", root.str().c_str(), whole[0].blocks,
               (unsigned long long)nodes);
-  std::printf(
-      "uniform nodes, whole blocks: loss %.2f%%, tie %.2f%%, win %.2f%%; after one contribution: "
-      "%.2f%%\n",
-      100.0 * uniform[0] / nodes, 100.0 * uniform[1] / nodes, 100.0 * uniform[2] / nodes,
-      100.0 * partial_uniform / partial_nodes);
-  std::printf("%-34s %8s %12s %12s %8s %12s %12s\n", "codec (--codec, interleave filter)", "whole",
-              "comp us/blk", "dec us/blk", "partial", "comp us/blk", "dec us/blk");
+  std::printf("uniform nodes: loss %.2f%%, tie %.2f%%, win %.2f%%\n", 100.0 * uniform[0] / nodes,
+              100.0 * uniform[1] / nodes, 100.0 * uniform[2] / nodes);
+  std::printf("%-34s %8s %12s %12s\n", "codec (--codec, interleave filter)", "ratio", "comp us/blk",
+              "dec us/blk");
   for (int c = 0; c < 3; c++) {
     if (!block_codec_available(codecs[c])) {
       std::printf("%-34s not built in\n", block_codec_name(codecs[c]));
       continue;
     }
     const tally& w = codec_whole[c];
-    const tally& p = codec_partial[c];
-    std::printf("%-34s %8.3f %12.1f %12.1f %8.3f %12.1f %12.1f\n", block_codec_name(codecs[c]),
+    std::printf("%-34s %8.3f %12.1f %12.1f\n", block_codec_name(codecs[c]),
                 double(w.compressed) / double(w.raw), 1e6 * w.compress_s / w.blocks,
-                1e6 * w.decompress_s / w.blocks, double(p.compressed) / double(p.raw),
-                1e6 * p.compress_s / p.blocks, 1e6 * p.decompress_s / p.blocks);
+                1e6 * w.decompress_s / w.blocks);
   }
-  std::printf("%-34s %8s %12s %12s %8s %12s %12s\n", "filter ahead of Snappy", "whole",
-              "comp us/blk", "dec us/blk", "partial", "comp us/blk", "dec us/blk");
+  std::printf("%-34s %8s %12s %12s\n", "filter ahead of Snappy", "ratio", "comp us/blk",
+              "dec us/blk");
   const char* names[] = {"interleave (today)", "interleave + byte planes",
                          "interleave + 2-byte planes", "interleave + 4-byte planes",
                          "interleave + 8-byte planes"};
   for (int w = 0; w < 5; w++)
-    std::printf("%-34s %8.3f %12.1f %12.1f %8.3f %12.1f %12.1f\n", names[w],
-                double(whole[w].compressed) / double(whole[w].raw),
-                1e6 * whole[w].compress_s / whole[w].blocks,
-                1e6 * whole[w].decompress_s / whole[w].blocks,
-                double(partial[w].compressed) / double(partial[w].raw),
-                1e6 * partial[w].compress_s / partial[w].blocks,
-                1e6 * partial[w].decompress_s / partial[w].blocks);
+    std::printf(
+        "%-34s %8.3f %12.1f %12.1f\n", names[w], double(whole[w].compressed) / double(whole[w].raw),
+        1e6 * whole[w].compress_s / whole[w].blocks, 1e6 * whole[w].decompress_s / whole[w].blocks);
   return 0;
 }

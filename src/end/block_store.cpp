@@ -255,8 +255,16 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
   }
   std::span<superinfo_t> merged = values;
   if (partial) {
-    merge_into(std::span<superinfo_t>(partial, values.size()), values);
-    merged = std::span<superinfo_t>(partial, values.size());
+    const std::span<superinfo_t> held(partial, values.size());
+    // The last contribution merges into `values`, which the kernel just wrote (in cache), and
+    // only reads the held block: counting and compressing then read cached data, and the
+    // held block is never written back.
+    if (left) {
+      merge_into(held, values);
+      merged = held;
+    } else {
+      merge_into(values, held);
+    }
     track_buffer(flat, dims, left);
   } else if (!first && left) {
     // Merge in the filtered form (the filter commutes with OR): one filter pass, not two.

@@ -146,11 +146,10 @@ void compute_line_block(const line_dependency& dep, std::span<const superinfo_t*
   run_line_block(job);
 }
 
-void compute_top_block(const section_t& s, const block_t& b, std::vector<superinfo_t>& value,
-                       std::vector<superinfo_t>* first) {
-  value.assign(size_t(block_nodes(s, b)), superinfo_t{});
-  std::vector<superinfo_t> part(value.size());
-  bool have_first = false;
+void compute_top_block(const section_t& s, const block_t& b, std::span<superinfo_t> value) {
+  PENTAGO_CHECK(s.sum() == 35, "compute_top_block: section " + s.name() + " is not in slice 35");
+  PENTAGO_CHECK(value.size() == size_t(block_nodes(s, b)), "compute_top_block: wrong block size");
+  // 35 stones leave one empty square: one open quadrant, whose line is the block's value.
   for (int d = 0; d < 4; d++) {
     if (s.quadrant_full(d)) continue;
     line_t line;
@@ -158,13 +157,14 @@ void compute_top_block(const section_t& s, const block_t& b, std::vector<superin
     line.dimension = d;
     for (int a = 0, j = 0; a < 4; a++)
       if (a != d) line.base[j++] = b[a];
-    compute_line_block(line_dependency_of(line), {}, b[d], part.data());
-    if (first && !have_first) *first = part, have_first = true;
-    for (size_t i = 0; i < value.size(); i++) {
-      value[i].win |= part[i].win;
-      value[i].notlose |= part[i].notlose;
-    }
+    compute_line_block(line_dependency_of(line), {}, b[d], value.data());
+    return;
   }
+}
+
+void compute_top_block(const section_t& s, const block_t& b, std::vector<superinfo_t>& value) {
+  value.resize(size_t(block_nodes(s, b)));
+  compute_top_block(s, b, std::span<superinfo_t>(value));
 }
 
 }  // namespace pentago

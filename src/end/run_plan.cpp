@@ -235,7 +235,10 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
     s.ratio = r.meaningless && r.restart_slice < 0 && n == top ? meaningless_ratio
                                                                : p.ratio_scale * store_ratio(n);
     s.dropped = s.computed && n == p.bottom && n > r.save;
-    if (s.dropped) {
+    s.recomputed = s.computed && n == 35 && n > p.bottom && n > r.save;
+    if (s.recomputed) {
+      s.held_nodes = 0;
+    } else if (s.dropped) {
       // Only incomplete blocks are held; ranks drift apart a little while they go through
       // the sections in the same completion order.
       const double held = incomplete_peak_nodes(slice_lines(slices[n])) * dropped_drift;
@@ -280,10 +283,10 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
       // (The simulation leaves out the drift that held_nodes includes: the pool is scaled by it.)
       const double held =
           s.dropped ? s.ratio * 64 * stored_nodes : -1;  // a dropped slice's stored outputs
-      const double both =
-          paired_store_peak(slice_lines(slices[n]), slice_lines(slices[n + 1]), above.ratio * 64,
-                            s.ratio * 64, held, pooled_nodes / dropped_drift) +
-          double(block_arena_slack * (s.blocks + above.blocks));
+      const double both = paired_store_peak(slice_lines(slices[n]), slice_lines(slices[n + 1]),
+                                            above.recomputed ? 0.0 : above.ratio * 64, s.ratio * 64,
+                                            held, pooled_nodes / dropped_drift) +
+                          double(block_arena_slack * (s.blocks + above.blocks));
       pair = std::min(pair + above.rank_store_bytes, uint64_t(share * both));
     }
     s.pair_bytes = pair;
@@ -424,7 +427,9 @@ std::vector<std::string> format_run_plan(const run_plan& p) {
                   s.slice, (unsigned long long)s.sections, (unsigned long long)s.blocks,
                   (unsigned long long)s.nodes, (unsigned long long)s.lines,
                   format_bytes(double(s.rank_store_bytes)).c_str(), s.ratio,
-                  s.dropped    ? held
+                  s.dropped ? held
+                  : s.recomputed
+                      ? " (not stored: counted, then computed again as slice 34 reads it)"
                   : s.computed ? ""
                                : ", input only");
     lines.push_back(buf);

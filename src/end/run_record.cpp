@@ -73,6 +73,7 @@ json plan_json(const run_plan& p, int save) {
                       {"lines", s.lines},
                       {"computed", s.computed},
                       {"dropped", s.dropped},
+                      {"recomputed", s.recomputed},
                       {"saved", s.computed && s.slice <= save},
                       {"held_nodes", s.held_nodes},
                       {"ratio", s.ratio},
@@ -169,6 +170,7 @@ void run_record::slice(const slice_report& r) {
   j["nodes_per_second_per_core"] = r.nodes_per_second_per_core;
   j["compression"] = maybe(r.compression);
   j["dropped"] = r.dropped;
+  j["recomputed"] = r.recomputed;
   j["worker_seconds"] = activities(r.worker_seconds);
   j["idle_fraction"] = r.idle_fraction;
   j["traffic_bytes_in"] = maybe(r.traffic_bytes_in);

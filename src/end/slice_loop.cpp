@@ -27,10 +27,12 @@ void describe(slice_report& r, int n, const std::vector<section_t>& sections,
     r.nodes += s.size();
     r.blocks += section_block_count(s);
   }
-  r.dropped = store.drops_complete_blocks();
   r.memory.limit = plan.memory;
   r.memory.line_plan_bytes = plan.line_bytes;
-  if (const slice_plan_t* p = plan.slice_plan(n)) {
+  const slice_plan_t* p = plan.slice_plan(n);
+  r.recomputed = p && p->recomputed;
+  r.dropped = store.drops_complete_blocks() && !r.recomputed;
+  if (p) {
     r.memory.plan_store_bytes = p->rank_store_bytes;
     r.memory.plan_ratio = p->ratio;
   }
@@ -44,7 +46,7 @@ void describe(slice_report& r, int n, const std::vector<section_t>& sections,
 void lend_arena_to_pool(const run_plan& plan, int n, const block_store& above,
                         compacting_store& heap, buffer_pool& partials) {
   const slice_plan_t* p = plan.slice_plan(n + 1);
-  if (!p || p->ratio <= 0 || !above.uncompressed_bytes()) return;
+  if (!p || p->ratio <= 0 || !above.uncompressed_bytes() || above.drops_complete_blocks()) return;
   const double measured = double(above.compressed_bytes()) / double(above.uncompressed_bytes());
   heap.set_limit(plan.arena_bytes_from(n, measured / p->ratio));
   partials.set_budget(plan.partial_bytes + plan.arena_bytes -
@@ -160,14 +162,17 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     slice_report r;
     if (above) lend_arena_to_pool(plan, n, *above, heap, partials);
     auto store = computer.new_store(n, o.samples, heap, &partials, r);
-    if (plan.slice_plan(n)->dropped) {
-      store->drop_complete_blocks();
-      store->set_partial_codec(plan.partial_codec);
-    }
+    const slice_plan_t& sp = *plan.slice_plan(n);
+    if (sp.dropped) store->set_partial_codec(plan.partial_codec);
+    // A recomputed slice 35 is counted and dropped like the bottom slice; the slice below
+    // computes its blocks again instead of reading them.
+    if (sp.dropped || sp.recomputed) store->drop_complete_blocks();
     // Each input block is released after its last reader.
-    if (above) above->expect_reads(input_readers(computer.current_lines(), computer.lines_above()));
+    const bool reads_above = above && !above->drops_complete_blocks();
+    if (reads_above)
+      above->expect_reads(input_readers(computer.current_lines(), computer.lines_above()));
     computer.compute(n, *store, above.get(), r);
-    if (above) above->check_reads_done();
+    if (reads_above) above->check_reads_done();
     // Free slice n+1 before freezing n, so the collector packs n at the bottom of the heap.
     above.reset();
     computer.release_above();
@@ -180,13 +185,15 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
 
     const auto io_start = clock_type::now();
     write_counts(r, n, *above);
+    // A recomputed slice 35 holds no blocks to save: a checkpoint waits for slice 34.
     const bool periodic = o.checkpoint_every && computed % o.checkpoint_every == 0;
-    const bool saved = n <= o.save || (periodic && n > plan.bottom);
+    const bool saved = n <= o.save || (periodic && n > plan.bottom && !sp.recomputed);
     if (saved) save_slice(r, n, *above);
     // Agree on a checkpoint after any regular save, so a signal that arrived while it was
     // being written takes effect now rather than a slice later.
     const bool checkpoint =
-        computer.any(setup.checkpoint_requested && setup.checkpoint_requested()) && n > plan.bottom;
+        computer.any(setup.checkpoint_requested && setup.checkpoint_requested()) &&
+        n > plan.bottom && !sp.recomputed;
     if (checkpoint && !saved) save_slice(r, n, *above);
     r.io_seconds = seconds_since(io_start);
     finish_report(r, *above, true);

@@ -33,8 +33,10 @@ std::vector<std::string> format_slice_report(const slice_report& r) {
     lines.push_back("meaningless slice " + std::to_string(r.slice) + " synthesized in " +
                     format_seconds(r.seconds));
   } else {
-    // A dropped slice keeps no complete blocks, so it has no compression ratio to report.
-    const std::string compression = r.compression ? ratio : "- (complete blocks dropped)";
+    // A dropped or recomputed slice keeps no complete blocks: no compression ratio to report.
+    const std::string compression = r.compression  ? ratio
+                                    : r.recomputed ? "- (not stored: recomputed by slice 34)"
+                                                   : "- (complete blocks dropped)";
     std::snprintf(buf, sizeof buf,
                   "slice %d: %llu sections, %llu nodes in %s (compute %s, io %s), %.4g "
                   "nodes/s/core, compression %s, memory high water %s/rank, elapsed %s, eta %s",

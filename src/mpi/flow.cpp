@@ -75,7 +75,7 @@ class flow {
   }
 
   flow_stats run() {
-    if (prev_)
+    if (prev_ && !inputs_recomputed())
       for (int i = 0; i < posted_receives; i++) post_request_receive();
     top_up_output_receives();
     bool barrier_started = false, barrier_done = false;
@@ -303,6 +303,10 @@ class flow {
     }
     gathering_++;
     const int length = s->dep.input.length();
+    if (inputs_recomputed()) {
+      recompute_inputs(s, length);
+      return;
+    }
     const int child_index = prev_partition_->lines().section_index(s->dep.child);
     PENTAGO_CHECK(child_index >= 0, "child section missing from the previous slice");
     s->inputs.resize(length);
@@ -355,6 +359,30 @@ class flow {
       PENTAGO_MPI(MPI_Isend(s->request_payloads[b].data(), 4, MPI_INT, owner.rank, slice_,
                             comms_.request, &r));
       add_request(r, nullptr);
+    }
+  }
+
+  // Slice 35 dropped its blocks (run_plan.h's recomputed): every rank computes the blocks of
+  // its lines' input lines again, with no messages.
+  bool inputs_recomputed() const { return prev_ && prev_->drops_complete_blocks(); }
+  void recompute_inputs(line_state* s, int length) {
+    s->inputs.resize(length);
+    s->input_pointers.resize(length);
+    s->missing_inputs = length;
+    for (int b = 0; b < length; b++) {
+      s->inputs[b] = buffers_.take_shared();
+      s->input_pointers[b] = s->inputs[b].get();
+      pool_.push_back([this, s, b] {
+        {
+          activity_timer timer(pool_, activity::compute);
+          trace_scope t(trace_, "recompute input");
+          const block_t block = s->dep.input.block(b);
+          compute_top_block(
+              s->dep.child, block,
+              std::span<superinfo_t>(s->inputs[b].get(), size_t(block_nodes(s->dep.child, block))));
+        }
+        input_arrived(s);
+      });
     }
   }
 

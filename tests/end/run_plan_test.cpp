@@ -35,7 +35,10 @@ TEST(run_plan, unsaved_lowest_slice_holds_only_incomplete_blocks) {
     const auto& d = dropped.slices[i];
     const auto& s = saved.slices[i];
     EXPECT_EQ(d.nodes, s.nodes);
-    EXPECT_EQ(s.held_nodes, s.nodes);
+    // Slice 35 is saved by neither, so both recompute it and hold none of it.
+    EXPECT_EQ(d.recomputed, d.slice == 35);
+    EXPECT_EQ(s.recomputed, s.slice == 35);
+    EXPECT_EQ(s.held_nodes, s.recomputed ? 0 : s.nodes);
     EXPECT_FALSE(s.dropped);
     EXPECT_EQ(d.dropped, d.slice == 33);
     if (d.dropped) {
@@ -49,6 +52,12 @@ TEST(run_plan, unsaved_lowest_slice_holds_only_incomplete_blocks) {
   for (const auto& line : format_run_plan(dropped)) std::printf("%s\n", line.c_str());
   EXPECT_LT(dropped.needed, saved.needed);
   EXPECT_LT(dropped.store_peak, saved.store_peak);
+  // Saving slice 35 stores it whole, and slice 34's pair then holds it as input.
+  const run_plan stored = make_run_plan(request("44444454", 35), slices);
+  ASSERT_EQ(stored.slices.size(), 3u);
+  EXPECT_FALSE(stored.slices[0].recomputed);
+  EXPECT_EQ(stored.slices[0].held_nodes, stored.slices[0].nodes);
+  EXPECT_GT(stored.slices[1].pair_bytes, saved.slices[1].pair_bytes);
 }
 
 TEST(run_plan, compression_ratios_scale_with_the_sampled_slice_35) {
@@ -76,8 +85,9 @@ TEST(run_plan, compression_ratios_scale_with_the_sampled_slice_35) {
 // Another codec scales the (Snappy) calibration by its factor before the sampled scale.
 TEST(run_plan, codec_scales_the_ratios) {
   if (!block_codec_available(block_codec::zstd)) GTEST_SKIP() << "zstd not built in";
-  const auto slices = descendant_sections(section_t::parse("44444554"), 35);
-  run_request r = request("44444554", -1);
+  // 44444454's slice 34 is stored in the codec (35 is recomputed, 33 dropped).
+  const auto slices = descendant_sections(section_t::parse("44444454"), 35);
+  run_request r = request("44444454", -1);
   const run_plan snappy = make_run_plan(r, slices);
   r.codec = block_codec::zstd;
   const run_plan zstd = make_run_plan(r, slices);

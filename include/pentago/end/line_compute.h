@@ -20,10 +20,11 @@ void compute_line_block(const line_dependency& dep, std::span<const superinfo_t*
 // measure of work.
 uint64_t line_block_moves(const line_dependency& dep, int k);
 
-// The complete values of block b of a slice-35 section (which has no inputs): the OR of its
-// lines' contributions, into `value` (resized). `first`, if given, receives the first
-// line's contribution alone (a block after one of its contributions).
-void compute_top_block(const section_t& s, const block_t& b, std::vector<superinfo_t>& value,
-                       std::vector<superinfo_t>* first = nullptr);
+// The complete values of block b of a slice-35 section (which has no inputs and one open
+// quadrant, so one line gives each block its value), into `value` (block_nodes values, store
+// format). Slice 34 reads its inputs this way instead of from a store (run_plan.h's recomputed).
+void compute_top_block(const section_t& s, const block_t& b, std::span<superinfo_t> value);
+// The same into a vector, resized.
+void compute_top_block(const section_t& s, const block_t& b, std::vector<superinfo_t>& value);
 
 }  // namespace pentago

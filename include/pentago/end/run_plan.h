@@ -44,8 +44,12 @@ void validate_run(const run_request& request);
 struct slice_plan_t {
   int slice = 0;
   uint64_t sections = 0, blocks = 0, nodes = 0, lines = 0;
-  bool computed = true;      // false for the synthesized or restart slice at the top
-  bool dropped = false;      // the lowest slice, not saved: complete blocks are counted, then freed
+  bool computed = true;  // false for the synthesized or restart slice at the top
+  bool dropped = false;  // the lowest slice, not saved: complete blocks are counted, then freed
+  // Slice 35 above the lowest slice, not saved: counted and freed like a dropped slice, and
+  // the slice below computes each input block again (compute_top_block, one line per block),
+  // which costs less than compressing, holding and decompressing it, and sends no messages.
+  bool recomputed = false;
   uint64_t held_nodes = 0;   // nodes whose blocks the store holds at its peak (all unless dropped)
   uint64_t pair_bytes = 0;   // per rank: this store and the one above, inputs released early
   double ratio = 0;          // compressed / uncompressed bytes assumed for the slice's store

@@ -31,8 +31,9 @@ struct slice_report {
   double elapsed = 0;          // since the run started
   double eta = 0;              // for the slices left, at the run's rate so far
   double nodes_per_second_per_core = 0;
-  std::optional<double> compression;  // compressed / uncompressed store bytes; none if dropped
+  std::optional<double> compression;  // compressed / uncompressed store bytes; none if not stored
   bool dropped = false;               // complete blocks counted, then freed
+  bool recomputed = false;  // slice 35 not stored: counted, then computed again by slice 34
   // Worker thread seconds by activity, summed over ranks; idle share of all of them.
   activity_times worker_seconds{};
   double idle_fraction = 0;
