@@ -200,8 +200,31 @@ void block_store::track_buffer(int flat, uint8_t dims_before, uint8_t dims_after
   if (dims_after) by_next_time_.insert({next_time(flat, dims_after), flat});
 }
 
+void block_store::lend_freed_arena(uint64_t reserve) {
+  PENTAGO_CHECK(!frozen_ && pool_, "lend_freed_arena needs an unfrozen store with a pool");
+  lend_reserve_ = std::max<uint64_t>(reserve, 1);
+  lend_collection_ = heap_.collections();
+}
+
+bool block_store::borrow_from_arena() {
+  // Only a collection moves freed space above the bump pointer: one step per collection.
+  uint64_t seen = lend_collection_.load();
+  const uint64_t now = heap_.collections();
+  if (now == seen || !lend_collection_.compare_exchange_strong(seen, now)) return false;
+  const uint64_t keep = heap_.live_bytes() + lend_reserve_;
+  // Steps of less than a 32nd of the limit are not worth releasing pages for.
+  if (keep + heap_.limit() / 32 > heap_.limit()) return false;
+  const size_t lent = heap_.lower_limit(keep);
+  if (!lent) return false;
+  pool_->grow_budget(lent);
+  lent_ += lent;
+  return true;
+}
+
 superinfo_t* block_store::take_buffer(int flat, uint8_t left) {
   if (superinfo_t* b = pool_->take()) return b;
+  if (lend_reserve_ && borrow_from_arena())
+    if (superinfo_t* b = pool_->take()) return b;
   const uint64_t mine = next_time(flat, left);
   int victim;
   {

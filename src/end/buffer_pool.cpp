@@ -51,6 +51,11 @@ void buffer_pool::set_budget(uint64_t budget) {
   carve_from_start();
 }
 
+void buffer_pool::grow_budget(uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  budget_ += bytes;
+}
+
 size_t buffer_pool::buffer_nodes() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return size_ / sizeof(superinfo_t);

@@ -413,6 +413,21 @@ void compacting_store::collect_exclusive() {
 
 void compacting_store::set_limit(size_t bytes) {
   const exclusive_guard guard(heap_lock_);
+  apply_limit_exclusive(bytes);
+}
+
+size_t compacting_store::lower_limit(size_t bytes) {
+  const exclusive_guard guard(heap_lock_);
+  const size_t before = limit_.load(std::memory_order_relaxed);
+  if (bytes >= before) return 0;
+  apply_limit_exclusive(bytes);
+  const size_t after = limit_.load(std::memory_order_relaxed);
+  // The bump pointer may lie above `bytes`, but never above the old limit.
+  PENTAGO_CHECK(after <= before, "lower_limit raised the limit");
+  return before - after;
+}
+
+void compacting_store::apply_limit_exclusive(size_t bytes) {
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
   const size_t next = heap_next_.load(std::memory_order_relaxed);
   const size_t limit = std::min(heap_size_, (std::max(bytes, next) + page - 1) / page * page);

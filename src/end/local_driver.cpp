@@ -150,6 +150,7 @@ class local_computer : public slice_computer {
     r.memory.arena_bytes = stats.limit;
     r.memory.arena_limit_raises = stats.limit_raises;
     r.memory.partial_plan_bytes = partials.budget();
+    r.memory.arena_lent_in_slice = store.arena_lent_bytes();
     r.memory.partial_bytes = partials.carved_bytes();
     r.memory.partial_recompressions = store.partial_recompressions();
     r.memory.partial_evictions = store.partial_evictions();

@@ -188,6 +188,7 @@ void run_record::slice(const slice_report& r) {
                  {"arena_limit_raises", m.arena_limit_raises},
                  {"partial_bytes", m.partial_bytes},
                  {"partial_plan_bytes", m.partial_plan_bytes},
+                 {"arena_lent_in_slice", m.arena_lent_in_slice},
                  {"partial_recompressions", m.partial_recompressions},
                  {"partial_evictions", m.partial_evictions},
                  {"line_bytes", maybe(m.line_bytes)},

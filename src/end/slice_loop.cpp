@@ -163,7 +163,12 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     if (above) lend_arena_to_pool(plan, n, *above, heap, partials);
     auto store = computer.new_store(n, o.samples, heap, &partials, r);
     const slice_plan_t& sp = *plan.slice_plan(n);
-    if (sp.dropped) store->set_partial_codec(plan.partial_codec);
+    if (sp.dropped) {
+      store->set_partial_codec(plan.partial_codec);
+      // As the inputs leave, the arena lends what it no longer needs to the partial pool; it
+      // keeps the plan's room for this slice's compressed incomplete blocks and its headroom.
+      store->lend_freed_arena(sp.rank_store_bytes + (plan.arena_bytes - plan.store_peak));
+    }
     // A recomputed slice 35 is counted and dropped like the bottom slice; the slice below
     // computes its blocks again instead of reading them.
     if (sp.dropped || sp.recomputed) store->drop_complete_blocks();

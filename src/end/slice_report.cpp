@@ -75,6 +75,9 @@ std::vector<std::string> format_slice_report(const slice_report& r) {
       (unsigned long long)m.partial_recompressions, (unsigned long long)m.partial_evictions,
       format_bytes(double(m.resident_high_water)).c_str(), format_bytes(double(m.limit)).c_str());
   std::string plan_line = buf;
+  if (m.arena_lent_in_slice)
+    plan_line += "; " + format_bytes(double(m.arena_lent_in_slice)) +
+                 " of the pool lent by the arena during the slice";
   if (m.arena_limit_raises)
     plan_line +=
         "; the lent arena's limit raised back " + std::to_string(m.arena_limit_raises) + " times";

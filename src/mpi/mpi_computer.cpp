@@ -109,17 +109,18 @@ void mpi_computer::measure(const block_store& store, const compacting_store& hea
       heap_stats.limit_raises};
   // Per rank maxima: resident set, store bytes, arena live, bump high water and limit,
   // partials and their budget.
-  uint64_t local_max[8] = {pentago::resident_high_water(),
+  uint64_t local_max[9] = {pentago::resident_high_water(),
                            store.peak_held_bytes(),
                            heap_stats.peak_live_bytes,
                            heap_stats.bump_high_water,
                            partials.carved_bytes(),
                            stats_.line_bytes_high_water,
                            heap_stats.limit,
-                           partials.budget()};
-  uint64_t total[7] = {}, high[8] = {};
+                           partials.budget(),
+                           store.arena_lent_bytes()};
+  uint64_t total[7] = {}, high[9] = {};
   PENTAGO_MPI(MPI_Reduce(local, total, 7, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
-  PENTAGO_MPI(MPI_Reduce(local_max, high, 8, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
+  PENTAGO_MPI(MPI_Reduce(local_max, high, 9, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
   stats_ = {};
   if (rank_ != 0) return;
   r.worker_seconds = sum;
@@ -142,6 +143,7 @@ void mpi_computer::measure(const block_store& store, const compacting_store& hea
   r.memory.line_bytes = high[5];
   r.memory.arena_bytes = high[6];
   r.memory.partial_plan_bytes = high[7];
+  r.memory.arena_lent_in_slice = high[8];
   r.memory.arena_limit_raises = total[6];
   for (size_t k = 0; k < per_rank.size() / times.size(); k++) {
     activity_times t{};

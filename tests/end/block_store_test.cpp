@@ -194,3 +194,68 @@ TEST(block_store, incomplete_blocks_take_the_partial_codec) {
   store.read(0, got);
   EXPECT_EQ(got, expected);
 }
+
+// Issue 20: a dropped slice's pool grows by the arena space its inputs free. Once the slice
+// above is released and a collection packed the heap, a pool that runs dry borrows the
+// arena's limit down to its live bytes plus the reserve, and the results are unchanged.
+TEST(block_store, dropped_slice_borrows_the_arena_its_inputs_free) {
+  const auto above_sections = slice_sections(4);
+  const auto sections = slice_sections(5);
+  auto all_keys = [](const std::vector<section_t>& s) {
+    std::vector<block_key_t> keys;
+    for (int i = 0; i < int(s.size()); i++)
+      for (uint64_t b = 0; b < section_block_count(s[i]); b++)
+        keys.push_back({i, block_from_index(s[i], b)});
+    return keys;
+  };
+  std::mt19937_64 rng(7);
+  compacting_store heap(64 << 20);
+  block_store above(above_sections, all_keys(above_sections), 0, heap, uint64_t(0));
+  for (int f = 0; f < above.blocks(); f++) {
+    std::vector<superinfo_t> values(above.nodes(f));
+    for (auto& v : values) v = random_pair(rng);
+    above.set(f, values);
+  }
+  above.freeze();
+  const size_t limit = heap.limit();
+  ASSERT_GT(heap.live_bytes(), 0u);
+
+  buffer_pool pool(0);  // dry: every buffer must be borrowed
+  block_store store(sections, all_keys(sections), 16, heap, &pool);
+  store.drop_complete_blocks();
+  const uint64_t reserve = 1 << 20;
+  store.lend_freed_arena(reserve);
+  // The inputs' last reads release them; a collection packs what is left.
+  above.expect_reads(std::vector<int>(above_sections.size(), 1));
+  for (int f = 0; f < above.blocks(); f++) above.read_done(f);
+  above.check_reads_done();
+  heap.collect();
+
+  std::vector<section_counts_t> expected(sections.size(), section_counts_t{0, 0, 0});
+  for (int f = 0; f < store.blocks(); f++) {
+    const section_t& s = store.section(f);
+    std::vector<superinfo_t> whole(store.nodes(f));
+    for (int d = 0; d < 4; d++) {
+      if (s.quadrant_full(d)) continue;
+      std::vector<superinfo_t> values(store.nodes(f));
+      for (size_t i = 0; i < values.size(); i++) {
+        values[i] = random_pair(rng);
+        whole[i].win |= values[i].win;
+        whole[i].notlose |= values[i].notlose;
+      }
+      store.accumulate(f, d, values);
+    }
+    const auto c = count_block(s, store.key(f).block, whole);
+    for (int i = 0; i < 3; i++) expected[store.key(f).section][i] += c[i];
+  }
+  store.freeze();
+  EXPECT_EQ(store.counts(), expected);
+  // The arena lent once (one collection), down to the reserve, and the pool got exactly that.
+  const uint64_t lent = store.arena_lent_bytes();
+  EXPECT_GT(lent, limit / 2);
+  EXPECT_EQ(heap.limit(), limit - lent);
+  EXPECT_LE(heap.limit(), reserve + 4096);
+  EXPECT_EQ(pool.budget(), lent);
+  EXPECT_GT(pool.carved_bytes(), 0u);
+  EXPECT_EQ(store.partial_recompressions(), 0u);  // every incomplete block found a buffer
+}

@@ -96,6 +96,14 @@ class block_store {
   // The codec of incomplete blocks that hold no partial buffer (by default the current one;
   // complete blocks always take the current one). Call before the first write.
   void set_partial_codec(block_codec codec);
+  // While this (dropped) slice runs, the arena space that the slice above frees as its inputs
+  // are released goes to the partial pool: when the pool runs dry after a collection (which
+  // packs that space at the top of the heap), the heap's limit drops to its live bytes plus
+  // `reserve` (what the plan keeps for this slice's compressed incomplete blocks and the
+  // heap's headroom) and the pool's budget grows by as much, so the two still sum to the
+  // plan's. Call before the first write; needs a pool.
+  void lend_freed_arena(uint64_t reserve);
+  uint64_t arena_lent_bytes() const { return lent_.load(); }  // given to the pool so far
   bool frozen() const { return frozen_; }
 
   uint64_t missing_contributions() const { return missing_.load(); }
@@ -123,6 +131,8 @@ class block_store {
   // caching rule that compresses least), which is compressed into the heap.
   uint64_t next_time(int flat, uint8_t dims) const;
   superinfo_t* take_buffer(int flat, uint8_t left);
+  // lend_freed_arena's step, at most once per collection; true if the pool's budget grew.
+  bool borrow_from_arena();
   void track_buffer(int flat, uint8_t dims_before, uint8_t dims_after);
 
   std::vector<section_t> sections_;
@@ -144,6 +154,8 @@ class block_store {
   bool frozen_ = false;
   bool drop_complete_ = false;
   block_codec partial_codec_ = current_block_codec();
+  uint64_t lend_reserve_ = 0;  // 0: no lending (lend_freed_arena)
+  std::atomic<uint64_t> lent_{0}, lend_collection_{0};
   std::unique_ptr<uint32_t[]> held_size_;           // per block: compressed bytes in the heap
   std::unique_ptr<std::atomic<int>[]> reads_left_;  // per block, after expect_reads
   std::atomic<uint64_t> held_{0}, peak_held_{0};

@@ -38,6 +38,8 @@ class buffer_pool {
   // A new budget, only while no buffer is out (between slices): chunks beyond a lower one are
   // unmapped, and carving starts again from the first chunk.
   void set_budget(uint64_t budget);
+  // Raises the budget by `bytes`; at any time (a slice's lending, block_store.h).
+  void grow_budget(uint64_t bytes);
   uint64_t carved_bytes() const;  // high water of buffers handed out
 
   // A buffer given back when the last owner lets go; throws if the budget is used up.

@@ -94,7 +94,15 @@ class compacting_store {
   // A write that does not fit under the limit even after a collection raises it back to
   // heap_size (counted in stats().limit_raises) rather than fail.
   void set_limit(size_t bytes);
+  // Lowers the limit towards `bytes` (page-rounded, never below the data held) while the store
+  // is in use, releasing the pages above as set_limit does; never raises it. Thread safe.
+  // Returns how far the limit went down.
+  size_t lower_limit(size_t bytes);
   size_t limit() const { return limit_.load(std::memory_order_relaxed); }
+  // Live bytes, and collections so far (each packs the live arrays; only then does space that
+  // released arrays held lie above the bump pointer, where lower_limit can give it up).
+  size_t live_bytes() const { return live_bytes_.load(std::memory_order_relaxed); }
+  uint64_t collections() const { return collections_.load(std::memory_order_relaxed); }
 
   // A new group of empty arrays. Throws if max_groups groups already exist.
   group_id create_group(size_t arrays);
@@ -176,6 +184,9 @@ class compacting_store {
   void set_exclusive(group_id group, size_t index, const void* bytes, size_t size);
   void collect_exclusive();
   void add_live(size_t added, size_t removed);
+  // The limit at `bytes` (page-rounded, at least the bump pointer), pages above it released;
+  // with the heap lock held exclusively.
+  void apply_limit_exclusive(size_t bytes);
 
   size_t heap_size_;
   double min_free_fraction_;

@@ -49,6 +49,8 @@ struct slice_report {
     // more than the plan's), and writes that raised a lent arena's limit back, summed.
     uint64_t arena_live = 0, arena_touched = 0, arena_bytes = 0, arena_limit_raises = 0;
     uint64_t partial_bytes = 0, partial_plan_bytes = 0;
+    // Of the budget, what the arena lent during the slice (block_store::lend_freed_arena).
+    uint64_t arena_lent_in_slice = 0;
     // Summed over ranks: contributions compressed into incomplete blocks, and partial blocks
     // compressed to free their buffer (block_store::partial_recompressions, _evictions).
     uint64_t partial_recompressions = 0, partial_evictions = 0;
