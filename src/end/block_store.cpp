@@ -212,12 +212,13 @@ bool block_store::borrow_from_arena() {
   const uint64_t now = heap_.collections();
   if (now == seen || !lend_collection_.compare_exchange_strong(seen, now)) return false;
   const uint64_t keep = heap_.live_bytes() + lend_reserve_;
-  // Steps of less than a 32nd of the limit are not worth releasing pages for.
+  // Steps of less than a 32nd of the limit are not worth a chunk of their own.
   if (keep + heap_.limit() / 32 > heap_.limit()) return false;
-  const size_t lent = heap_.lower_limit(keep);
-  if (!lent) return false;
-  pool_->grow_budget(lent);
-  lent_ += lent;
+  // The pool takes the arena's top pages as they are (mostly resident: no fresh faults).
+  const std::span<uint8_t> top = heap_.lend_top(keep);
+  if (top.empty()) return false;
+  pool_->add_chunk(top);
+  lent_ += top.size();
   return true;
 }
 

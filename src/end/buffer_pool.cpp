@@ -13,7 +13,8 @@ buffer_pool::buffer_pool(uint64_t budget, size_t max_nodes)
     : budget_(budget), max_nodes_(max_nodes), size_(max_nodes * sizeof(superinfo_t)) {}
 
 buffer_pool::~buffer_pool() {
-  for (const auto& [p, size] : chunks_) munmap(p, size);
+  for (const auto& c : chunks_)
+    if (c.owned) munmap(c.memory, c.size);
 }
 
 void buffer_pool::set_buffer_nodes(size_t nodes) {
@@ -44,16 +45,18 @@ void buffer_pool::set_budget(uint64_t budget) {
   budget_ = budget;
   if (mapped_ <= budget_) return;
   while (!chunks_.empty() && mapped_ > budget_) {
-    munmap(chunks_.back().first, chunks_.back().second);
-    mapped_ -= chunks_.back().second;
+    if (chunks_.back().owned) munmap(chunks_.back().memory, chunks_.back().size);
+    mapped_ -= chunks_.back().size;
     chunks_.pop_back();
   }
   carve_from_start();
 }
 
-void buffer_pool::grow_budget(uint64_t bytes) {
+void buffer_pool::add_chunk(std::span<uint8_t> memory) {
   std::lock_guard<std::mutex> lock(mutex_);
-  budget_ += bytes;
+  chunks_.push_back({memory.data(), memory.size(), false});
+  mapped_ += memory.size();
+  budget_ += memory.size();
 }
 
 size_t buffer_pool::buffer_nodes() const {
@@ -70,18 +73,18 @@ superinfo_t* buffer_pool::take() {
     return b;
   }
   if (carved_ + size_ > budget_) return nullptr;
-  while (chunk_ < chunks_.size() && chunks_[chunk_].second - offset_ < size_) chunk_++, offset_ = 0;
+  while (chunk_ < chunks_.size() && chunks_[chunk_].size - offset_ < size_) chunk_++, offset_ = 0;
   if (chunk_ == chunks_.size()) {
     const uint64_t chunk =
         std::min<uint64_t>(uint64_t(64) << 20, budget_ - mapped_) / size_ * size_;
     if (!chunk) return nullptr;
     void* p = mmap(nullptr, chunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return nullptr;
-    chunks_.emplace_back(p, chunk);
+    chunks_.push_back({p, chunk, true});
     mapped_ += chunk;
     offset_ = 0;
   }
-  auto* b = reinterpret_cast<superinfo_t*>(static_cast<uint8_t*>(chunks_[chunk_].first) + offset_);
+  auto* b = reinterpret_cast<superinfo_t*>(static_cast<uint8_t*>(chunks_[chunk_].memory) + offset_);
   offset_ += size_;
   carved_ += size_;
   high_ = std::max(high_, carved_);

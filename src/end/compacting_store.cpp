@@ -66,6 +66,7 @@ compacting_store::compacting_store(size_t heap_size, double min_free_fraction)
     : heap_size_(align(heap_size)),
       min_free_fraction_(min_free_fraction),
       groups_(new group_table[max_groups]),
+      ceiling_(heap_size_),
       limit_(heap_size_) {
   static_assert(sizeof(array_entry) == bytes_per_array);
   if (!heap_size) throw error("compacting store: heap size must be positive");
@@ -234,16 +235,16 @@ void compacting_store::set_exclusive(group_id group, size_t index, const void* b
     const size_t next = heap_next_.load(std::memory_order_relaxed);
     const size_t limit = limit_.load(std::memory_order_relaxed);
     // A lowered limit gives way before the heap refuses the write.
-    if (limit < heap_size_ &&
+    if (limit < ceiling_ &&
         (need > limit - next || double(limit - next - need) < min_free_fraction_ * double(limit))) {
-      limit_.store(heap_size_, std::memory_order_relaxed);
+      limit_.store(ceiling_, std::memory_order_relaxed);
       limit_raises_.fetch_add(1, std::memory_order_relaxed);
     }
-    const size_t free = heap_size_ - next;
+    const size_t free = ceiling_ - next;
     const std::string counts = "compacting store full: need " + std::to_string(need) + " bytes, " +
-                               std::to_string(free) + " free of " + std::to_string(heap_size_);
+                               std::to_string(free) + " free of " + std::to_string(ceiling_);
     if (need > free) throw error(counts);
-    if (double(free - need) < min_free_fraction_ * double(heap_size_))
+    if (double(free - need) < min_free_fraction_ * double(ceiling_))
       throw error(counts + " after a collection, leaving less than the minimum free fraction " +
                   std::to_string(min_free_fraction_));
     PENTAGO_CHECK(try_bump(need, offset), "bump after collection");
@@ -416,27 +417,32 @@ void compacting_store::set_limit(size_t bytes) {
   apply_limit_exclusive(bytes);
 }
 
-size_t compacting_store::lower_limit(size_t bytes) {
+std::span<uint8_t> compacting_store::lend_top(size_t bytes) {
   const exclusive_guard guard(heap_lock_);
   const size_t before = limit_.load(std::memory_order_relaxed);
-  if (bytes >= before) return 0;
-  apply_limit_exclusive(bytes);
-  const size_t after = limit_.load(std::memory_order_relaxed);
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  const size_t next = heap_next_.load(std::memory_order_relaxed);
   // The bump pointer may lie above `bytes`, but never above the old limit.
-  PENTAGO_CHECK(after <= before, "lower_limit raised the limit");
-  return before - after;
+  const size_t limit = std::min(before, (std::max(bytes, next) + page - 1) / page * page);
+  if (limit >= before) return {};
+  limit_.store(limit, std::memory_order_relaxed);
+  ceiling_ = limit;
+  // The lent pages are the borrower's now: the heap has touched nothing above its limit.
+  if (bump_high_water_.load(std::memory_order_relaxed) > limit)
+    bump_high_water_.store(limit, std::memory_order_relaxed);
+  return {heap_ + limit, before - limit};
 }
 
 void compacting_store::apply_limit_exclusive(size_t bytes) {
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
   const size_t next = heap_next_.load(std::memory_order_relaxed);
-  const size_t limit = std::min(heap_size_, (std::max(bytes, next) + page - 1) / page * page);
+  const size_t limit = std::min(ceiling_, (std::max(bytes, next) + page - 1) / page * page);
   limit_.store(limit, std::memory_order_relaxed);
   const size_t touched = bump_high_water_.load(std::memory_order_relaxed);
   if (touched <= limit) return;
   // Nothing lives above the bump pointer: give those pages back (they read as zeros if used
   // again), so the resident arena is at most the limit.
-  if (madvise(heap_ + limit, heap_size_ - limit, MADV_DONTNEED))
+  if (madvise(heap_ + limit, ceiling_ - limit, MADV_DONTNEED))
     throw error(std::string("compacting store: cannot release pages: ") + std::strerror(errno));
   bump_high_water_.store(limit, std::memory_order_relaxed);
 }

@@ -488,5 +488,31 @@ TEST(CompactingStore, LimitLendsTheTopAndGivesWay) {
   for (size_t i = 0; i < 32; i++) EXPECT_EQ(get(store, g, i), pattern(uint32_t(i), page));
 }
 
+// lend_top hands the heap's top pages to the caller for good: the limit never rises into them
+// again, writes past the limit rise only to them, and what the heap holds stays intact.
+TEST(CompactingStore, LendTopKeepsItsPagesOutOfTheHeap) {
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  compacting_store store(64 * page, 0);
+  const group_id g = store.create_group(64);
+  for (size_t i = 0; i < 16; i++) store.set(g, i, pattern(uint32_t(i), page));
+  // Never below the data held, never above the limit; page-rounded.
+  EXPECT_TRUE(store.lend_top(store.heap_size() + page).empty());
+  const std::span<uint8_t> top = store.lend_top(20 * page + 1);
+  ASSERT_EQ(top.size(), store.heap_size() - 21 * page);
+  EXPECT_EQ(store.limit(), 21 * page);
+  std::memset(top.data(), 0xab, top.size());  // the borrower's now
+  EXPECT_TRUE(store.lend_top(8 * page).size() == 5 * page);  // down to the 16 pages held
+  EXPECT_EQ(store.limit(), 16 * page);
+  store.set_limit(store.heap_size());  // set_limit stays below what was lent
+  EXPECT_EQ(store.limit(), 16 * page);
+  // A write past the limit collects (the first 8 arrays were dropped), then fits.
+  for (size_t i = 0; i < 8; i++) store.set(g, i, nullptr, 0);
+  for (size_t i = 16; i < 24; i++) store.set(g, i, pattern(uint32_t(i), page));
+  // No room even after a collection: refused, not raised into the lent pages.
+  EXPECT_THROW(store.set(g, 24, pattern(24, page)), error);
+  for (size_t i = 8; i < 24; i++) EXPECT_EQ(get(store, g, i), pattern(uint32_t(i), page));
+  for (size_t i = 0; i < top.size(); i++) ASSERT_EQ(top[i], 0xab) << i;
+}
+
 }  // namespace
 }  // namespace pentago

@@ -98,10 +98,11 @@ class block_store {
   void set_partial_codec(block_codec codec);
   // While this (dropped) slice runs, the arena space that the slice above frees as its inputs
   // are released goes to the partial pool: when the pool runs dry after a collection (which
-  // packs that space at the top of the heap), the heap's limit drops to its live bytes plus
-  // `reserve` (what the plan keeps for this slice's compressed incomplete blocks and the
-  // heap's headroom) and the pool's budget grows by as much, so the two still sum to the
-  // plan's. Call before the first write; needs a pool.
+  // packs that space at the top of the heap), the heap lends its top down to its live bytes
+  // plus `reserve` (what the plan keeps for this slice's compressed incomplete blocks and the
+  // heap's headroom; compacting_store::lend_top) and the pool carves buffers from those pages
+  // (buffer_pool::add_chunk), so the two still sum to the plan's. The heap must outlive the
+  // pool. Call before the first write; needs a pool.
   void lend_freed_arena(uint64_t reserve);
   uint64_t arena_lent_bytes() const { return lent_.load(); }  // given to the pool so far
   bool frozen() const { return frozen_; }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -38,8 +39,10 @@ class buffer_pool {
   // A new budget, only while no buffer is out (between slices): chunks beyond a lower one are
   // unmapped, and carving starts again from the first chunk.
   void set_budget(uint64_t budget);
-  // Raises the budget by `bytes`; at any time (a slice's lending, block_store.h).
-  void grow_budget(uint64_t bytes);
+  // Memory the pool does not own (the top of an arena, lent during a slice: block_store.h) to
+  // carve buffers from; the budget grows by its size. The pool never unmaps it, and its owner
+  // must outlive the pool. At any time.
+  void add_chunk(std::span<uint8_t> memory);
   uint64_t carved_bytes() const;  // high water of buffers handed out
 
   // A buffer given back when the last owner lets go; throws if the budget is used up.
@@ -54,7 +57,12 @@ class buffer_pool {
   mutable std::mutex mutex_;
   size_t size_;  // bytes per buffer
   std::vector<superinfo_t*> free_;
-  std::vector<std::pair<void*, size_t>> chunks_;
+  struct chunk_t {
+    void* memory;
+    size_t size;
+    bool owned;  // mapped by the pool (else lent by add_chunk)
+  };
+  std::vector<chunk_t> chunks_;
   uint64_t mapped_ = 0;  // bytes of all chunks
   size_t chunk_ = 0;     // the chunk being carved (chunks_.size() when none)
   size_t offset_ = 0;    // carved bytes of that chunk

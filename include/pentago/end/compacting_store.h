@@ -94,13 +94,15 @@ class compacting_store {
   // A write that does not fit under the limit even after a collection raises it back to
   // heap_size (counted in stats().limit_raises) rather than fail.
   void set_limit(size_t bytes);
-  // Lowers the limit towards `bytes` (page-rounded, never below the data held) while the store
-  // is in use, releasing the pages above as set_limit does; never raises it. Thread safe.
-  // Returns how far the limit went down.
-  size_t lower_limit(size_t bytes);
+  // Lends the top of the heap while the store is in use: the limit drops towards `bytes`
+  // (page-rounded, never below the data held) for good, and the memory between the new and
+  // the old limit (pages the heap touched stay resident) is returned for the caller to use
+  // until the store dies; a write that does not fit raises the limit back only up to it. Never
+  // raises the limit; empty if it cannot drop. Thread safe.
+  std::span<uint8_t> lend_top(size_t bytes);
   size_t limit() const { return limit_.load(std::memory_order_relaxed); }
   // Live bytes, and collections so far (each packs the live arrays; only then does space that
-  // released arrays held lie above the bump pointer, where lower_limit can give it up).
+  // released arrays held lie above the bump pointer, where lend_top can lend it).
   size_t live_bytes() const { return live_bytes_.load(std::memory_order_relaxed); }
   uint64_t collections() const { return collections_.load(std::memory_order_relaxed); }
 
@@ -203,6 +205,8 @@ class compacting_store {
   std::atomic<uint64_t> allocated_bytes_{0};
   std::atomic<uint64_t> moved_bytes_{0};
   double last_collection_free_ratio_ = 1;  // written under the exclusive lock
+  // The highest the limit may go: heap_size_ until lend_top lends the top (exclusive lock).
+  size_t ceiling_;
   std::atomic<size_t> limit_;
   std::atomic<uint64_t> limit_raises_{0};
 };
