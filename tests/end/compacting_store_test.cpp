@@ -500,7 +500,7 @@ TEST(CompactingStore, LendTopKeepsItsPagesOutOfTheHeap) {
   const std::span<uint8_t> top = store.lend_top(20 * page + 1);
   ASSERT_EQ(top.size(), store.heap_size() - 21 * page);
   EXPECT_EQ(store.limit(), 21 * page);
-  std::memset(top.data(), 0xab, top.size());  // the borrower's now
+  std::memset(top.data(), 0xab, top.size());                 // the borrower's now
   EXPECT_TRUE(store.lend_top(8 * page).size() == 5 * page);  // down to the 16 pages held
   EXPECT_EQ(store.limit(), 16 * page);
   store.set_limit(store.heap_size());  // set_limit stays below what was lent
