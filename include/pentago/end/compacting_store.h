@@ -92,7 +92,8 @@ class compacting_store {
   // (nothing may use the store meanwhile): lowering it releases the mapped pages above it to
   // the system, so another pool may use that memory, and it never falls below the data held.
   // A write that does not fit under the limit even after a collection raises it back to
-  // heap_size (counted in stats().limit_raises) rather than fail.
+  // heap_size, or to where lend_top lent the top (counted in stats().limit_raises), rather
+  // than fail; set_limit never goes above that either.
   void set_limit(size_t bytes);
   // Lends the top of the heap while the store is in use: the limit drops towards `bytes`
   // (page-rounded, never below the data held) for good, and the memory between the new and
