@@ -417,13 +417,17 @@ void compacting_store::set_limit(size_t bytes) {
   apply_limit_exclusive(bytes);
 }
 
+size_t compacting_store::limit_at(size_t bytes, size_t cap) const {
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  const size_t next = heap_next_.load(std::memory_order_relaxed);
+  return std::min(cap, (std::max(bytes, next) + page - 1) / page * page);
+}
+
 std::span<uint8_t> compacting_store::lend_top(size_t bytes) {
   const exclusive_guard guard(heap_lock_);
   const size_t before = limit_.load(std::memory_order_relaxed);
-  const size_t page = size_t(sysconf(_SC_PAGESIZE));
-  const size_t next = heap_next_.load(std::memory_order_relaxed);
   // The bump pointer may lie above `bytes`, but never above the old limit.
-  const size_t limit = std::min(before, (std::max(bytes, next) + page - 1) / page * page);
+  const size_t limit = limit_at(bytes, before);
   if (limit >= before) return {};
   limit_.store(limit, std::memory_order_relaxed);
   ceiling_ = limit;
@@ -434,9 +438,7 @@ std::span<uint8_t> compacting_store::lend_top(size_t bytes) {
 }
 
 void compacting_store::apply_limit_exclusive(size_t bytes) {
-  const size_t page = size_t(sysconf(_SC_PAGESIZE));
-  const size_t next = heap_next_.load(std::memory_order_relaxed);
-  const size_t limit = std::min(ceiling_, (std::max(bytes, next) + page - 1) / page * page);
+  const size_t limit = limit_at(bytes, ceiling_);
   limit_.store(limit, std::memory_order_relaxed);
   const size_t touched = bump_high_water_.load(std::memory_order_relaxed);
   if (touched <= limit) return;

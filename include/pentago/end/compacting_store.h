@@ -187,8 +187,11 @@ class compacting_store {
   void set_exclusive(group_id group, size_t index, const void* bytes, size_t size);
   void collect_exclusive();
   void add_live(size_t added, size_t removed);
-  // The limit at `bytes` (page-rounded, at least the bump pointer), pages above it released;
-  // with the heap lock held exclusively.
+  // `bytes` rounded up to whole pages, at least the bump pointer, at most `cap` (heap lock
+  // held exclusively): where set_limit and lend_top put the limit.
+  size_t limit_at(size_t bytes, size_t cap) const;
+  // The limit at limit_at(bytes, ceiling_), pages above it released; with the heap lock held
+  // exclusively.
   void apply_limit_exclusive(size_t bytes);
 
   size_t heap_size_;
