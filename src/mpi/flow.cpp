@@ -303,10 +303,7 @@ class flow {
     }
     gathering_++;
     const int length = s->dep.input.length();
-    if (inputs_recomputed()) {
-      recompute_inputs(s, length);
-      return;
-    }
+    const bool recompute = inputs_recomputed();
     const int child_index = prev_partition_->lines().section_index(s->dep.child);
     PENTAGO_CHECK(child_index >= 0, "child section missing from the previous slice");
     s->inputs.resize(length);
@@ -319,6 +316,18 @@ class flow {
       const int nodes = block_nodes(s->dep.child, block);
       s->inputs[b] = buffers_.take_shared();
       s->input_pointers[b] = s->inputs[b].get();
+      if (recompute) {  // every rank computes any slice-35 block itself, with no messages
+        pool_.push_back([this, s, b, block, nodes] {
+          {
+            activity_timer timer(pool_, activity::compute);
+            trace_scope t(trace_, "recompute input");
+            compute_top_block(s->dep.child, block,
+                              std::span<superinfo_t>(s->inputs[b].get(), size_t(nodes)));
+          }
+          input_arrived(s);
+        });
+        continue;
+      }
       const block_owner_t owner = prev_partition_->find_block(s->dep.child, block);
       if (owner.rank == rank_) {
         const int flat = prev_->flat_id(child_index, block);
@@ -362,29 +371,9 @@ class flow {
     }
   }
 
-  // Slice 35 dropped its blocks (run_plan.h's recomputed): every rank computes the blocks of
-  // its lines' input lines again, with no messages.
+  // Slice 35 dropped its blocks (run_plan.h's recomputed): the slice below computes them
+  // again instead of reading them.
   bool inputs_recomputed() const { return prev_ && prev_->drops_complete_blocks(); }
-  void recompute_inputs(line_state* s, int length) {
-    s->inputs.resize(length);
-    s->input_pointers.resize(length);
-    s->missing_inputs = length;
-    for (int b = 0; b < length; b++) {
-      s->inputs[b] = buffers_.take_shared();
-      s->input_pointers[b] = s->inputs[b].get();
-      pool_.push_back([this, s, b] {
-        {
-          activity_timer timer(pool_, activity::compute);
-          trace_scope t(trace_, "recompute input");
-          const block_t block = s->dep.input.block(b);
-          compute_top_block(
-              s->dep.child, block,
-              std::span<superinfo_t>(s->inputs[b].get(), size_t(block_nodes(s->dep.child, block))));
-        }
-        input_arrived(s);
-      });
-    }
-  }
 
   void decompress(std::span<const uint8_t> bytes, std::span<superinfo_t> out) {
     activity_timer timer(pool_, activity::decompress);
