@@ -41,7 +41,8 @@ class buffer_pool {
   void set_budget(uint64_t budget);
   // Memory the pool does not own (the top of an arena, lent during a slice: block_store.h) to
   // carve buffers from; the budget grows by its size. The pool never unmaps it, and its owner
-  // must outlive the pool. At any time.
+  // must outlive the pool; a later set_budget below it forgets it (its owner does not get it
+  // back, which is why only the last, dropped slice borrows). At any time.
   void add_chunk(std::span<uint8_t> memory);
   uint64_t carved_bytes() const;  // high water of buffers handed out
 
