@@ -10,6 +10,7 @@
 #include "pentago/util/atomic_max.h"
 #include "pentago/util/error.h"
 #include "pentago/util/random.h"
+#include "pentago/util/stream_copy.h"
 
 namespace pentago {
 namespace {
@@ -266,7 +267,9 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
     // now on (a block that got no buffer at its first contribution may get one later).
     const std::span<superinfo_t> held(partial, values.size());
     if (first) {
-      std::copy(values.begin(), values.end(), partial);
+      // The held block is next read at a later line: stream it out rather than through the
+      // cache (no read of its old contents, the kernel's working set stays cached).
+      stream_copy(partial, values.data(), values.size_bytes());
     } else {
       heap_.with_array(group_, flat,
                        [&](std::span<const uint8_t> stored) { fast_uncompress(stored, held); });
