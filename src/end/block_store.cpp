@@ -103,6 +103,7 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
 }
 
 block_store::~block_store() {
+  cache_.reset();
   for (superinfo_t* p : partial_)
     if (p) pool_->give(p);
   heap_.destroy_group(group_);
@@ -179,6 +180,8 @@ void block_store::attach_pool() {
   if (largest) pool_->set_buffer_nodes(size_t(largest));
   section_blocks_.clear();
   for (const auto& s : sections_) section_blocks_.push_back(section_blocks(s));
+  section_rank_ = section_completion_ranks(slice_lines(sections_));
+  cache_ = std::make_unique<input_cache>(*pool_);
 }
 
 uint64_t block_store::next_time(int flat, uint8_t dims) const {
@@ -190,7 +193,7 @@ uint64_t block_store::next_time(int flat, uint8_t dims) const {
     std::array<uint8_t, 3> base;
     for (int a = 0, j = 0; a < 4; a++)
       if (a != d) base[j++] = uint8_t(k.block[a]);
-    t = std::min(t, completion_time(k.section, section_blocks_[k.section], d, base));
+    t = std::min(t, completion_time(section_rank_[k.section], section_blocks_[k.section], d, base));
   }
   return t;
 }
@@ -224,6 +227,9 @@ bool block_store::borrow_from_arena() {
 }
 
 superinfo_t* block_store::take_buffer(int flat, uint8_t left) {
+  // A free buffer, then an input cache copy's, and only then fresh pages.
+  if (superinfo_t* b = pool_->take_free()) return b;
+  if (superinfo_t* b = cache_->reclaim()) return b;
   if (superinfo_t* b = pool_->take()) return b;
   if (lend_reserve_ && borrow_from_arena())
     if (superinfo_t* b = pool_->take()) return b;
@@ -384,11 +390,25 @@ void block_store::expect_reads(const std::vector<int>& readers) {
   for (size_t f = 0; f < keys_.size(); f++) reads_left_[f] = readers[keys_[f].section];
 }
 
-void block_store::read_done(int flat) {
+int block_store::read_done(int flat) {
   PENTAGO_CHECK(reads_left_, "read_done before expect_reads");
   const int left = --reads_left_[flat];
   if (left == 0) release(flat);
   if (left < 0) throw error("input block " + section(flat).name() + " read too often");
+  return left;
+}
+
+void block_store::read_input(block_store& above, int flat, std::span<superinfo_t> out) {
+  PENTAGO_CHECK(&above != this, "read_input from the store itself");
+  input_reads_++;
+  const bool hit = cache_ && cache_->copy_out(flat, out);
+  if (!hit) above.read(flat, out);
+  const int left = above.read_done(flat);
+  if (!cache_) return;
+  if (!left)
+    cache_->forget(flat);
+  else if (!hit)
+    cache_->offer(flat, out);
 }
 
 void block_store::check_reads_done() const {
@@ -403,6 +423,7 @@ void block_store::freeze() {
   if (missing_ != 0)
     throw error("slice incomplete: " + std::to_string(missing_.load()) +
                 " block contributions never arrived");
+  if (cache_) cache_->clear();
   heap_.freeze(group_);
   frozen_ = true;
 }

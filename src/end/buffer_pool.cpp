@@ -65,13 +65,8 @@ size_t buffer_pool::buffer_nodes() const {
 }
 
 superinfo_t* buffer_pool::take() {
+  if (superinfo_t* b = take_free()) return b;
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!free_.empty()) {
-    superinfo_t* b = free_.back();
-    free_.pop_back();
-    out_++;
-    return b;
-  }
   if (carved_ + size_ > budget_) return nullptr;
   while (chunk_ < chunks_.size() && chunks_[chunk_].size - offset_ < size_) chunk_++, offset_ = 0;
   if (chunk_ == chunks_.size()) {
@@ -88,6 +83,15 @@ superinfo_t* buffer_pool::take() {
   offset_ += size_;
   carved_ += size_;
   high_ = std::max(high_, carved_);
+  out_++;
+  return b;
+}
+
+superinfo_t* buffer_pool::take_free() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (free_.empty()) return nullptr;
+  superinfo_t* b = free_.back();
+  free_.pop_back();
   out_++;
   return b;
 }

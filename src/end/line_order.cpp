@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <array>
+#include <queue>
+#include <tuple>
+#include <unordered_map>
 
 #include "pentago/layout/line_mapping.h"
 #include "pentago/util/error.h"
@@ -20,10 +23,72 @@ std::vector<section_geometry> geometries(std::span<const section_t> sections) {
 
 }  // namespace
 
-uint64_t completion_time(int section_index, const std::array<int, 4>& blocks, int dimension,
+std::vector<int> section_completion_order(const slice_lines& order) {
+  const auto sections = order.sections();
+  const int count = int(sections.size());
+  // The distinct children of each section (the sections of the slice above its lines read),
+  // and the sections that read each child.
+  std::vector<std::vector<uint64_t>> children(count);
+  std::unordered_map<uint64_t, std::vector<int>> readers;
+  for (int si = 0; si < count; si++)
+    for (int d = 0; d < 4; d++) {
+      if (sections[si].quadrant_full(d)) continue;
+      line_t line;
+      line.section = sections[si];
+      line.dimension = d;
+      const uint64_t child = line_dependency_of(line).child.sig();
+      auto& mine = children[si];
+      if (std::find(mine.begin(), mine.end(), child) != mine.end()) continue;
+      mine.push_back(child);
+      readers[child].push_back(si);
+    }
+  // A greedy walk: next comes the section that shares children with the latest section that
+  // shares any with one still to come, the most of them (then the lowest index); with none
+  // left, the lowest index not yet taken. Candidates wait in a heap of (step, shared, -index),
+  // where stale entries (taken, or updated at a later step) are skipped.
+  std::vector<int> walk;
+  walk.reserve(size_t(count));
+  std::vector<char> taken(size_t(count), 0);
+  std::vector<int> step_of(size_t(count), -1), shared(size_t(count), 0);
+  std::priority_queue<std::tuple<int, int, int>> candidates;
+  int lowest = 0;
+  for (int step = 0; step < count; step++) {
+    int si = -1;
+    while (!candidates.empty()) {
+      const auto [at, with, negative] = candidates.top();
+      candidates.pop();
+      if (!taken[-negative] && step_of[-negative] == at && shared[-negative] == with) {
+        si = -negative;
+        break;
+      }
+    }
+    if (si < 0) {
+      while (taken[lowest]) lowest++;
+      si = lowest;
+    }
+    taken[si] = 1;
+    walk.push_back(si);
+    for (const uint64_t child : children[si])
+      for (const int p : readers[child]) {
+        if (taken[p]) continue;
+        if (step_of[p] != step) step_of[p] = step, shared[p] = 0;
+        candidates.push({step, ++shared[p], -p});
+      }
+  }
+  return walk;
+}
+
+std::vector<int> section_completion_ranks(const slice_lines& order) {
+  const auto walk = section_completion_order(order);
+  std::vector<int> rank(walk.size());
+  for (size_t i = 0; i < walk.size(); i++) rank[walk[i]] = int(i);
+  return rank;
+}
+
+uint64_t completion_time(int section_rank, const std::array<int, 4>& blocks, int dimension,
                          const std::array<uint8_t, 3>& base) {
-  PENTAGO_CHECK(section_index >= 0 && section_index < (1 << 22),
-                "completion_time: section index out of range");
+  PENTAGO_CHECK(section_rank >= 0 && section_rank < (1 << 22),
+                "completion_time: section rank out of range");
   // The box grows in proportion to the section's shape: a line's place is the largest of its
   // base coordinates, each as a fraction of its axis (in 1/4096ths). Packed, most significant
   // first: section index (22 bits), box (12), dimension (2), base (3 x 8).
@@ -33,19 +98,20 @@ uint64_t completion_time(int section_index, const std::array<int, 4>& blocks, in
       box = std::max(box, uint64_t((2 * base[j] + 1) * 2048 / blocks[a]));
       j++;
     }
-  return uint64_t(section_index) << 38 | box << 26 | uint64_t(dimension) << 24 |
+  return uint64_t(section_rank) << 38 | box << 26 | uint64_t(dimension) << 24 |
          uint64_t(base[0]) << 16 | uint64_t(base[1]) << 8 | base[2];
 }
 
 void sort_lines_for_completion(std::vector<line_t>& lines, const slice_lines& order) {
   const auto geometry = geometries(order.sections());
+  const auto rank = section_completion_ranks(order);
   std::vector<std::pair<uint64_t, size_t>> keyed;
   keyed.reserve(lines.size());
   for (size_t i = 0; i < lines.size(); i++) {
     const int si = order.section_index(lines[i].section);
     PENTAGO_CHECK(si >= 0, "sort_lines_for_completion: line of a section not in the slice");
     keyed.push_back(
-        {completion_time(si, geometry[si].blocks, lines[i].dimension, lines[i].base), i});
+        {completion_time(rank[si], geometry[si].blocks, lines[i].dimension, lines[i].base), i});
   }
   std::sort(keyed.begin(), keyed.end());
   std::vector<line_t> sorted;
@@ -193,9 +259,11 @@ double paired_store_peak(const slice_lines& order, const slice_lines& above, dou
   const auto sheaves = child_of_sheaves(order, above);
   const auto& in = above.sections();
   const auto& out = order.sections();
-  // The last section (in order) that reads each input section.
+  // The sections in completion order, and the last place in it that reads each input section.
+  const auto walk = section_completion_order(order);
+  const auto rank = section_completion_ranks(order);
   std::vector<int> last(in.size(), -1);
-  for (const auto& [si, child] : sheaves) last[child] = std::max(last[child], si);
+  for (const auto& [si, child] : sheaves) last[child] = std::max(last[child], rank[si]);
   double remaining = 0;  // inputs still to be read
   for (size_t c = 0; c < in.size(); c++) remaining += input_bytes * double(in[c].size());
   // Inputs never read are held to the end; the others leave after their last section.
@@ -203,11 +271,11 @@ double paired_store_peak(const slice_lines& order, const slice_lines& above, dou
   for (size_t c = 0; c < in.size(); c++)
     if (last[c] >= 0) leaving[last[c]] += input_bytes * double(in[c].size());
   double done = 0, peak = 0;
-  for (size_t si = 0; si < out.size(); si++) {
-    done += output_bytes * double(out[si].size());
+  for (size_t place = 0; place < out.size(); place++) {
+    done += output_bytes * double(out[walk[place]].size());
     const double outputs = dropped_held_bytes >= 0 ? dropped_held_bytes : done;
     peak = std::max(peak, remaining + outputs);
-    remaining -= leaving[si];
+    remaining -= leaving[place];
   }
   return std::max(peak, remaining + (dropped_held_bytes >= 0 ? dropped_held_bytes : done));
 }

@@ -83,8 +83,7 @@ class local_computer : public slice_computer {
           if (recompute) {
             compute_top_block(dep.child, dep.input.block(b), input_blocks[b]);
           } else {
-            above->read(f, input_blocks[b]);
-            above->read_done(f);
+            store.read_input(*above, f, input_blocks[b]);
           }
           inputs.push_back(input_blocks[b].data());
         }
@@ -154,6 +153,8 @@ class local_computer : public slice_computer {
     r.memory.partial_bytes = partials.carved_bytes();
     r.memory.partial_recompressions = store.partial_recompressions();
     r.memory.partial_evictions = store.partial_evictions();
+    r.input_reads = store.input_reads();
+    r.input_cache_hits = store.input_cache_hits();
   }
 
   uint64_t resident_high_water() override { return pentago::resident_high_water(); }

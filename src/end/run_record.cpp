@@ -175,6 +175,8 @@ void run_record::slice(const slice_report& r) {
   j["idle_fraction"] = r.idle_fraction;
   j["traffic_bytes_in"] = maybe(r.traffic_bytes_in);
   j["output_blocks_sent"] = maybe(r.output_blocks_sent);
+  j["input_reads"] = r.input_reads;
+  j["input_cache_hits"] = r.input_cache_hits;
   const auto& m = r.memory;
   j["memory"] = {{"resident_high_water", m.resident_high_water},
                  {"limit", m.limit},

@@ -54,6 +54,11 @@ std::vector<std::string> format_slice_report(const slice_report& r) {
   }
   std::snprintf(buf, sizeof buf, ", idle %.1f%%", 100 * r.idle_fraction);
   acts += buf;
+  if (r.input_reads) {
+    std::snprintf(buf, sizeof buf, ", input cache %llu of %llu reads",
+                  (unsigned long long)r.input_cache_hits, (unsigned long long)r.input_reads);
+    acts += buf;
+  }
   if (r.traffic_bytes_in) {
     std::snprintf(buf, sizeof buf, ", traffic %s in, %llu output blocks sent",
                   format_bytes(double(*r.traffic_bytes_in)).c_str(),

@@ -196,7 +196,7 @@ class flow {
     // A copy, so that the block can be released (and its neighbours moved) during the send.
     auto bytes = std::make_shared<std::vector<uint8_t>>();
     prev_->read_compressed(flat, *bytes);
-    prev_->read_done(flat);
+    if (!prev_->read_done(flat)) store_.forget_input(flat);
     MPI_Request r;
     PENTAGO_MPI(MPI_Isend(bytes->data(), int(bytes->size()), MPI_BYTE, source, payload[2],
                           comms_.response, &r));
@@ -336,9 +336,8 @@ class flow {
           {
             activity_timer timer(pool_, activity::decompress);
             trace_scope t(trace_, "decompress");
-            prev_->read(flat, std::span<superinfo_t>(s->inputs[b].get(), nodes));
+            store_.read_input(*prev_, flat, std::span<superinfo_t>(s->inputs[b].get(), nodes));
           }
-          prev_->read_done(flat);
           input_arrived(s);
         });
         continue;

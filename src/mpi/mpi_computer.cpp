@@ -103,10 +103,15 @@ void mpi_computer::measure(const block_store& store, const compacting_store& hea
     PENTAGO_MPI(MPI_Gather(times.data(), int(times.size()), MPI_DOUBLE, per_rank.data(),
                            int(times.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD));
   const auto heap_stats = heap.stats();
-  uint64_t local[7] = {
-      store.compressed_bytes(), store.uncompressed_bytes(),     stats_.input_bytes,
-      stats_.outputs_sent,      store.partial_recompressions(), store.partial_evictions(),
-      heap_stats.limit_raises};
+  uint64_t local[9] = {store.compressed_bytes(),
+                       store.uncompressed_bytes(),
+                       stats_.input_bytes,
+                       stats_.outputs_sent,
+                       store.partial_recompressions(),
+                       store.partial_evictions(),
+                       heap_stats.limit_raises,
+                       store.input_reads(),
+                       store.input_cache_hits()};
   // Per rank maxima: resident set, store bytes, arena live, bump high water and limit,
   // partials and their budget.
   uint64_t local_max[9] = {pentago::resident_high_water(),
@@ -118,8 +123,8 @@ void mpi_computer::measure(const block_store& store, const compacting_store& hea
                            heap_stats.limit,
                            partials.budget(),
                            store.arena_lent_bytes()};
-  uint64_t total[7] = {}, high[9] = {};
-  PENTAGO_MPI(MPI_Reduce(local, total, 7, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
+  uint64_t total[9] = {}, high[9] = {};
+  PENTAGO_MPI(MPI_Reduce(local, total, 9, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
   PENTAGO_MPI(MPI_Reduce(local_max, high, 9, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
   stats_ = {};
   if (rank_ != 0) return;
@@ -145,6 +150,8 @@ void mpi_computer::measure(const block_store& store, const compacting_store& hea
   r.memory.partial_plan_bytes = high[7];
   r.memory.arena_lent_in_slice = high[8];
   r.memory.arena_limit_raises = total[6];
+  r.input_reads = total[7];
+  r.input_cache_hits = total[8];
   for (size_t k = 0; k < per_rank.size() / times.size(); k++) {
     activity_times t{};
     std::copy_n(per_rank.begin() + long(k * times.size()), times.size(), t.begin());

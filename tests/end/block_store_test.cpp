@@ -1,11 +1,13 @@
 // Block store tests: contributions merged in random orders (from several threads, without,
 // with a small (evicting) and with a large uncompressed partial budget, keeping or dropping
-// complete blocks) give the same blocks, counts and samples.
+// complete blocks) give the same blocks, counts and samples; input reads through the cache
+// give the blocks as stored.
 #include "pentago/end/block_store.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 #include <thread>
 
@@ -258,4 +260,54 @@ TEST(block_store, dropped_slice_borrows_the_arena_its_inputs_free) {
   EXPECT_EQ(pool.budget(), lent);
   EXPECT_GT(pool.carved_bytes(), 0u);
   EXPECT_EQ(store.partial_recompressions(), 0u);  // every incomplete block found a buffer
+}
+
+// read_input: every read of an input block gives its values, later reads of a block come from
+// the input cache (the pool has free buffers), each block is released after its last read,
+// and the cache's copies go back to the pool.
+TEST(block_store, input_reads_come_from_the_cache_after_the_first) {
+  const auto above_sections = slice_sections(4);
+  std::vector<block_key_t> above_keys;
+  for (int i = 0; i < int(above_sections.size()); i++)
+    for (uint64_t b = 0; b < section_block_count(above_sections[i]); b++)
+      above_keys.push_back({i, block_from_index(above_sections[i], b)});
+  std::mt19937_64 rng(3);
+  compacting_store heap(64 << 20);
+  block_store above(above_sections, above_keys, 0, heap, uint64_t(0));
+  std::vector<std::vector<superinfo_t>> stored;
+  for (int f = 0; f < above.blocks(); f++) {
+    std::vector<superinfo_t> values(above.nodes(f));
+    for (auto& v : values) v = random_pair(rng);
+    stored.push_back(values);
+    above.set(f, values);
+  }
+  above.freeze();
+  const int reads = 3;
+  above.expect_reads(std::vector<int>(above_sections.size(), reads));
+
+  buffer_pool pool(uint64_t(above.blocks()) * buffer_pool::block_bytes);
+  // (A store of the same blocks, so that its pool's buffers fit every input block.)
+  block_store store(above_sections, above_keys, 0, heap, &pool);
+  {  // buffers carved at the store's size and given back: the free ones the cache may take
+    std::vector<superinfo_t*> taken;
+    for (int f = 0; f < above.blocks(); f++) taken.push_back(pool.take());
+    for (auto* b : taken) pool.give(b);
+  }
+  for (int f = 0; f < above.blocks(); f++)
+    for (int round = 0; round < reads; round++) {
+      std::vector<superinfo_t> out(above.nodes(f));
+      store.read_input(above, f, out);
+      ASSERT_EQ(0, std::memcmp(out.data(), stored[f].data(), out.size() * sizeof(superinfo_t)))
+          << "round " << round << ", block " << f;
+    }
+  above.check_reads_done();
+  EXPECT_EQ(store.input_reads(), uint64_t(reads * above.blocks()));
+  EXPECT_EQ(store.input_cache_hits(), uint64_t((reads - 1) * above.blocks()));
+  EXPECT_EQ(above.compressed_bytes(), 0u);  // all released after their last read
+  // After the last reads every copy's buffer is free again.
+  int free_buffers = 0;
+  std::vector<superinfo_t*> taken;
+  while (superinfo_t* b = pool.take_free()) taken.push_back(b), free_buffers++;
+  EXPECT_EQ(free_buffers, above.blocks());
+  for (auto* b : taken) pool.give(b);
 }

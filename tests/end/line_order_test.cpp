@@ -1,13 +1,16 @@
 // Completion order of lines: a permutation of the slice's lines, grouped by section, that holds
 // fewer incomplete blocks at once than the canonical or a random order, as simulated, and the
-// completion time that numbers it.
+// completion time that numbers it; the sections' walk, which puts sections reading the same
+// children next to each other.
 #include "pentago/end/line_order.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
+#include <set>
 
+#include "pentago/layout/line_mapping.h"
 #include "pentago/layout/section.h"
 
 using namespace pentago;
@@ -41,8 +44,11 @@ TEST(line_order, completion_order_is_a_permutation_grouped_by_section) {
     EXPECT_EQ(std::count_if(ordered.begin(), ordered.end(),
                             [&](const line_t& l) { return same_line(l, line); }),
               1);
+  // Section by section, in section_completion_order.
+  const auto rank = section_completion_ranks(order);
   for (size_t i = 1; i < ordered.size(); i++)
-    EXPECT_LE(order.section_index(ordered[i - 1].section), order.section_index(ordered[i].section));
+    EXPECT_LE(rank[order.section_index(ordered[i - 1].section)],
+              rank[order.section_index(ordered[i].section)]);
   // Sorting any shuffle gives the same order.
   auto shuffled = canonical;
   std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(5));
@@ -83,6 +89,7 @@ TEST(line_order, completion_time_numbers_the_completion_order) {
   ASSERT_EQ(some.size(), 4u);
   const slice_lines order(some);
   const auto ordered = lines_in_completion_order(order);
+  const auto rank = section_completion_ranks(order);
   double last_box = -1;
   int last_section = -1;
   uint64_t last_time = 0;
@@ -90,7 +97,7 @@ TEST(line_order, completion_time_numbers_the_completion_order) {
     const line_t& line = ordered[i];
     const int si = order.section_index(line.section);
     const auto blocks = section_blocks(line.section);
-    const uint64_t t = completion_time(si, blocks, line.dimension, line.base);
+    const uint64_t t = completion_time(rank[si], blocks, line.dimension, line.base);
     if (i) {
       EXPECT_GT(t, last_time) << i;
     }
@@ -104,4 +111,53 @@ TEST(line_order, completion_time_numbers_the_completion_order) {
     last_section = si;
   }
   EXPECT_THROW(completion_time(1 << 22, {1, 1, 1, 1}, 0, {0, 0, 0}), std::exception);
+}
+
+namespace {
+
+// The distinct children (by sig) that a section's lines read.
+std::set<uint64_t> children_of(const section_t& s) {
+  std::set<uint64_t> children;
+  for (int d = 0; d < 4; d++) {
+    if (s.quadrant_full(d)) continue;
+    line_t line;
+    line.section = s;
+    line.dimension = d;
+    children.insert(line_dependency_of(line).child.sig());
+  }
+  return children;
+}
+
+// Sections of the walk that share no child with the section before them.
+int unshared_steps(std::span<const section_t> sections, const std::vector<int>& walk) {
+  int unshared = 0;
+  for (size_t i = 1; i < walk.size(); i++) {
+    const auto a = children_of(sections[walk[i - 1]]), b = children_of(sections[walk[i]]);
+    if (std::none_of(a.begin(), a.end(), [&](uint64_t c) { return b.count(c); })) unshared++;
+  }
+  return unshared;
+}
+
+}  // namespace
+
+// The sections' walk: a permutation, its ranks the inverse, the same every time, and next to
+// each other sections that read the same child far more often than in index (sig) order.
+TEST(line_order, section_walk_puts_sections_sharing_children_together) {
+  const auto sections = slice_sections(31);
+  ASSERT_GT(sections.size(), 100u);
+  const slice_lines order(sections);
+  const auto walk = section_completion_order(order);
+  const auto rank = section_completion_ranks(order);
+  ASSERT_EQ(walk.size(), sections.size());
+  std::vector<int> sorted = walk;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 0; i < sorted.size(); i++) ASSERT_EQ(sorted[i], int(i));
+  for (size_t i = 0; i < walk.size(); i++) EXPECT_EQ(rank[walk[i]], int(i));
+  EXPECT_EQ(walk, section_completion_order(order));
+  EXPECT_EQ(walk[0], 0);  // the walk starts at the lowest index
+  std::vector<int> by_index(sections.size());
+  for (size_t i = 0; i < by_index.size(); i++) by_index[i] = int(i);
+  const int walked = unshared_steps(sections, walk), indexed = unshared_steps(sections, by_index);
+  EXPECT_LT(walked * 4, indexed) << walked << " of the walk's steps share no child, " << indexed
+                                 << " in index order";
 }

@@ -17,6 +17,7 @@
 #include "pentago/data/compress.h"
 #include "pentago/end/buffer_pool.h"
 #include "pentago/end/compacting_store.h"
+#include "pentago/end/input_cache.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/util/element_lock.h"
 
@@ -84,9 +85,21 @@ class block_store {
   // a block (thread safe) and releases it after the last; check_reads_done throws unless every
   // block was read exactly as often as expected.
   void expect_reads(const std::vector<int>& readers);
-  void read_done(int flat);
+  int read_done(int flat);  // returns the reads still to come
   void check_reads_done() const;
-  // Packs the store and forbids further writes. Every block must be complete.
+  // One read of input block `flat` of `above` (the frozen store of the slice above, with
+  // expect_reads) into out, followed by above.read_done: served from this store's
+  // input_cache when a copy is there, and copied into it when more reads will come.
+  void read_input(block_store& above, int flat, std::span<superinfo_t> out);
+  // Input block `flat`'s last read was done elsewhere (sent to another rank): drops its copy.
+  void forget_input(int flat) {
+    if (cache_) cache_->forget(flat);
+  }
+  // Reads through read_input, and those the input cache served (zero without a pool).
+  uint64_t input_reads() const { return input_reads_.load(); }
+  uint64_t input_cache_hits() const { return cache_ ? cache_->hits() : 0; }
+  // Packs the store and forbids further writes (the input cache's buffers go back to the
+  // pool). Every block must be complete.
   void freeze();
   // From now on complete blocks are counted and sampled, then dropped instead of stored: for
   // the last slice of a run that does not save it, which nothing reads afterwards. Blocks can
@@ -143,11 +156,14 @@ class block_store {
   std::unique_ptr<element_lock[]> locks_;
   std::vector<superinfo_t*> partial_;               // uncompressed incomplete blocks, from pool_
   std::vector<std::array<int, 4>> section_blocks_;  // per section, with a pool
+  std::vector<int> section_rank_;                   // place in section_completion_order
   std::mutex evict_mutex_;
   std::set<std::pair<uint64_t, int>> by_next_time_;  // buffer holders (guarded by evict_mutex_)
   std::atomic<uint64_t> recompressions_{0}, evictions_{0};
   std::unique_ptr<buffer_pool> own_pool_;
   buffer_pool* pool_ = nullptr;
+  std::unique_ptr<input_cache> cache_;  // decoded input blocks of the slice above, in pool_
+  std::atomic<uint64_t> input_reads_{0};
   std::atomic<uint64_t> missing_{0};
   uint64_t uncompressed_bytes_ = 0;
   compacting_store& heap_;

@@ -34,6 +34,8 @@ class buffer_pool {
   size_t buffer_nodes() const;
   uint64_t buffer_bytes() const { return buffer_nodes() * sizeof(superinfo_t); }
   superinfo_t* take();  // nullptr when the budget is used up
+  // A buffer given back earlier, never a newly carved one (no fresh pages); nullptr if none.
+  superinfo_t* take_free();
   void give(superinfo_t* buffer);
   uint64_t budget() const;
   // A new budget, only while no buffer is out (between slices): chunks beyond a lower one are

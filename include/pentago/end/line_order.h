@@ -1,7 +1,9 @@
-// The order in which the engine computes a slice's lines: section by section, and within a
-// section as a growing box of block coordinates, so that every output block receives all of
-// its line contributions close together. Few blocks are then incomplete at any time, which is
-// what the last slice of a run holds when its complete blocks are counted and dropped.
+// The order in which the engine computes a slice's lines: section by section, sections that
+// read the same child sections next to each other (so a decoded input block is soon read
+// again: input_cache.h), and within a section as a growing box of block coordinates, so that
+// every output block receives all of its line contributions close together. Few blocks are
+// then incomplete at any time, which is what the last slice of a run holds when its complete
+// blocks are counted and dropped.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -12,16 +14,27 @@
 
 namespace pentago {
 
+// The order in which a slice's sections run (their indices in `order`): a greedy walk that
+// puts sections reading the same child sections (of the slice above) next to each other, so
+// that an input block's readers come close together. The next section is the one sharing
+// the most children with the latest section that shares any with one still to come (lowest
+// index on ties, and when none shares any). The same on every rank.
+std::vector<int> section_completion_order(const slice_lines& order);
+// Each section's place in that order (indexed like `order`).
+std::vector<int> section_completion_ranks(const slice_lines& order);
+
 // A line's place in completion order as one number, for the line along `dimension` with the
-// 3-D `base` in the section with index `section_index` in the slice and block shape `blocks`:
-// lines sort by it exactly as sort_lines_for_completion sorts them, so it serves as the time
-// at which every rank reaches the line. Throws if the section index is 2^22 or more.
-uint64_t completion_time(int section_index, const std::array<int, 4>& blocks, int dimension,
+// 3-D `base` in the section whose place in section_completion_order is `section_rank` and
+// whose block shape is `blocks`: lines sort by it exactly as sort_lines_for_completion sorts
+// them, so it serves as the time at which every rank reaches the line. Throws if the rank is
+// 2^22 or more.
+uint64_t completion_time(int section_rank, const std::array<int, 4>& blocks, int dimension,
                          const std::array<uint8_t, 3>& base);
 
-// Sorts lines (all of one slice) into completion order: by section index in `order`, then by
-// a box growing in proportion to the section's shape (the largest of the line's base
-// coordinates, each as a fraction of its axis), then dimension, then base.
+// Sorts lines (all of one slice) into completion order: by section in
+// section_completion_order, then by a box growing in proportion to the section's shape (the
+// largest of the line's base coordinates, each as a fraction of its axis), then dimension,
+// then base.
 void sort_lines_for_completion(std::vector<line_t>& lines, const slice_lines& order);
 
 // Every line of the slice, in completion order.

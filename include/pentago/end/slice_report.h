@@ -39,6 +39,9 @@ struct slice_report {
   double idle_fraction = 0;
   // MPI only: compressed input bytes received, output blocks sent to other ranks.
   std::optional<uint64_t> traffic_bytes_in, output_blocks_sent;
+  // Summed over ranks: input blocks of the slice above read on their own rank, and those read
+  // from the input cache instead of decoded (block_store::read_input).
+  uint64_t input_reads = 0, input_cache_hits = 0;
   struct memory_t {
     uint64_t resident_high_water = 0;  // max over ranks (VmHWM)
     uint64_t limit = 0;                // --memory per rank

@@ -1,0 +1,68 @@
+// Decoded input blocks kept for their next reader. A slice reads each block of the slice above
+// once per line that needs it (3.9 times on average at 33 stones), and decoding is most of the
+// reading. After a line decodes an input block that more lines will read, a copy goes into a
+// free buffer of the slice's partial pool; a later reader copies it out instead of decoding.
+// Where copies are seldom read back, most offers are declined (offer).
+// The cache only takes buffers that are carved and free, and the partial blocks take its
+// least recently used copies back first (reclaim), so it never adds to the pool's memory: it
+// fills what would sit idle. The lines run with sections that read the same children next to
+// each other (line_order.h), which brings a block's readers close together. Thread safe.
+#pragma once
+#include <cstdint>
+#include <list>
+#include <mutex>
+#include <span>
+#include <unordered_map>
+
+#include "pentago/base/super.h"
+#include "pentago/end/buffer_pool.h"
+
+namespace pentago {
+
+class input_cache {
+ public:
+  explicit input_cache(buffer_pool& pool) : pool_(pool) {}
+  ~input_cache() { clear(); }
+  input_cache(const input_cache&) = delete;
+  input_cache& operator=(const input_cache&) = delete;
+
+  // If block `key` is held, copies its nodes into out (exactly as many) and returns true.
+  bool copy_out(int key, std::span<superinfo_t> out);
+  // Keeps a copy of a block that more reads will want: in a free buffer of the pool, else in
+  // the least recently used copy's buffer; not at all if neither is there or the block is
+  // larger than the pool's buffers.
+  void offer(int key, std::span<const superinfo_t> values);
+  // The block's last read is done: its copy's buffer goes back to the pool.
+  void forget(int key);
+  // The least recently used copy's buffer, for the pool's other users (the caller gives it
+  // back to the pool), or null when no copy is free to go.
+  superinfo_t* reclaim();
+  // Every buffer back to the pool (no copy_out or offer may be running).
+  void clear();
+
+  uint64_t hits() const { return hits_; }            // reads served by a copy
+  uint64_t copies() const { return copies_; }        // copies kept
+  uint64_t reclaimed() const { return reclaimed_; }  // copies whose buffer went to a partial block
+
+ private:
+  struct entry {
+    superinfo_t* buffer;
+    size_t nodes;
+    int pins = 1;                    // copies in flight (the offer's own while it fills the buffer)
+    bool ready = false;              // filled
+    bool dead = false;               // forgotten while pinned: freed by the last unpin
+    std::list<int>::iterator place;  // in recent_, unless dead
+  };
+  // Takes the least recently used unpinned copy out (mutex held); its buffer, or null.
+  superinfo_t* take_oldest();
+  // Drops one pin of `key` (mutex held), freeing a dead entry's buffer with the last.
+  void unpin(int key);
+
+  buffer_pool& pool_;
+  std::mutex mutex_;
+  std::unordered_map<int, entry> entries_;
+  std::list<int> recent_;  // most recently used first
+  uint64_t hits_ = 0, copies_ = 0, reclaimed_ = 0, skipped_ = 0;
+};
+
+}  // namespace pentago

@@ -1,0 +1,174 @@
+// input_cache: copies read back exactly, only free pool buffers (or the oldest copy's) taken,
+// buffers back to the pool when a block's last read is done or the cache is cleared, the
+// least recently used copy reclaimed first, copies pinned while read, and declined offers
+// where copies are seldom read back.
+#include "pentago/end/input_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+using namespace pentago;
+
+namespace {
+
+std::vector<superinfo_t> block_of(int key, size_t nodes) {
+  std::vector<superinfo_t> v(nodes);
+  for (size_t i = 0; i < nodes; i++)
+    for (int w = 0; w < 4; w++) {
+      v[i].win.w[w] = uint64_t(key) * 0x9e3779b97f4a7c15ULL + i * 4 + w;
+      v[i].notlose.w[w] = ~v[i].win.w[w];
+    }
+  return v;
+}
+
+bool same(const std::vector<superinfo_t>& a, const std::vector<superinfo_t>& b) {
+  return a.size() == b.size() &&
+         std::memcmp(a.data(), b.data(), a.size() * sizeof(superinfo_t)) == 0;
+}
+
+// A pool of `buffers` free buffers of `nodes` nodes (carved once, then given back).
+void fill_free_list(buffer_pool& pool, int buffers) {
+  std::vector<superinfo_t*> taken;
+  for (int i = 0; i < buffers; i++) taken.push_back(pool.take());
+  for (auto* b : taken) {
+    ASSERT_NE(b, nullptr);
+    pool.give(b);
+  }
+}
+
+}  // namespace
+
+TEST(input_cache, copies_read_back_and_buffers_return) {
+  const size_t nodes = 100;
+  buffer_pool pool(4 * nodes * sizeof(superinfo_t), nodes);
+  pool.set_buffer_nodes(nodes);
+  input_cache cache(pool);
+  std::vector<superinfo_t> out(nodes);
+  // No free buffer yet: the cache never carves one.
+  cache.offer(1, block_of(1, nodes));
+  EXPECT_FALSE(cache.copy_out(1, out));
+  EXPECT_EQ(pool.carved_bytes(), 0u);
+  fill_free_list(pool, 2);
+  cache.offer(1, block_of(1, nodes));
+  cache.offer(2, block_of(2, nodes));
+  EXPECT_EQ(cache.copies(), 2u);
+  EXPECT_EQ(pool.take_free(), nullptr);  // both free buffers hold copies
+  ASSERT_TRUE(cache.copy_out(2, out));
+  EXPECT_TRUE(same(out, block_of(2, nodes)));
+  ASSERT_TRUE(cache.copy_out(1, out));
+  EXPECT_TRUE(same(out, block_of(1, nodes)));
+  EXPECT_EQ(cache.hits(), 2u);
+  // A third block takes the least recently used copy's buffer (2, read before 1).
+  cache.offer(3, block_of(3, nodes));
+  EXPECT_FALSE(cache.copy_out(2, out));
+  ASSERT_TRUE(cache.copy_out(3, out));
+  EXPECT_TRUE(same(out, block_of(3, nodes)));
+  // The last read of 1: its buffer goes back to the pool.
+  cache.forget(1);
+  EXPECT_FALSE(cache.copy_out(1, out));
+  superinfo_t* back = pool.take_free();
+  ASSERT_NE(back, nullptr);
+  pool.give(back);
+  // A block larger than the pool's buffers is never kept.
+  cache.offer(4, block_of(4, nodes + 1));
+  std::vector<superinfo_t> big(nodes + 1);
+  EXPECT_FALSE(cache.copy_out(4, big));
+  // clear gives every buffer back: two free again.
+  cache.clear();
+  EXPECT_FALSE(cache.copy_out(3, out));
+  superinfo_t* a = pool.take_free();
+  superinfo_t* b = pool.take_free();
+  EXPECT_NE(a, nullptr);
+  EXPECT_NE(b, nullptr);
+  EXPECT_EQ(pool.take_free(), nullptr);
+  pool.give(a);
+  pool.give(b);
+}
+
+TEST(input_cache, reclaim_hands_the_oldest_copy_to_the_pool_user) {
+  const size_t nodes = 64;
+  buffer_pool pool(3 * nodes * sizeof(superinfo_t), nodes);
+  pool.set_buffer_nodes(nodes);
+  fill_free_list(pool, 3);
+  input_cache cache(pool);
+  for (int key = 0; key < 3; key++) cache.offer(key, block_of(key, nodes));
+  std::vector<superinfo_t> out(nodes);
+  ASSERT_TRUE(cache.copy_out(0, out));  // 1 is now the oldest
+  superinfo_t* buffer = cache.reclaim();
+  ASSERT_NE(buffer, nullptr);
+  EXPECT_EQ(cache.reclaimed(), 1u);
+  EXPECT_FALSE(cache.copy_out(1, out));
+  EXPECT_TRUE(cache.copy_out(0, out));
+  EXPECT_TRUE(cache.copy_out(2, out));
+  pool.give(buffer);  // the reclaimer's to give back
+  cache.forget(0);
+  cache.forget(2);
+  EXPECT_EQ(cache.reclaim(), nullptr);  // nothing left to reclaim
+}
+
+TEST(input_cache, seldom_read_copies_decline_most_offers) {
+  const size_t nodes = 16;
+  buffer_pool pool(nodes * sizeof(superinfo_t), nodes);
+  pool.set_buffer_nodes(nodes);
+  fill_free_list(pool, 1);
+  input_cache cache(pool);
+  // Copies never read back: after 64 of them only one offer in eight is taken.
+  for (int key = 0; key < 64; key++) cache.offer(key, block_of(key, nodes));
+  EXPECT_EQ(cache.copies(), 64u);
+  for (int key = 64; key < 64 + 80; key++) cache.offer(key, block_of(key, nodes));
+  EXPECT_EQ(cache.copies(), 64u + 10u);
+  cache.clear();
+  // Copies that are read back are all taken.
+  input_cache reread(pool);
+  std::vector<superinfo_t> out(nodes);
+  for (int key = 0; key < 100; key++) {
+    reread.offer(key, block_of(key, nodes));
+    ASSERT_TRUE(reread.copy_out(key, out)) << key;
+    EXPECT_TRUE(same(out, block_of(key, nodes)));
+  }
+  EXPECT_EQ(reread.copies(), 100u);
+  EXPECT_EQ(reread.hits(), 100u);
+}
+
+// Readers and forgetters on several threads: every copy read back equals its block, and at
+// the end every buffer is back in the pool.
+TEST(input_cache, concurrent_reads_offers_and_forgets_keep_copies_whole) {
+  const size_t nodes = 256;
+  const int buffers = 8, keys = 64;
+  buffer_pool pool(buffers * nodes * sizeof(superinfo_t), nodes);
+  pool.set_buffer_nodes(nodes);
+  fill_free_list(pool, buffers);
+  std::vector<std::vector<superinfo_t>> blocks;
+  for (int k = 0; k < keys; k++) blocks.push_back(block_of(k, nodes));
+  std::atomic<int> bad{0};
+  {
+    input_cache cache(pool);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; t++)
+      threads.emplace_back([&, t] {
+        std::vector<superinfo_t> out(nodes);
+        for (int i = 0; i < 3000; i++) {
+          const int key = (i * 7 + t * 13) % keys;
+          if (cache.copy_out(key, out)) {
+            if (!same(out, blocks[key])) bad++;
+          } else {
+            cache.offer(key, blocks[key]);
+          }
+          if (i % 5 == t) cache.forget((key + 1) % keys);
+          if (i % 11 == t)
+            if (superinfo_t* b = cache.reclaim()) pool.give(b);
+        }
+      });
+    for (auto& th : threads) th.join();
+  }
+  EXPECT_EQ(bad.load(), 0);
+  int free_buffers = 0;
+  std::vector<superinfo_t*> taken;
+  while (superinfo_t* b = pool.take_free()) taken.push_back(b), free_buffers++;
+  EXPECT_EQ(free_buffers, buffers);
+  for (auto* b : taken) pool.give(b);
+}
