@@ -81,6 +81,12 @@ void input_cache::clear() {
   recent_.clear();
 }
 
+input_cache::~input_cache() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& [key, e] : entries_)
+    if (!e.pins) pool_.give(e.buffer);
+}
+
 superinfo_t* input_cache::take_oldest() {
   for (auto it = recent_.rbegin(); it != recent_.rend(); ++it) {
     const auto found = entries_.find(*it);

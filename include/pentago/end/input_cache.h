@@ -22,7 +22,9 @@ namespace pentago {
 class input_cache {
  public:
   explicit input_cache(buffer_pool& pool) : pool_(pool) {}
-  ~input_cache() { clear(); }
+  // Gives back every buffer not being copied (after a failure a copy may still run: its
+  // buffer is left out of the pool rather than handed out under it).
+  ~input_cache();
   input_cache(const input_cache&) = delete;
   input_cache& operator=(const input_cache&) = delete;
 
