@@ -32,14 +32,20 @@ superinfo_t random_pair(std::mt19937_64& rng) {
   return v;
 }
 
+// Every block of every section, in section order then block order.
+std::vector<block_key_t> all_block_keys(const std::vector<section_t>& sections) {
+  std::vector<block_key_t> keys;
+  for (int s = 0; s < int(sections.size()); s++)
+    for (uint64_t b = 0; b < section_block_count(sections[s]); b++)
+      keys.push_back({s, block_from_index(sections[s], b)});
+  return keys;
+}
+
 }  // namespace
 
 TEST(block_store, random_merge_orders_give_the_same_blocks) {
   const auto sections = slice_sections(5);
-  std::vector<block_key_t> keys;
-  for (int s = 0; s < int(sections.size()); s++)
-    for (uint64_t i = 0; i < section_block_count(sections[s]); i++)
-      keys.push_back({s, block_from_index(sections[s], i)});
+  const std::vector<block_key_t> keys = all_block_keys(sections);
   std::mt19937_64 rng(99);
   // One random contribution per (block, open dimension), and the expected OR.
   std::vector<contribution> contributions;
@@ -203,16 +209,9 @@ TEST(block_store, incomplete_blocks_take_the_partial_codec) {
 TEST(block_store, dropped_slice_borrows_the_arena_its_inputs_free) {
   const auto above_sections = slice_sections(4);
   const auto sections = slice_sections(5);
-  auto all_keys = [](const std::vector<section_t>& s) {
-    std::vector<block_key_t> keys;
-    for (int i = 0; i < int(s.size()); i++)
-      for (uint64_t b = 0; b < section_block_count(s[i]); b++)
-        keys.push_back({i, block_from_index(s[i], b)});
-    return keys;
-  };
   std::mt19937_64 rng(7);
   compacting_store heap(64 << 20);
-  block_store above(above_sections, all_keys(above_sections), 0, heap, uint64_t(0));
+  block_store above(above_sections, all_block_keys(above_sections), 0, heap, uint64_t(0));
   for (int f = 0; f < above.blocks(); f++) {
     std::vector<superinfo_t> values(above.nodes(f));
     for (auto& v : values) v = random_pair(rng);
@@ -223,7 +222,7 @@ TEST(block_store, dropped_slice_borrows_the_arena_its_inputs_free) {
   ASSERT_GT(heap.live_bytes(), 0u);
 
   buffer_pool pool(0);  // dry: every buffer must be borrowed
-  block_store store(sections, all_keys(sections), 16, heap, &pool);
+  block_store store(sections, all_block_keys(sections), 16, heap, &pool);
   store.drop_complete_blocks();
   const uint64_t reserve = 1 << 20;
   store.lend_freed_arena(reserve);
@@ -267,10 +266,7 @@ TEST(block_store, dropped_slice_borrows_the_arena_its_inputs_free) {
 // and the cache's copies go back to the pool.
 TEST(block_store, input_reads_come_from_the_cache_after_the_first) {
   const auto above_sections = slice_sections(4);
-  std::vector<block_key_t> above_keys;
-  for (int i = 0; i < int(above_sections.size()); i++)
-    for (uint64_t b = 0; b < section_block_count(above_sections[i]); b++)
-      above_keys.push_back({i, block_from_index(above_sections[i], b)});
+  const std::vector<block_key_t> above_keys = all_block_keys(above_sections);
   std::mt19937_64 rng(3);
   compacting_store heap(64 << 20);
   block_store above(above_sections, above_keys, 0, heap, uint64_t(0));
