@@ -222,6 +222,14 @@ TEST(local_driver, run_record_describes_the_run) {
   EXPECT_TRUE(records[1].at("synthesized").get<bool>());
   EXPECT_TRUE(records[1].at("traffic_bytes_in").is_null());
   EXPECT_TRUE(records[2].at("load_balance").is_null());
+  // Slices 3-0 read their inputs from the store above, all on this one process, and sections
+  // that read the same children run together, so later readers find decoded copies.
+  uint64_t hits = 0;
+  for (size_t i = 2; i <= 5; i++) {
+    EXPECT_GT(records[i].at("input_reads").get<uint64_t>(), 0u) << i;
+    hits += records[i].at("input_cache_hits").get<uint64_t>();
+  }
+  EXPECT_GT(hits, 0u);
   for (int n = 0; n <= 2; n++) {
     EXPECT_TRUE(fs::exists(o.dir + "/slice-" + std::to_string(n) + ".pentago.index")) << n;
   }

@@ -72,6 +72,14 @@ inline std::vector<nlohmann::json> expect_run_record(const std::string& dir,
     EXPECT_EQ(r.at("dropped").get<bool>() || r.at("recomputed").get<bool>(),
               r.at("compression").is_null())
         << "slice " << n;
+    // Input reads: none in the first slice (unless it reads a restart file) and below a
+    // recomputed slice 35 (its blocks are computed again); the cache serves at most all.
+    const uint64_t reads = r.at("input_reads"), hits = r.at("input_cache_hits");
+    EXPECT_LE(hits, reads) << "slice " << n;
+    const bool recomputed_above = i > 1 && records[i - 1].at("recomputed").get<bool>();
+    if ((i == 1 && header.at("restart").is_null()) || recomputed_above) {
+      EXPECT_EQ(reads, 0u) << "slice " << n;
+    }
     const auto& memory = r.at("memory");
     EXPECT_GT(memory.at("resident_high_water").get<uint64_t>(), 0u);
     EXPECT_EQ(memory.at("limit"), header.at("memory"));
