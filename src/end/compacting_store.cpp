@@ -414,7 +414,15 @@ void compacting_store::collect_exclusive() {
 
 void compacting_store::set_limit(size_t bytes) {
   const exclusive_guard guard(heap_lock_);
-  apply_limit_exclusive(bytes);
+  const size_t limit = limit_at(bytes, ceiling_);
+  limit_.store(limit, std::memory_order_relaxed);
+  const size_t touched = bump_high_water_.load(std::memory_order_relaxed);
+  if (touched <= limit) return;
+  // Nothing lives above the bump pointer: give those pages back (they read as zeros if used
+  // again), so the resident arena is at most the limit.
+  if (madvise(heap_ + limit, ceiling_ - limit, MADV_DONTNEED))
+    throw error(std::string("compacting store: cannot release pages: ") + std::strerror(errno));
+  bump_high_water_.store(limit, std::memory_order_relaxed);
 }
 
 size_t compacting_store::limit_at(size_t bytes, size_t cap) const {
@@ -435,18 +443,6 @@ std::span<uint8_t> compacting_store::lend_top(size_t bytes) {
   if (bump_high_water_.load(std::memory_order_relaxed) > limit)
     bump_high_water_.store(limit, std::memory_order_relaxed);
   return {heap_ + limit, before - limit};
-}
-
-void compacting_store::apply_limit_exclusive(size_t bytes) {
-  const size_t limit = limit_at(bytes, ceiling_);
-  limit_.store(limit, std::memory_order_relaxed);
-  const size_t touched = bump_high_water_.load(std::memory_order_relaxed);
-  if (touched <= limit) return;
-  // Nothing lives above the bump pointer: give those pages back (they read as zeros if used
-  // again), so the resident arena is at most the limit.
-  if (madvise(heap_ + limit, ceiling_ - limit, MADV_DONTNEED))
-    throw error(std::string("compacting store: cannot release pages: ") + std::strerror(errno));
-  bump_high_water_.store(limit, std::memory_order_relaxed);
 }
 
 compacting_store_stats compacting_store::stats() const {

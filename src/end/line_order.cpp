@@ -21,6 +21,21 @@ std::vector<section_geometry> geometries(std::span<const section_t> sections) {
   return g;
 }
 
+// The section that the lines of section s along quadrant d read (the sheaf's child).
+section_t sheaf_child(const section_t& s, int d) {
+  line_t line;
+  line.section = s;
+  line.dimension = d;
+  return line_dependency_of(line).child;
+}
+
+// Each section's place in a walk of the sections (the walk's inverse).
+std::vector<int> places_in(const std::vector<int>& walk) {
+  std::vector<int> place(walk.size());
+  for (size_t i = 0; i < walk.size(); i++) place[walk[i]] = int(i);
+  return place;
+}
+
 }  // namespace
 
 std::vector<int> section_completion_order(const slice_lines& order) {
@@ -33,10 +48,7 @@ std::vector<int> section_completion_order(const slice_lines& order) {
   for (int si = 0; si < count; si++)
     for (int d = 0; d < 4; d++) {
       if (sections[si].quadrant_full(d)) continue;
-      line_t line;
-      line.section = sections[si];
-      line.dimension = d;
-      const uint64_t child = line_dependency_of(line).child.sig();
+      const uint64_t child = sheaf_child(sections[si], d).sig();
       auto& mine = children[si];
       if (std::find(mine.begin(), mine.end(), child) != mine.end()) continue;
       mine.push_back(child);
@@ -79,10 +91,7 @@ std::vector<int> section_completion_order(const slice_lines& order) {
 }
 
 std::vector<int> section_completion_ranks(const slice_lines& order) {
-  const auto walk = section_completion_order(order);
-  std::vector<int> rank(walk.size());
-  for (size_t i = 0; i < walk.size(); i++) rank[walk[i]] = int(i);
-  return rank;
+  return places_in(section_completion_order(order));
 }
 
 uint64_t completion_time(int section_rank, const std::array<int, 4>& blocks, int dimension,
@@ -91,7 +100,7 @@ uint64_t completion_time(int section_rank, const std::array<int, 4>& blocks, int
                 "completion_time: section rank out of range");
   // The box grows in proportion to the section's shape: a line's place is the largest of its
   // base coordinates, each as a fraction of its axis (in 1/4096ths). Packed, most significant
-  // first: section index (22 bits), box (12), dimension (2), base (3 x 8).
+  // first: section rank (22 bits), box (12), dimension (2), base (3 x 8).
   uint64_t box = 0;
   for (int a = 0, j = 0; a < 4; a++)
     if (a != dimension) {
@@ -168,10 +177,7 @@ std::vector<std::pair<int, int>> child_of_sheaves(const slice_lines& order,
     const section_t& s = order.sections()[si];
     for (int d = 0; d < 4; d++) {
       if (s.quadrant_full(d)) continue;
-      line_t line;
-      line.section = s;
-      line.dimension = d;
-      const int child = above.section_index(line_dependency_of(line).child);
+      const int child = above.section_index(sheaf_child(s, d));
       PENTAGO_CHECK(child >= 0, "input_readers: child section missing from the slice above");
       result.push_back({si, child});
     }
@@ -261,7 +267,7 @@ double paired_store_peak(const slice_lines& order, const slice_lines& above, dou
   const auto& out = order.sections();
   // The sections in completion order, and the last place in it that reads each input section.
   const auto walk = section_completion_order(order);
-  const auto rank = section_completion_ranks(order);
+  const auto rank = places_in(walk);
   std::vector<int> last(in.size(), -1);
   for (const auto& [si, child] : sheaves) last[child] = std::max(last[child], rank[si]);
   double remaining = 0;  // inputs still to be read

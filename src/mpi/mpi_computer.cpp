@@ -112,8 +112,8 @@ void mpi_computer::measure(const block_store& store, const compacting_store& hea
                        heap_stats.limit_raises,
                        store.input_reads(),
                        store.input_cache_hits()};
-  // Per rank maxima: resident set, store bytes, arena live, bump high water and limit,
-  // partials and their budget.
+  // Per rank maxima: resident set, store bytes, arena live, bump high water, partials, line
+  // bytes, arena limit, the partials' budget and what the arena lent them.
   uint64_t local_max[9] = {pentago::resident_high_water(),
                            store.peak_held_bytes(),
                            heap_stats.peak_live_bytes,

@@ -190,9 +190,6 @@ class compacting_store {
   // `bytes` rounded up to whole pages, at least the bump pointer, at most `cap` (heap lock
   // held exclusively): where set_limit and lend_top put the limit.
   size_t limit_at(size_t bytes, size_t cap) const;
-  // The limit at limit_at(bytes, ceiling_), pages above it released; with the heap lock held
-  // exclusively.
-  void apply_limit_exclusive(size_t bytes);
 
   size_t heap_size_;
   double min_free_fraction_;
