@@ -179,7 +179,11 @@ void block_store::attach_pool() {
   for (int f = 0; f < int(keys_.size()); f++) largest = std::max(largest, nodes(f));
   if (largest) pool_->set_buffer_nodes(size_t(largest));
   section_blocks_.clear();
-  for (const auto& s : sections_) section_blocks_.push_back(section_blocks(s));
+  section_full_.clear();
+  for (const auto& s : sections_) {
+    section_blocks_.push_back(section_blocks(s));
+    section_full_.push_back(full_quadrants(s));
+  }
   section_rank_ = section_completion_ranks(slice_lines(sections_));
   cache_ = std::make_unique<input_cache>(*pool_);
 }
@@ -193,7 +197,8 @@ uint64_t block_store::next_time(int flat, uint8_t dims) const {
     std::array<uint8_t, 3> base;
     for (int a = 0, j = 0; a < 4; a++)
       if (a != d) base[j++] = uint8_t(k.block[a]);
-    t = std::min(t, completion_time(section_rank_[k.section], section_blocks_[k.section], d, base));
+    t = std::min(t, completion_time(section_rank_[k.section], section_blocks_[k.section],
+                                    section_full_[k.section], d, base));
   }
   return t;
 }

@@ -94,33 +94,61 @@ std::vector<int> section_completion_ranks(const slice_lines& order) {
   return places_in(section_completion_order(order));
 }
 
-uint64_t completion_time(int section_rank, const std::array<int, 4>& blocks, int dimension,
-                         const std::array<uint8_t, 3>& base) {
+uint64_t completion_time(int section_rank, const std::array<int, 4>& blocks, uint8_t full,
+                         int dimension, const std::array<uint8_t, 3>& base) {
   PENTAGO_CHECK(section_rank >= 0 && section_rank < (1 << 22),
                 "completion_time: section rank out of range");
-  // The box grows in proportion to the section's shape: a line's place is the largest of its
-  // base coordinates, each as a fraction of its axis (in 1/4096ths). Packed, most significant
-  // first: section rank (22 bits), box (12), dimension (2), base (3 x 8).
-  uint64_t box = 0;
-  for (int a = 0, j = 0; a < 4; a++)
-    if (a != dimension) {
-      box = std::max(box, uint64_t((2 * base[j] + 1) * 2048 / blocks[a]));
-      j++;
+  PENTAGO_CHECK(!(full >> dimension & 1), "completion_time: line along a full quadrant");
+  // Lines along open quadrants never cross a full quadrant's axis, so each slab (the blocks
+  // with the same coordinates along the full quadrants) completes on its own: slabs run one
+  // after another. Within a slab a box grows in proportion to the open axes: a line's place
+  // is the largest of its base coordinates along open axes, each as the fraction of its axis
+  // below it (in 1/4096ths; an axis of one block never holds the box back). Mixed radix, most
+  // significant first: slab, box, dimension, the open base coordinates (in a radix of every
+  // open axis). Sections have at most 53 blocks per axis and 7,890,481 blocks, so this stays
+  // below 2^23 * 2^14 = 2^37, under the section rank's 22 bits.
+  uint64_t slab = 0, box = 0, open = 0, open_span = 1;
+  for (int a = 0, j = 0; a < 4; a++) {
+    const uint64_t n = uint64_t(blocks[a]);
+    if (a == dimension) {
+      open_span *= n;
+      continue;
     }
-  return uint64_t(section_rank) << 38 | box << 26 | uint64_t(dimension) << 24 |
-         uint64_t(base[0]) << 16 | uint64_t(base[1]) << 8 | base[2];
+    const uint64_t b = base[j++];
+    PENTAGO_CHECK(b < n, "completion_time: base outside the section");
+    if (full >> a & 1) {
+      slab = slab * n + b;
+    } else {
+      box = std::max(box, b * 4096 / n);
+      open = open * n + b;
+      open_span *= n;
+    }
+  }
+  const uint64_t within = ((slab * 4096 + box) * 4 + uint64_t(dimension)) * open_span + open;
+  PENTAGO_CHECK(within < uint64_t(1) << 42, "completion_time: section too large");
+  return uint64_t(section_rank) << 42 | within;
+}
+
+uint8_t full_quadrants(const section_t& s) {
+  uint8_t full = 0;
+  for (int q = 0; q < 4; q++)
+    if (s.quadrant_full(q)) full |= uint8_t(1 << q);
+  return full;
 }
 
 void sort_lines_for_completion(std::vector<line_t>& lines, const slice_lines& order) {
   const auto geometry = geometries(order.sections());
   const auto rank = section_completion_ranks(order);
+  std::vector<uint8_t> full;
+  for (const auto& s : order.sections()) full.push_back(full_quadrants(s));
   std::vector<std::pair<uint64_t, size_t>> keyed;
   keyed.reserve(lines.size());
   for (size_t i = 0; i < lines.size(); i++) {
     const int si = order.section_index(lines[i].section);
     PENTAGO_CHECK(si >= 0, "sort_lines_for_completion: line of a section not in the slice");
-    keyed.push_back(
-        {completion_time(rank[si], geometry[si].blocks, lines[i].dimension, lines[i].base), i});
+    keyed.push_back({completion_time(rank[si], geometry[si].blocks, full[si], lines[i].dimension,
+                                     lines[i].base),
+                     i});
   }
   std::sort(keyed.begin(), keyed.end());
   std::vector<line_t> sorted;

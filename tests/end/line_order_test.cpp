@@ -82,35 +82,89 @@ TEST(line_order, completion_order_holds_fewer_incomplete_blocks) {
 }
 
 // completion_time numbers the completion order: strictly increasing along it, section by
-// section and, within a section, with the growing box (the largest base coordinate as a
-// fraction of its axis) never shrinking.
+// section; within a section, slab by slab (the coordinates along full quadrants, which no line
+// crosses) and, within a slab, with the growing box (the largest base coordinate along an open
+// axis, as the fraction of its axis below it) never shrinking. The sections of slice 33 each
+// have a full quadrant.
 TEST(line_order, completion_time_numbers_the_completion_order) {
-  const auto some = first_sections(31, 4);
-  ASSERT_EQ(some.size(), 4u);
-  const slice_lines order(some);
-  const auto ordered = lines_in_completion_order(order);
-  const auto rank = section_completion_ranks(order);
-  double last_box = -1;
-  int last_section = -1;
-  uint64_t last_time = 0;
-  for (size_t i = 0; i < ordered.size(); i++) {
-    const line_t& line = ordered[i];
-    const int si = order.section_index(line.section);
-    const auto blocks = section_blocks(line.section);
-    const uint64_t t = completion_time(rank[si], blocks, line.dimension, line.base);
-    if (i) {
-      EXPECT_GT(t, last_time) << i;
+  for (const int slice : {31, 33}) {
+    const auto some = first_sections(slice, 4);
+    ASSERT_EQ(some.size(), 4u);
+    const slice_lines order(some);
+    const auto ordered = lines_in_completion_order(order);
+    const auto rank = section_completion_ranks(order);
+    double last_box = -1;
+    int last_section = -1;
+    std::vector<int> last_slab;
+    uint64_t last_time = 0;
+    int slabs = 0;
+    for (size_t i = 0; i < ordered.size(); i++) {
+      const line_t& line = ordered[i];
+      const int si = order.section_index(line.section);
+      const auto blocks = section_blocks(line.section);
+      const uint8_t full = full_quadrants(line.section);
+      const uint64_t t = completion_time(rank[si], blocks, full, line.dimension, line.base);
+      if (i) {
+        EXPECT_GT(t, last_time) << i;
+      }
+      last_time = t;
+      double box = 0;
+      std::vector<int> slab;
+      for (int a = 0, j = 0; a < 4; a++) {
+        if (a == line.dimension) continue;
+        const int b = line.base[j++];
+        if (full >> a & 1)
+          slab.push_back(b);
+        else
+          box = std::max(box, double(b) / blocks[a]);
+      }
+      if (si != last_section || slab != last_slab) {
+        if (si == last_section) {
+          EXPECT_GT(slab, last_slab) << i;
+        }
+        last_box = -1;
+        slabs++;
+      }
+      EXPECT_GE(box, last_box - 1e-3) << i;  // (the key's box is in 1/4096ths)
+      last_box = std::max(last_box, box);
+      last_section = si;
+      last_slab = slab;
     }
-    last_time = t;
-    double box = 0;
-    for (int a = 0, j = 0; a < 4; a++)
-      if (a != line.dimension) box = std::max(box, (line.base[j++] + 0.5) / blocks[a]);
-    if (si != last_section) last_box = -1;
-    EXPECT_GE(box, last_box - 1e-3) << i;  // (the key's box is in 1/4096ths)
-    last_box = std::max(last_box, box);
-    last_section = si;
+    if (slice == 33) {
+      EXPECT_GT(slabs, 4);
+    }
   }
-  EXPECT_THROW(completion_time(1 << 22, {1, 1, 1, 1}, 0, {0, 0, 0}), std::exception);
+  EXPECT_THROW(completion_time(1 << 22, {1, 1, 1, 1}, 0, 0, {0, 0, 0}), std::exception);
+  EXPECT_THROW(completion_time(0, {1, 1, 1, 1}, 1, 0, {0, 0, 0}), std::exception);
+  EXPECT_THROW(completion_time(0, {2, 2, 2, 2}, 0, 0, {0, 2, 0}), std::exception);
+}
+
+// Sections whose incomplete peak the completion order keeps low, whatever their shape: one
+// with a full quadrant (its slabs complete one after another), and one with an open quadrant
+// of a single block (whose lines must not hold the box back), against the canonical order.
+TEST(line_order, full_quadrants_and_single_block_axes_keep_the_peak_low) {
+  for (const char* name : {"44444454", "25263480"}) {
+    const section_t s = section_t::parse(name);
+    const slice_lines one(std::span<const section_t>(&s, 1));
+    const double peak = double(incomplete_peak_nodes(s, lines_in_completion_order(one)));
+    const double canonical = double(incomplete_peak_nodes(s, canonical_lines(one)));
+    EXPECT_LT(peak, 0.6 * canonical) << name;
+    EXPECT_GT(peak, 0.0) << name;
+  }
+  // 44444454's full quadrant has 5 blocks: each slab (a fifth) holds at most about 4/9 of
+  // itself at once. 25263480 has an open quadrant of one block; the box grows over the others.
+  const section_t slabbed = section_t::parse("44444454");
+  EXPECT_EQ(full_quadrants(slabbed), 8);
+  EXPECT_EQ(section_blocks(slabbed)[3], 5);
+  const slice_lines one(std::span<const section_t>(&slabbed, 1));
+  EXPECT_LT(double(incomplete_peak_nodes(slabbed, lines_in_completion_order(one))),
+            0.15 * double(slabbed.size()));
+  const section_t thin = section_t::parse("25263480");
+  EXPECT_EQ(full_quadrants(thin), 0);
+  EXPECT_EQ(section_blocks(thin)[3], 1);
+  const slice_lines thin_one(std::span<const section_t>(&thin, 1));
+  EXPECT_LT(double(incomplete_peak_nodes(thin, lines_in_completion_order(thin_one))),
+            0.6 * double(thin.size()));
 }
 
 namespace {
