@@ -37,6 +37,10 @@ void input_cache::offer(int key, std::span<const superinfo_t> values) {
     // back (after the first 64), only one offer in eight is taken, which keeps measuring.
     if (copies_ >= 64 && hits_ * 6 < copies_ && skipped_++ % 8) return;
     buffer = pool_.take_free();
+    // Where most copies are read back (after the first 64), a fresh buffer within the pool's
+    // budget is worth its first touch: it serves copy after copy. The partial blocks reclaim
+    // it like any other copy's.
+    if (!buffer && copies_ >= 64 && hits_ * 2 >= copies_) buffer = pool_.take();
     if (!buffer) buffer = take_oldest();
     if (!buffer) return;
     recent_.push_front(key);

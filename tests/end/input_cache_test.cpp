@@ -134,6 +134,42 @@ TEST(input_cache, seldom_read_copies_decline_most_offers) {
   EXPECT_EQ(reread.hits(), 100u);
 }
 
+// Fresh buffers are carved for copies only while most copies are read back, and never beyond
+// the pool's budget.
+TEST(input_cache, carves_fresh_buffers_only_for_copies_read_back) {
+  const size_t nodes = 16;
+  const uint64_t buffer = nodes * sizeof(superinfo_t);
+  std::vector<superinfo_t> out(nodes);
+  {
+    buffer_pool pool(4 * buffer, nodes);
+    pool.set_buffer_nodes(nodes);
+    fill_free_list(pool, 1);
+    input_cache cache(pool);
+    // 64 copies never read back, then more: the one buffer is reused, none carved.
+    for (int key = 0; key < 100; key++) cache.offer(key, block_of(key, nodes));
+    EXPECT_EQ(pool.carved_bytes(), buffer);
+  }
+  buffer_pool pool(4 * buffer, nodes);
+  pool.set_buffer_nodes(nodes);
+  fill_free_list(pool, 1);
+  input_cache cache(pool);
+  // 64 copies, each read back, in the one free buffer (each takes the oldest copy's).
+  for (int key = 0; key < 64; key++) {
+    cache.offer(key, block_of(key, nodes));
+    ASSERT_TRUE(cache.copy_out(key, out)) << key;
+  }
+  EXPECT_EQ(pool.carved_bytes(), buffer);
+  // Now offers carve fresh buffers up to the budget and keep the earlier copies; then they
+  // take the oldest copy's buffer again.
+  for (int key = 64; key < 70; key++) cache.offer(key, block_of(key, nodes));
+  EXPECT_EQ(pool.carved_bytes(), 4 * buffer);
+  for (int key = 67; key < 70; key++) {
+    ASSERT_TRUE(cache.copy_out(key, out)) << key;
+    EXPECT_TRUE(same(out, block_of(key, nodes)));
+  }
+  EXPECT_FALSE(cache.copy_out(64, out));
+}
+
 // Readers and forgetters on several threads: every copy read back equals its block, and at
 // the end every buffer is back in the pool.
 TEST(input_cache, concurrent_reads_offers_and_forgets_keep_copies_whole) {

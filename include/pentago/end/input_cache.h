@@ -3,10 +3,12 @@
 // reading. After a line decodes an input block that more lines will read, a copy goes into a
 // free buffer of the slice's partial pool; a later reader copies it out instead of decoding.
 // Where copies are seldom read back, most offers are declined (offer).
-// The cache only takes buffers that are carved and free, and the partial blocks take its
-// least recently used copies back first (reclaim), so it never adds to the pool's memory: it
-// fills what would sit idle. The lines run with sections that read the same children next to
-// each other (line_order.h), which brings a block's readers close together. Thread safe.
+// The cache takes buffers that are carved and free, and fresh ones within the pool's budget
+// only while most of its copies are read back (a fresh buffer costs its first touch, and then
+// serves copy after copy). The partial blocks take its least recently used copies back first
+// (reclaim), so it never adds to the plan's memory. The lines run with sections that read the same
+// children next to each other (line_order.h), which brings a block's readers close together. Thread
+// safe.
 #pragma once
 #include <cstdint>
 #include <list>
@@ -30,9 +32,10 @@ class input_cache {
 
   // If block `key` is held, copies its nodes into out (exactly as many) and returns true.
   bool copy_out(int key, std::span<superinfo_t> out);
-  // Keeps a copy of a block that more reads will want: in a free buffer of the pool, else in
-  // the least recently used copy's buffer; not at all if neither is there or the block is
-  // larger than the pool's buffers.
+  // Keeps a copy of a block that more reads will want: in a free buffer of the pool, else (when
+  // at least half of 64 or more copies were read back) in a fresh one within the pool's
+  // budget, else in the least recently used copy's buffer; not at all if none is there or the
+  // block is larger than the pool's buffers.
   void offer(int key, std::span<const superinfo_t> values);
   // The block's last read is done: its copy's buffer goes back to the pool.
   void forget(int key);
