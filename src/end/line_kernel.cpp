@@ -36,4 +36,10 @@ void run_line_block(simd_level level, const line_block_job& job) {
 
 void run_line_block(const line_block_job& job) { run_line_block(current_simd_level(), job); }
 
+namespace detail {
+thread_local uint64_t kept_line_tables_epoch = 0;
+}  // namespace detail
+
+void forget_kept_line_tables() { detail::kept_line_tables_epoch++; }
+
 }  // namespace pentago

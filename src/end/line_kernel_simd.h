@@ -2,6 +2,7 @@
 // base's SIMD kernels (see pentago/base/simd/super_kernels.h), inside the ISA namespace.
 #pragma once
 #include <array>
+#include <cstring>
 #include <type_traits>
 
 #include "pentago/base/simd/super_kernels.h"
@@ -86,14 +87,15 @@ struct block_wins {
   const super_t* axis3[high_triples.count][8];  // per line through 3, per i3
 
   // Tables of groups within the quadrants `shared` (a mask) are copied from `same`, a side with
-  // the same stones there.
+  // the same stones and block shape there (kept as they are where `same` is this side).
   PENTAGO_INLINE void build(const nibbles_t* const n[4], const int shape[4],
                             const block_wins* same = nullptr, int shared = 0) {
     for (int p = 0; p < 3; p++) {
       const int a = __builtin_ctz(low_pairs[p]), b = 31 - __builtin_clz(low_pairs[p]);
       if (same && (low_pairs[p] & ~shared) == 0) {
-        for (int ia = 0; ia < shape[a]; ia++)
-          for (int ib = 0; ib < shape[b]; ib++) low[p][ia][ib] = same->low[p][ia][ib];
+        if (same != this)
+          for (int ia = 0; ia < shape[a]; ia++)
+            for (int ib = 0; ib < shape[b]; ib++) low[p][ia][ib] = same->low[p][ia][ib];
         continue;
       }
       const line_group& group = low_pair_groups[p];
@@ -111,8 +113,9 @@ struct block_wins {
     for (int p = 0; p < 3; p++) {
       const int a = __builtin_ctz(high_pairs[p]);
       if (same && (high_pairs[p] & ~shared) == 0) {
-        for (int ia = 0; ia < shape[a]; ia++)
-          for (int i3 = 0; i3 < shape[3]; i3++) high[p][ia][i3] = same->high[p][ia][i3];
+        if (same != this)
+          for (int ia = 0; ia < shape[a]; ia++)
+            for (int i3 = 0; i3 < shape[3]; i3++) high[p][ia][i3] = same->high[p][ia][i3];
         continue;
       }
       const line_group& group = high_pair_groups[p];
@@ -280,15 +283,37 @@ void line_block_kernel_global(const line_block_job& job, node_sides<V>& sides) {
 // type P for the children's values (void: none).
 template <class V, class P = void>
 void line_block_kernel(const line_block_job& job) {
-  node_sides<V> sides;
+  // The previous block's tables on this thread, and its stones and shape: a line's blocks
+  // share both on every quadrant but d, so the tables of groups within the others are kept.
+  struct previous_block {
+    bool valid = false;
+    uint64_t epoch = 0;
+    int shape[4];
+    nibbles_t mine[4][8], theirs[4][8];
+  };
+  thread_local node_sides<V> sides;
+  thread_local previous_block previous;
+  int kept = 0;
+  for (int q = 0; q < 4; q++) {
+    const size_t bytes = sizeof(nibbles_t) * size_t(job.shape[q]);
+    if (previous.valid && previous.epoch == detail::kept_line_tables_epoch &&
+        previous.shape[q] == job.shape[q] && !std::memcmp(previous.mine[q], job.mine[q], bytes) &&
+        !std::memcmp(previous.theirs[q], job.theirs[q], bytes))
+      kept |= 1 << q;
+  }
   for (int q = 0; q < 4; q++) {
     sides.n[0][q] = job.mine[q];
     sides.n[1][q] = job.theirs[q];
     sides.n[2][q] = q == job.d ? job.placed : job.mine[q];
   }
-  sides.wins[0].build(sides.n[0], job.shape);
-  sides.wins[1].build(sides.n[1], job.shape);
+  sides.wins[0].build(sides.n[0], job.shape, &sides.wins[0], kept);
+  sides.wins[1].build(sides.n[1], job.shape, &sides.wins[1], kept);
   sides.wins[2].build(sides.n[2], job.shape, &sides.wins[0], 15 & ~(1 << job.d));
+  previous.valid = true;
+  previous.epoch = detail::kept_line_tables_epoch;
+  std::memcpy(previous.shape, job.shape, sizeof previous.shape);
+  std::memcpy(previous.mine, job.mine, sizeof previous.mine);
+  std::memcpy(previous.theirs, job.theirs, sizeof previous.theirs);
   switch (job.last ? 0 : job.global & 7) {
     case 0:
       return line_block_kernel_global<V, P, 0>(job, sides);

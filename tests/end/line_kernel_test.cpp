@@ -1,6 +1,8 @@
 // The line kernel at every SIMD level the CPU has: every output block of sampled lines of
 // slices 35, 34, 30 and 26, with pseudorandom inputs, equals the portable kernel's block word
 // for word (the portable kernel itself is checked against published counts by the drivers).
+#include "pentago/end/line_kernel.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -73,3 +75,58 @@ TEST_P(line_kernel_levels, every_level_equals_portable) {
 
 INSTANTIATE_TEST_SUITE_P(sections, line_kernel_levels,
                          ::testing::Values("54444554", "44444554", "44444433", "33334433"));
+
+// The kernel keeps the previous block's win tables for the quadrants a line's blocks share.
+// At every SIMD level, a line's blocks computed one after another (tables kept), in order and
+// in reverse, equal the same blocks each computed with every table built afresh.
+TEST(line_kernel, kept_tables_equal_fresh_ones) {
+  level_guard guard;
+  const section_t s = section_t::parse("44444433").standardize();
+  const slice_lines lines(std::vector<section_t>{s});
+  std::mt19937_64 rng(7);
+  int compared = 0;
+  for (simd_level level : {simd_level::portable, simd_level::avx2, simd_level::avx512vbmi}) {
+    if (!simd_supported(level)) continue;
+    set_simd_level(level);
+    for (int d = 0; d < 4; d++) {
+      // The first line along each quadrant with at least three blocks.
+      line_t line{};
+      for (uint64_t i = 0; i < lines.total_lines(); i++)
+        if (lines.line(i).dimension == d && lines.line(i).length() >= 3) {
+          line = lines.line(i);
+          break;
+        }
+      if (line.length() < 3) continue;
+      const line_dependency dep = line_dependency_of(line);
+      std::vector<std::vector<superinfo_t>> blocks;
+      std::vector<const superinfo_t*> inputs;
+      for (int b = 0; b < dep.input.length(); b++) {
+        std::vector<superinfo_t> block(block_nodes(dep.child, dep.input.block(b)));
+        for (auto& v : block)
+          for (int i = 0; i < 4; i++) {
+            v.win.w[i] = rng() & rng();
+            v.notlose.w[i] = v.win.w[i] | rng();
+          }
+        blocks.push_back(std::move(block));
+      }
+      for (auto& block : blocks) inputs.push_back(block.data());
+      const int length = line.length();
+      const size_t count = size_t(length);
+      std::vector<std::vector<superinfo_t>> fresh(count), forward(count), backward(count);
+      for (int k = 0; k < length; k++) {
+        const size_t nodes = block_nodes(s, line.block(k));
+        fresh[k].resize(nodes), forward[k].resize(nodes), backward[k].resize(nodes);
+        forget_kept_line_tables();
+        compute_line_block(dep, inputs, k, fresh[k].data());
+      }
+      for (int k = 0; k < length; k++) compute_line_block(dep, inputs, k, forward[k].data());
+      for (int k = length - 1; k >= 0; k--) compute_line_block(dep, inputs, k, backward[k].data());
+      for (int k = 0; k < length; k++) {
+        ASSERT_EQ(forward[k], fresh[k]) << simd_name(level) << " quadrant " << d << " block " << k;
+        ASSERT_EQ(backward[k], fresh[k]) << simd_name(level) << " quadrant " << d << " block " << k;
+        compared++;
+      }
+    }
+  }
+  EXPECT_GT(compared, 0);
+}
