@@ -44,13 +44,13 @@ struct line_block_job {
 // keeps the previous block's win tables for the quadrants whose stones and shape the next
 // block shares (a line's blocks share all but d's).
 void run_line_block(const line_block_job& job);
+// The same at a given level (tests); throws pentago::error if the CPU lacks it.
+void run_line_block(simd_level level, const line_block_job& job);
 // Makes this thread's next block build all of its tables afresh (tests).
 void forget_kept_line_tables();
 namespace detail {
 // Bumped by forget_kept_line_tables: tables kept under another value are not used.
 extern thread_local uint64_t kept_line_tables_epoch;
 }  // namespace detail
-// The same at a given level (tests); throws pentago::error if the CPU lacks it.
-void run_line_block(simd_level level, const line_block_job& job);
 
 }  // namespace pentago

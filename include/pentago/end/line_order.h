@@ -1,7 +1,8 @@
 // The order in which the engine computes a slice's lines: section by section, sections that
 // read the same child sections next to each other (so a decoded input block is soon read
-// again: input_cache.h), and within a section as a growing box of block coordinates, so that
-// every output block receives all of its line contributions close together. Few blocks are
+// again: input_cache.h), and within a section slab by slab along its full quadrants and, in a
+// slab, as a growing box of block coordinates, so that every output block receives all of its
+// line contributions close together. Few blocks are
 // then incomplete at any time, which is what the last slice of a run holds when its complete
 // blocks are counted and dropped.
 #pragma once
