@@ -179,10 +179,10 @@ void block_store::attach_pool() {
   for (int f = 0; f < int(keys_.size()); f++) largest = std::max(largest, nodes(f));
   if (largest) pool_->set_buffer_nodes(size_t(largest));
   section_blocks_.clear();
-  section_full_.clear();
+  section_open_.clear();
   for (const auto& s : sections_) {
     section_blocks_.push_back(section_blocks(s));
-    section_full_.push_back(full_quadrants(s));
+    section_open_.push_back(s.open_quadrants());
   }
   section_rank_ = section_completion_ranks(slice_lines(sections_));
   cache_ = std::make_unique<input_cache>(*pool_);
@@ -198,7 +198,7 @@ uint64_t block_store::next_time(int flat, uint8_t dims) const {
     for (int a = 0, j = 0; a < 4; a++)
       if (a != d) base[j++] = uint8_t(k.block[a]);
     t = std::min(t, completion_time(section_rank_[k.section], section_blocks_[k.section],
-                                    section_full_[k.section], d, base));
+                                    section_open_[k.section], d, base));
   }
   return t;
 }

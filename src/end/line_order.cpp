@@ -94,11 +94,11 @@ std::vector<int> section_completion_ranks(const slice_lines& order) {
   return places_in(section_completion_order(order));
 }
 
-uint64_t completion_time(int section_rank, const std::array<int, 4>& blocks, uint8_t full,
+uint64_t completion_time(int section_rank, const std::array<int, 4>& blocks, uint8_t open,
                          int dimension, const std::array<uint8_t, 3>& base) {
   PENTAGO_CHECK(section_rank >= 0 && section_rank < (1 << 22),
                 "completion_time: section rank out of range");
-  PENTAGO_CHECK(!(full >> dimension & 1), "completion_time: line along a full quadrant");
+  PENTAGO_CHECK(open >> dimension & 1, "completion_time: line along a full quadrant");
   // Lines along open quadrants never cross a full quadrant's axis, so each slab (the blocks
   // with the same coordinates along the full quadrants) completes on its own: slabs run one
   // after another. Within a slab a box grows in proportion to the open axes: a line's place
@@ -107,7 +107,7 @@ uint64_t completion_time(int section_rank, const std::array<int, 4>& blocks, uin
   // significant first: slab, box, dimension, the open base coordinates (in a radix of every
   // open axis). Sections have at most 53 blocks per axis and 7,890,481 blocks, so this stays
   // below 2^23 * 2^14 = 2^37, under the section rank's 22 bits.
-  uint64_t slab = 0, box = 0, open = 0, open_span = 1;
+  uint64_t slab = 0, box = 0, offset = 0, open_span = 1;
   for (int a = 0, j = 0; a < 4; a++) {
     const uint64_t n = uint64_t(blocks[a]);
     if (a == dimension) {
@@ -116,39 +116,31 @@ uint64_t completion_time(int section_rank, const std::array<int, 4>& blocks, uin
     }
     const uint64_t b = base[j++];
     PENTAGO_CHECK(b < n, "completion_time: base outside the section");
-    if (full >> a & 1) {
-      slab = slab * n + b;
-    } else {
+    if (open >> a & 1) {
       box = std::max(box, b * 4096 / n);
-      open = open * n + b;
+      offset = offset * n + b;
       open_span *= n;
+    } else {
+      slab = slab * n + b;
     }
   }
-  const uint64_t within = ((slab * 4096 + box) * 4 + uint64_t(dimension)) * open_span + open;
+  const uint64_t within = ((slab * 4096 + box) * 4 + uint64_t(dimension)) * open_span + offset;
   PENTAGO_CHECK(within < uint64_t(1) << 42, "completion_time: section too large");
   return uint64_t(section_rank) << 42 | within;
-}
-
-uint8_t full_quadrants(const section_t& s) {
-  uint8_t full = 0;
-  for (int q = 0; q < 4; q++)
-    if (s.quadrant_full(q)) full |= uint8_t(1 << q);
-  return full;
 }
 
 void sort_lines_for_completion(std::vector<line_t>& lines, const slice_lines& order) {
   const auto geometry = geometries(order.sections());
   const auto rank = section_completion_ranks(order);
-  std::vector<uint8_t> full;
-  for (const auto& s : order.sections()) full.push_back(full_quadrants(s));
   std::vector<std::pair<uint64_t, size_t>> keyed;
   keyed.reserve(lines.size());
   for (size_t i = 0; i < lines.size(); i++) {
     const int si = order.section_index(lines[i].section);
     PENTAGO_CHECK(si >= 0, "sort_lines_for_completion: line of a section not in the slice");
-    keyed.push_back({completion_time(rank[si], geometry[si].blocks, full[si], lines[i].dimension,
-                                     lines[i].base),
-                     i});
+    keyed.push_back(
+        {completion_time(rank[si], geometry[si].blocks, order.sections()[si].open_quadrants(),
+                         lines[i].dimension, lines[i].base),
+         i});
   }
   std::sort(keyed.begin(), keyed.end());
   std::vector<line_t> sorted;

@@ -102,8 +102,8 @@ TEST(line_order, completion_time_numbers_the_completion_order) {
       const line_t& line = ordered[i];
       const int si = order.section_index(line.section);
       const auto blocks = section_blocks(line.section);
-      const uint8_t full = full_quadrants(line.section);
-      const uint64_t t = completion_time(rank[si], blocks, full, line.dimension, line.base);
+      const uint8_t open = line.section.open_quadrants();
+      const uint64_t t = completion_time(rank[si], blocks, open, line.dimension, line.base);
       if (i) {
         EXPECT_GT(t, last_time) << i;
       }
@@ -113,10 +113,10 @@ TEST(line_order, completion_time_numbers_the_completion_order) {
       for (int a = 0, j = 0; a < 4; a++) {
         if (a == line.dimension) continue;
         const int b = line.base[j++];
-        if (full >> a & 1)
-          slab.push_back(b);
-        else
+        if (open >> a & 1)
           box = std::max(box, double(b) / blocks[a]);
+        else
+          slab.push_back(b);
       }
       if (si != last_section || slab != last_slab) {
         if (si == last_section) {
@@ -134,9 +134,9 @@ TEST(line_order, completion_time_numbers_the_completion_order) {
       EXPECT_GT(slabs, 4);
     }
   }
-  EXPECT_THROW(completion_time(1 << 22, {1, 1, 1, 1}, 0, 0, {0, 0, 0}), std::exception);
-  EXPECT_THROW(completion_time(0, {1, 1, 1, 1}, 1, 0, {0, 0, 0}), std::exception);
-  EXPECT_THROW(completion_time(0, {2, 2, 2, 2}, 0, 0, {0, 2, 0}), std::exception);
+  EXPECT_THROW(completion_time(1 << 22, {1, 1, 1, 1}, 15, 0, {0, 0, 0}), std::exception);
+  EXPECT_THROW(completion_time(0, {1, 1, 1, 1}, 14, 0, {0, 0, 0}), std::exception);
+  EXPECT_THROW(completion_time(0, {2, 2, 2, 2}, 15, 0, {0, 2, 0}), std::exception);
 }
 
 // Sections whose incomplete peak the completion order keeps low, whatever their shape: one
@@ -148,14 +148,14 @@ TEST(line_order, full_quadrants_and_single_block_axes_keep_the_peak_low) {
   // grows over the others.
   struct expected_shape {
     const char* name;
-    uint8_t full;
+    uint8_t open;
     int blocks3;
     double most;  // the largest peak allowed, as a share of the section's nodes
   };
   for (const auto& e :
-       {expected_shape{"44444454", 8, 5, 0.15}, expected_shape{"25263480", 0, 1, 0.6}}) {
+       {expected_shape{"44444454", 7, 5, 0.15}, expected_shape{"25263480", 15, 1, 0.6}}) {
     const section_t s = section_t::parse(e.name);
-    EXPECT_EQ(full_quadrants(s), e.full) << e.name;
+    EXPECT_EQ(s.open_quadrants(), e.open) << e.name;
     EXPECT_EQ(section_blocks(s)[3], e.blocks3) << e.name;
     const slice_lines one(std::span<const section_t>(&s, 1));
     const double peak = double(incomplete_peak_nodes(s, lines_in_completion_order(one)));

@@ -156,7 +156,7 @@ class block_store {
   std::unique_ptr<element_lock[]> locks_;
   std::vector<superinfo_t*> partial_;               // uncompressed incomplete blocks, from pool_
   std::vector<std::array<int, 4>> section_blocks_;  // per section, with a pool
-  std::vector<uint8_t> section_full_;               // per section: full_quadrants, with a pool
+  std::vector<uint8_t> section_open_;               // per section: open_quadrants, with a pool
   std::vector<int> section_rank_;                   // place in section_completion_order
   std::mutex evict_mutex_;
   std::set<std::pair<uint64_t, int>> by_next_time_;  // buffer holders (guarded by evict_mutex_)

@@ -26,13 +26,11 @@ std::vector<int> section_completion_ranks(const slice_lines& order);
 
 // A line's place in completion order as one number, for the line along `dimension` with the
 // 3-D `base` in the section whose place in section_completion_order is `section_rank`, whose
-// block shape is `blocks` and whose full quadrants are the bits of `full` (full_quadrants):
+// block shape is `blocks` and whose open quadrants are the bits of `open` (open_quadrants):
 // lines sort by it exactly as sort_lines_for_completion sorts them, so it serves as the time
 // at which every rank reaches the line. Throws if the rank is 2^22 or more.
-uint64_t completion_time(int section_rank, const std::array<int, 4>& blocks, uint8_t full,
+uint64_t completion_time(int section_rank, const std::array<int, 4>& blocks, uint8_t open,
                          int dimension, const std::array<uint8_t, 3>& base);
-// Bit q set where quadrant q of the section is full (no line runs along it).
-uint8_t full_quadrants(const section_t& s);
 
 // Sorts lines (all of one slice) into completion order: by section in
 // section_completion_order; then by slab, the line's coordinates along the section's full
