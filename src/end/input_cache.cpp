@@ -36,11 +36,11 @@ void input_cache::offer(int key, std::span<const superinfo_t> values) {
     // A copy costs about a sixth of an LZ4 decode. While fewer than one copy in six is read
     // back (after the first 64), only one offer in eight is taken, which keeps measuring.
     if (copies_ >= 64 && hits_ * 6 < copies_ && skipped_++ % 8) return;
-    buffer = pool_.take_free();
-    // Where most copies are read back (after the first 64), a fresh buffer within the pool's
-    // budget is worth its first touch: it serves copy after copy. The partial blocks reclaim
-    // it like any other copy's.
-    if (!buffer && copies_ >= 64 && hits_ * 2 >= copies_) buffer = pool_.take();
+    // A free buffer; where most copies are read back (after the first 64), else a fresh one
+    // within the pool's budget, which is worth its first touch: it serves copy after copy.
+    // The partial blocks reclaim it like any other copy's.
+    const bool carve = copies_ >= 64 && hits_ * 2 >= copies_;
+    buffer = carve ? pool_.take() : pool_.take_free();
     if (!buffer) buffer = take_oldest();
     if (!buffer) return;
     recent_.push_front(key);
