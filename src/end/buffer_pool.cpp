@@ -29,8 +29,7 @@ void buffer_pool::set_buffer_nodes(size_t nodes) {
 
 void buffer_pool::carve_from_start() {
   free_.clear();
-  chunk_ = 0;
-  offset_ = 0;
+  for (chunk_t& c : chunks_) c.used = 0;
   carved_ = 0;
 }
 
@@ -43,18 +42,23 @@ void buffer_pool::set_budget(uint64_t budget) {
   std::lock_guard<std::mutex> lock(mutex_);
   PENTAGO_CHECK(out_ == 0, "pool budget changed while buffers are out");
   budget_ = budget;
-  if (mapped_ <= budget_) return;
+  std::erase_if(chunks_, [&](const chunk_t& c) {
+    if (c.owned) return false;
+    mapped_ -= c.size;
+    return true;
+  });
   while (!chunks_.empty() && mapped_ > budget_) {
-    if (chunks_.back().owned) munmap(chunks_.back().memory, chunks_.back().size);
+    munmap(chunks_.back().memory, chunks_.back().size);
     mapped_ -= chunks_.back().size;
     chunks_.pop_back();
   }
   carve_from_start();
+  high_ = 0;
 }
 
 void buffer_pool::add_chunk(std::span<uint8_t> memory) {
   std::lock_guard<std::mutex> lock(mutex_);
-  chunks_.push_back({memory.data(), memory.size(), false});
+  chunks_.push_back({memory.data(), memory.size(), false, 0});
   mapped_ += memory.size();
   budget_ += memory.size();
 }
@@ -68,19 +72,29 @@ superinfo_t* buffer_pool::take() {
   if (superinfo_t* b = take_free()) return b;
   std::lock_guard<std::mutex> lock(mutex_);
   if (carved_ + size_ > budget_) return nullptr;
-  while (chunk_ < chunks_.size() && chunks_[chunk_].size - offset_ < size_) chunk_++, offset_ = 0;
-  if (chunk_ == chunks_.size()) {
+  // Lent chunks first (their pages are resident already), then the pool's own in order.
+  chunk_t* c = nullptr;
+  for (const bool owned : {false, true}) {
+    for (chunk_t& k : chunks_)
+      if (k.owned == owned && k.size - k.used >= size_) {
+        c = &k;
+        break;
+      }
+    if (c) break;
+  }
+  if (!c) {
     const uint64_t chunk =
-        std::min<uint64_t>(uint64_t(64) << 20, budget_ - mapped_) / size_ * size_;
+        std::min<uint64_t>(uint64_t(64) << 20, budget_ - std::min(budget_, mapped_)) / size_ *
+        size_;
     if (!chunk) return nullptr;
     void* p = mmap(nullptr, chunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return nullptr;
-    chunks_.push_back({p, chunk, true});
+    chunks_.push_back({p, chunk, true, 0});
     mapped_ += chunk;
-    offset_ = 0;
+    c = &chunks_.back();
   }
-  auto* b = reinterpret_cast<superinfo_t*>(static_cast<uint8_t*>(chunks_[chunk_].memory) + offset_);
-  offset_ += size_;
+  auto* b = reinterpret_cast<superinfo_t*>(static_cast<uint8_t*>(c->memory) + c->used);
+  c->used += size_;
   carved_ += size_;
   high_ = std::max(high_, carved_);
   out_++;

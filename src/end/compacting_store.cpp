@@ -445,6 +445,11 @@ std::span<uint8_t> compacting_store::lend_top(size_t bytes) {
   return {heap_ + limit, before - limit};
 }
 
+void compacting_store::reclaim_lent() {
+  const exclusive_guard guard(heap_lock_);
+  ceiling_ = heap_size_;
+}
+
 compacting_store_stats compacting_store::stats() const {
   const shared_guard guard(heap_lock_);
   compacting_store_stats s;

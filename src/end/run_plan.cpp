@@ -177,20 +177,20 @@ const slice_plan_t* run_plan::slice_plan(int n) const {
   return nullptr;
 }
 
-uint64_t run_plan::arena_bytes_from(int n, double scale) const {
-  scale = std::clamp(scale, 0.0, 1.0);
-  double peak = 0;
+uint64_t run_plan::arena_bytes_for(int n, double scale) const {
+  scale = std::max(scale, 0.0);
   for (size_t k = 0; k < slices.size(); k++) {
     const slice_plan_t& s = slices[k];
-    if (!s.computed || s.slice > n) continue;
+    if (!s.computed || s.slice != n) continue;
     // Each block's arena slack does not shrink with the ratio.
     const uint64_t above_blocks = k ? slices[k - 1].blocks : 0;
     const double slack = rank_share * double(block_arena_slack * (s.blocks + above_blocks));
     const double pair = double(s.pair_bytes);
-    peak = std::max(peak, scale * std::max(0.0, pair - slack) + std::min(pair, slack));
+    const double need = scale * std::max(0.0, pair - slack) + std::min(pair, slack);
+    const double unused = arena_headroom * std::max(0.0, double(store_peak) - need);
+    return arena_bytes - std::min(arena_bytes, uint64_t(unused));
   }
-  const double unused = arena_headroom * std::max(0.0, double(store_peak) - peak);
-  return arena_bytes - std::min(arena_bytes, uint64_t(unused));
+  return arena_bytes;
 }
 
 namespace {

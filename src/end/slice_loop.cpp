@@ -39,18 +39,20 @@ void describe(slice_report& r, int n, const std::vector<section_t>& sections,
 }
 
 // Before slice n: the plan's ratios re-anchored on how slice n+1 (frozen, not yet read)
-// compressed on this rank give the arena it needs from n down; what the plan set aside beyond
-// that goes to the partial pool for this slice (25263480 @ 0.5G: its pool from 66 MiB to
-// 111-253 MiB in slices 32-30, docs/performance.md). A worse ratio than planned lends nothing
-// before the largest pair of stores is done.
+// compressed on this rank give the arena slice n needs; the arena lends the rest of its top
+// to the partial pool for this slice (25263480 @ 0.5G: its pool from 66 MiB to 97-253 MiB in
+// slices 33-30, docs/performance.md) and takes it back before the next one. The pages move as
+// they are, resident where touched: nothing is released and faulted in again.
 void lend_arena_to_pool(const run_plan& plan, int n, const block_store& above,
                         compacting_store& heap, buffer_pool& partials) {
+  partials.set_budget(plan.partial_bytes);  // forgets what the arena lent slice n+1
+  heap.reclaim_lent();
+  heap.set_limit(plan.arena_bytes);
   const slice_plan_t* p = plan.slice_plan(n + 1);
   if (!p || p->ratio <= 0 || !above.uncompressed_bytes() || above.drops_complete_blocks()) return;
   const double measured = double(above.compressed_bytes()) / double(above.uncompressed_bytes());
-  heap.set_limit(plan.arena_bytes_from(n, measured / p->ratio));
-  partials.set_budget(plan.partial_bytes + plan.arena_bytes -
-                      std::min<uint64_t>(plan.arena_bytes, heap.limit()));
+  const std::span<uint8_t> top = heap.lend_top(plan.arena_bytes_for(n, measured / p->ratio));
+  if (!top.empty()) partials.add_chunk(top);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -84,5 +85,28 @@ TEST(buffer_pool, budget_moves_between_slices) {
   while (superinfo_t* b = pool.take()) taken.push_back(b);
   EXPECT_EQ(taken.size(), 2u);
   for (auto* b : taken) b->notlose.w[3] = 2;
-  EXPECT_EQ(pool.carved_bytes(), 8 * bytes);  // the high water of the run
+  EXPECT_EQ(pool.carved_bytes(), 2 * bytes);  // the high water since the last budget
+}
+
+// Memory lent to the pool (an arena's resident top) is carved before the rest of the pool's
+// own chunks, whose pages may never have been touched; every buffer is handed out once.
+TEST(buffer_pool, lent_chunks_are_carved_first) {
+  const size_t nodes = 1024, bytes = nodes * sizeof(superinfo_t);
+  buffer_pool pool(16 * bytes, nodes);
+  pool.set_buffer_nodes(nodes);
+  std::set<superinfo_t*> taken;
+  for (int i = 0; i < 2; i++) taken.insert(pool.take());  // the pool's own chunk
+  std::vector<superinfo_t> lent(3 * nodes);
+  pool.add_chunk({reinterpret_cast<uint8_t*>(lent.data()), 3 * bytes});
+  EXPECT_EQ(pool.budget(), 19 * bytes);
+  for (int i = 0; i < 3; i++) {
+    superinfo_t* b = pool.take();
+    EXPECT_GE(b, lent.data());
+    EXPECT_LT(b, lent.data() + lent.size());
+    EXPECT_TRUE(taken.insert(b).second);
+  }
+  while (superinfo_t* b = pool.take()) EXPECT_TRUE(taken.insert(b).second);
+  EXPECT_EQ(taken.size(), 19u);
+  EXPECT_EQ(pool.carved_bytes(), 19 * bytes);
+  for (auto* b : taken) pool.give(b);
 }

@@ -488,8 +488,9 @@ TEST(CompactingStore, LimitLendsTheTopAndGivesWay) {
   for (size_t i = 0; i < 32; i++) EXPECT_EQ(get(store, g, i), pattern(uint32_t(i), page));
 }
 
-// lend_top hands the heap's top pages to the caller for good: the limit never rises into them
-// again, writes past the limit rise only to them, and what the heap holds stays intact.
+// lend_top hands the heap's top pages to the caller until reclaim_lent: the limit does not
+// rise into them meanwhile, writes past the limit rise only to them, and what the heap holds
+// stays intact; reclaimed, they hold arrays again.
 TEST(CompactingStore, LendTopKeepsItsPagesOutOfTheHeap) {
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
   compacting_store store(64 * page, 0);
@@ -512,6 +513,13 @@ TEST(CompactingStore, LendTopKeepsItsPagesOutOfTheHeap) {
   EXPECT_THROW(store.set(g, 24, pattern(24, page)), error);
   for (size_t i = 8; i < 24; i++) EXPECT_EQ(get(store, g, i), pattern(uint32_t(i), page));
   for (size_t i = 0; i < top.size(); i++) ASSERT_EQ(top[i], 0xab) << i;
+  // Taken back, the pages are the heap's again: the limit rises into them and writes use them.
+  store.reclaim_lent();
+  EXPECT_EQ(store.limit(), 16 * page);
+  store.set_limit(store.heap_size());
+  EXPECT_EQ(store.limit(), store.heap_size());
+  for (size_t i = 24; i < 64; i++) store.set(g, i, pattern(uint32_t(i), page));
+  for (size_t i = 8; i < 64; i++) EXPECT_EQ(get(store, g, i), pattern(uint32_t(i), page));
 }
 
 }  // namespace

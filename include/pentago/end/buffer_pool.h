@@ -38,15 +38,17 @@ class buffer_pool {
   superinfo_t* take_free();
   void give(superinfo_t* buffer);
   uint64_t budget() const;
-  // A new budget, only while no buffer is out (between slices): chunks beyond a lower one are
-  // unmapped, and carving starts again from the first chunk.
+  // A new budget, only while no buffer is out (between slices): lent chunks are forgotten
+  // (their owner may take them back), the pool's own chunks beyond the budget are unmapped,
+  // and carving starts again from the first chunk.
   void set_budget(uint64_t budget);
-  // Memory the pool does not own (the top of an arena, lent during a slice: block_store.h) to
-  // carve buffers from; the budget grows by its size. The pool never unmaps it, and its owner
-  // must outlive the pool; a later set_budget below it forgets it (its owner does not get it
-  // back, which is why only the last, dropped slice borrows). At any time.
+  // Memory the pool does not own (the top of an arena, lent for a slice: slice_loop.cpp,
+  // block_store.h) to carve buffers from, until the next set_budget; the budget grows by its
+  // size. The pool never unmaps it, and its owner must outlive the pool. At any time. Buffers
+  // are carved from lent chunks before the pool's own (whose pages may not be touched yet).
   void add_chunk(std::span<uint8_t> memory);
-  uint64_t carved_bytes() const;  // high water of buffers handed out
+  // High water of buffers handed out since the last set_budget (a slice's, in the engine).
+  uint64_t carved_bytes() const;
 
   // A buffer given back when the last owner lets go; throws if the budget is used up.
   std::shared_ptr<superinfo_t> take_shared();
@@ -63,12 +65,11 @@ class buffer_pool {
   struct chunk_t {
     void* memory;
     size_t size;
-    bool owned;  // mapped by the pool (else lent by add_chunk)
+    bool owned;   // mapped by the pool (else lent by add_chunk)
+    size_t used;  // bytes carved at the current buffer size
   };
   std::vector<chunk_t> chunks_;
   uint64_t mapped_ = 0;  // bytes of all chunks
-  size_t chunk_ = 0;     // the chunk being carved (chunks_.size() when none)
-  size_t offset_ = 0;    // carved bytes of that chunk
   uint64_t carved_ = 0;  // bytes handed out at the current size
   uint64_t high_ = 0;    // most bytes handed out at any size
   size_t out_ = 0;       // buffers handed out and not yet given back

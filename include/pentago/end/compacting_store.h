@@ -96,11 +96,16 @@ class compacting_store {
   // than fail; set_limit never goes above that either.
   void set_limit(size_t bytes);
   // Lends the top of the heap while the store is in use: the limit drops towards `bytes`
-  // (page-rounded, never below the data held) for good, and the memory between the new and
-  // the old limit (pages the heap touched stay resident) is returned for the caller to use
-  // until the store dies; a write that does not fit raises the limit back only up to it. Never
+  // (page-rounded, never below the data held) until reclaim_lent, and the memory between the
+  // new and the old limit (pages the heap touched stay resident) is returned for the caller
+  // to use until then; a write that does not fit raises the limit back only up to it. Never
   // raises the limit; empty if it cannot drop. Thread safe.
   std::span<uint8_t> lend_top(size_t bytes);
+  // Takes back all that lend_top lent, once the borrower is done with it (between slices:
+  // nothing may use the store meanwhile). The pages come back as the borrower left them,
+  // resident where touched, so lending and reclaiming fault nothing in; the limit stays where
+  // it is until set_limit or a write raises it.
+  void reclaim_lent();
   size_t limit() const { return limit_.load(std::memory_order_relaxed); }
   // Live bytes, and collections so far (each packs the live arrays; only then does space that
   // released arrays held lie above the bump pointer, where lend_top can lend it).

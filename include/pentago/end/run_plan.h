@@ -105,12 +105,14 @@ struct run_plan {
   double rank_share = 1;  // a rank's share of a slice's store, with load imbalance
 
   const slice_plan_t* slice_plan(int n) const;  // the plan of slice n, or null
-  // The arena from slice n down, once slice n+1 is known to compress at `scale` times its
-  // planned ratio (clamped to [0, 1]): the plan's headroom over its largest pair of stores
-  // from n down, rescaled by it (the calibrated shape anchored on the measured slice, as
-  // slice 35's sample anchors it at the start). At scale 1 it is arena_bytes until the
-  // plan's largest pair is done. The slice loop lends the difference to the partial pool.
-  uint64_t arena_bytes_from(int n, double scale) const;
+  // The arena slice n needs while it runs, once slice n+1 is known to compress at `scale`
+  // times its planned ratio: the plan's headroom over the pair of stores (n+1, n), rescaled by
+  // it (the calibrated shape anchored on the measured slice, as slice 35's sample anchors it
+  // at the start), at most arena_bytes (all of it at the plan's largest pair and scale 1).
+  // The slice loop lends the difference to the partial pool for slice n and takes it back
+  // before slice n-1 (the pool unmaps it): a slice whose pair is smaller than the largest
+  // holds more of its incomplete blocks uncompressed.
+  uint64_t arena_bytes_for(int n, double scale) const;
 };
 
 // The plan of a validated request. `slices[n]` are the root's descendant sections at slice n.
