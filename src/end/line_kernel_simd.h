@@ -1,6 +1,7 @@
 // Internal to end: the node kernel of line compute written once over the vector type V of
 // base's SIMD kernels (see pentago/base/simd/super_kernels.h), inside the ISA namespace.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <type_traits>
@@ -79,6 +80,23 @@ PENTAGO_INLINE uint64_t expand_word(int q, uint64_t nibble) {
   return q == 0 ? t.axis0[nibble] : q == 1 ? t.axis1[nibble] : t.axis2[nibble];
 }
 
+// The most lines of one pair group.
+constexpr int max_group = []() consteval {
+  int m = 0;
+  for (int p = 0; p < 3; p++)
+    m = std::max({m, low_pair_groups[p].count, high_pair_groups[p].count});
+  return m;
+}
+();
+
+// Per index i < size of quadrant q (q < 3), the expansions of the group's lines.
+PENTAGO_INLINE void expand_all(int q, const nibbles_t* n, int size, const line_group& group,
+                               uint64_t (&out)[8][max_group]) {
+  for (int i = 0; i < size; i++)
+    for (int k = 0; k < group.count; k++)
+      out[i][k] = expand_word(q, line_nibble(n[i], group.lines[k]));
+}
+
 // The contributions of one side (per-axis nibbles n[q][i]) to the wins of a block's nodes.
 template <class V>
 struct block_wins {
@@ -98,15 +116,15 @@ struct block_wins {
             for (int ib = 0; ib < shape[b]; ib++) low[p][ia][ib] = same->low[p][ia][ib];
         continue;
       }
+      // Each index's expansions once, then a pair's word is an AND-OR over the group.
       const line_group& group = low_pair_groups[p];
+      uint64_t ea[8][max_group], eb[8][max_group];
+      expand_all(a, n[a], shape[a], group, ea);
+      expand_all(b, n[b], shape[b], group, eb);
       for (int ia = 0; ia < shape[a]; ia++)
         for (int ib = 0; ib < shape[b]; ib++) {
           uint64_t w = 0;
-          for (int k = 0; k < group.count; k++) {
-            const int line = group.lines[k];
-            w |= expand_word(a, line_nibble(n[a][ia], line)) &
-                 expand_word(b, line_nibble(n[b][ib], line));
-          }
+          for (int k = 0; k < group.count; k++) w |= ea[ia][k] & eb[ib][k];
           low[p][ia][ib] = w;
         }
     }
@@ -119,14 +137,17 @@ struct block_wins {
         continue;
       }
       const line_group& group = high_pair_groups[p];
+      uint64_t ea[8][max_group];
+      expand_all(a, n[a], shape[a], group, ea);
+      const super_t* e3[8][max_group];
+      for (int i3 = 0; i3 < shape[3]; i3++)
+        for (int k = 0; k < group.count; k++)
+          e3[i3][k] = &super_tables.axis3[line_nibble(n[3][i3], group.lines[k])];
       for (int ia = 0; ia < shape[a]; ia++)
         for (int i3 = 0; i3 < shape[3]; i3++) {
           V v = V::zero();
-          for (int k = 0; k < group.count; k++) {
-            const int line = group.lines[k];
-            const uint64_t w = expand_word(a, line_nibble(n[a][ia], line));
-            if (w) v = v | (V::splat(w) & V::load(super_tables.axis3[line_nibble(n[3][i3], line)]));
-          }
+          for (int k = 0; k < group.count; k++)
+            if (ea[ia][k]) v = v | (V::splat(ea[ia][k]) & V::load(*e3[i3][k]));
           high[p][ia][i3] = v;
         }
     }
