@@ -2,6 +2,7 @@
 #include "pentago/end/buffer_pool.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -93,7 +94,11 @@ superinfo_t* buffer_pool::take() {
     mapped_ += chunk;
     c = &chunks_.back();
   }
-  auto* b = reinterpret_cast<superinfo_t*>(static_cast<uint8_t*>(c->memory) + c->used);
+  // A lent chunk is carved from its end down, so that its start, next to its owner's memory,
+  // stays free the longest and can be given back (give_back_lent).
+  uint8_t* const base = static_cast<uint8_t*>(c->memory);
+  auto* b =
+      reinterpret_cast<superinfo_t*>(c->owned ? base + c->used : base + c->size - c->used - size_);
   c->used += size_;
   carved_ += size_;
   high_ = std::max(high_, carved_);
@@ -114,6 +119,21 @@ void buffer_pool::give(superinfo_t* buffer) {
   std::lock_guard<std::mutex> lock(mutex_);
   free_.push_back(buffer);
   out_--;
+}
+
+size_t buffer_pool::give_back_lent(const uint8_t* at, size_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  for (chunk_t& c : chunks_) {
+    if (c.owned || c.memory != at) continue;
+    const size_t given = std::min(bytes, c.size - c.used) / page * page;
+    c.memory = static_cast<uint8_t*>(c.memory) + given;
+    c.size -= given;
+    mapped_ -= given;
+    budget_ -= std::min<uint64_t>(budget_, given);
+    return given;
+  }
+  return 0;
 }
 
 uint64_t buffer_pool::carved_bytes() const {

@@ -240,6 +240,23 @@ void compacting_store::set_exclusive(group_id group, size_t index, const void* b
       limit_.store(ceiling_, std::memory_order_relaxed);
       limit_raises_.fetch_add(1, std::memory_order_relaxed);
     }
+    // Under lent pages: take back what the borrower has not used yet, at least a 64th of the
+    // heap at a time so that writes do not ask once each.
+    const auto room_short = [&] {
+      return need > ceiling_ - next ||
+             double(ceiling_ - next - need) < min_free_fraction_ * double(ceiling_);
+    };
+    if (ceiling_ < heap_size_ && reclaimer_ && room_short()) {
+      const size_t page = size_t(sysconf(_SC_PAGESIZE));
+      const size_t want = need + size_t(min_free_fraction_ * double(heap_size_)) + heap_size_ / 64;
+      const size_t ask = std::min(heap_size_ - ceiling_, (want + page - 1) / page * page);
+      const size_t given = std::min(ask, reclaimer_(heap_ + ceiling_, ask));
+      if (given) {
+        ceiling_ += given;
+        limit_.store(ceiling_, std::memory_order_relaxed);
+        limit_raises_.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
     const size_t free = ceiling_ - next;
     const std::string counts = "compacting store full: need " + std::to_string(need) + " bytes, " +
                                std::to_string(free) + " free of " + std::to_string(ceiling_);

@@ -74,6 +74,10 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
   const int top = o.meaningless ? o.meaningless : 35;
   compacting_store heap(plan.arena_bytes);
   buffer_pool partials(plan.partial_bytes);
+  // A slice that compresses worse than its plan takes back lent pages the pool has not used,
+  // rather than be refused.
+  heap.set_lent_reclaimer(
+      [&partials](uint8_t* at, size_t bytes) { return partials.give_back_lent(at, bytes); });
   slice_loop_result result;
   std::vector<int>& done = result.slices;
   auto say = [&](const std::string& line) {

@@ -3,6 +3,7 @@
 #include "pentago/end/buffer_pool.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -86,6 +87,31 @@ TEST(buffer_pool, budget_moves_between_slices) {
   EXPECT_EQ(taken.size(), 2u);
   for (auto* b : taken) b->notlose.w[3] = 2;
   EXPECT_EQ(pool.carved_bytes(), 2 * bytes);  // the high water since the last budget
+}
+
+// A lent chunk is carved from its end down; what is still uncarved at its start goes back to
+// its owner on request, whole pages only, and the budget shrinks by as much.
+TEST(buffer_pool, lent_chunk_start_goes_back_uncarved) {
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  const size_t nodes = page / sizeof(superinfo_t), bytes = nodes * sizeof(superinfo_t);
+  buffer_pool pool(0, nodes);
+  pool.set_buffer_nodes(nodes);
+  std::vector<superinfo_t> lent(8 * nodes);
+  uint8_t* const start = reinterpret_cast<uint8_t*>(lent.data());
+  pool.add_chunk({start, 8 * bytes});
+  superinfo_t* a = pool.take();
+  superinfo_t* b = pool.take();
+  EXPECT_EQ(a, lent.data() + 7 * nodes);  // from the end down
+  EXPECT_EQ(b, lent.data() + 6 * nodes);
+  EXPECT_EQ(pool.give_back_lent(start + page, page), 0u);  // not a chunk's start
+  EXPECT_EQ(pool.give_back_lent(start, 3 * page + 100), 3 * page);
+  EXPECT_EQ(pool.budget(), 5 * bytes);
+  EXPECT_EQ(pool.give_back_lent(start + 3 * page, 100 * page), 3 * page);  // up to the carved
+  EXPECT_EQ(pool.take(), nullptr);
+  pool.give(a);
+  EXPECT_EQ(pool.take(), a);
+  pool.give(a);
+  pool.give(b);
 }
 
 // Memory lent to the pool (an arena's resident top) is carved before the rest of the pool's

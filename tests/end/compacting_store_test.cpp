@@ -488,6 +488,35 @@ TEST(CompactingStore, LimitLendsTheTopAndGivesWay) {
   for (size_t i = 0; i < 32; i++) EXPECT_EQ(get(store, g, i), pattern(uint32_t(i), page));
 }
 
+// A write that finds too little room under lent pages asks the lent reclaimer for the pages
+// right above the heap: what it gives back holds the write; with nothing given back the
+// write is refused, as before.
+TEST(CompactingStore, LentReclaimerMakesRoomForWrites) {
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  compacting_store store(64 * page, 0);
+  const group_id g = store.create_group(64);
+  for (size_t i = 0; i < 16; i++) store.set(g, i, pattern(uint32_t(i), page));
+  const std::span<uint8_t> top = store.lend_top(16 * page);
+  ASSERT_EQ(top.size(), 48 * page);
+  size_t asked = 0, spare = 0;  // the borrower lets go of `spare` bytes at the start
+  uint8_t* expected_at = top.data();
+  store.set_lent_reclaimer([&](uint8_t* at, size_t bytes) {
+    EXPECT_EQ(at, expected_at);
+    asked += bytes;
+    const size_t given = std::min(bytes, spare);
+    spare -= given, expected_at += given;
+    return given;
+  });
+  EXPECT_THROW(store.set(g, 16, pattern(16, page)), error);  // nothing to give back
+  EXPECT_GT(asked, 0u);
+  spare = 4 * page;
+  for (size_t i = 16; i < 20; i++) store.set(g, i, pattern(uint32_t(i), page));
+  EXPECT_EQ(spare, 0u);
+  EXPECT_EQ(store.limit(), 20 * page);
+  EXPECT_GE(store.stats().limit_raises, 1u);
+  for (size_t i = 0; i < 20; i++) EXPECT_EQ(get(store, g, i), pattern(uint32_t(i), page));
+}
+
 // lend_top hands the heap's top pages to the caller until reclaim_lent: the limit does not
 // rise into them meanwhile, writes past the limit rise only to them, and what the heap holds
 // stays intact; reclaimed, they hold arrays again.

@@ -49,6 +49,10 @@ class buffer_pool {
   void add_chunk(std::span<uint8_t> memory);
   // High water of buffers handed out since the last set_budget (a slice's, in the engine).
   uint64_t carved_bytes() const;
+  // Gives back up to `bytes` (whole pages) of the lent chunk that starts at `at`, from its
+  // start, where nothing was carved yet (lent chunks are carved from their end down); the
+  // budget shrinks by as much. Returns the bytes given back (0: no such chunk or room).
+  size_t give_back_lent(const uint8_t* at, size_t bytes);
 
   // A buffer given back when the last owner lets go; throws if the budget is used up.
   std::shared_ptr<superinfo_t> take_shared();

@@ -36,6 +36,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -98,7 +99,8 @@ class compacting_store {
   // Lends the top of the heap while the store is in use: the limit drops towards `bytes`
   // (page-rounded, never below the data held) until reclaim_lent, and the memory between the
   // new and the old limit (pages the heap touched stay resident) is returned for the caller
-  // to use until then; a write that does not fit raises the limit back only up to it. Never
+  // to use until then; a write that does not fit raises the limit back only up to it, and
+  // then into what the lent reclaimer gives back (set_lent_reclaimer). Never
   // raises the limit; empty if it cannot drop. Thread safe.
   std::span<uint8_t> lend_top(size_t bytes);
   // Takes back all that lend_top lent, once the borrower is done with it (between slices:
@@ -106,6 +108,14 @@ class compacting_store {
   // resident where touched, so lending and reclaiming fault nothing in; the limit stays where
   // it is until set_limit or a write raises it.
   void reclaim_lent();
+  // Asked, while a write finds too little room under what was lent even after a collection,
+  // for up to `bytes` of the lent memory that starts at `at` (the heap's end below the lent
+  // pages); returns how many bytes from `at` up it gives back (whole pages, none still in use
+  // by the borrower). The heap then grows into them and the write goes on (counted in
+  // stats().limit_raises) instead of being refused. Called with the heap locked exclusively:
+  // it must not call into the store. Set before the store is used; empty: none.
+  using lent_reclaimer = std::function<size_t(uint8_t* at, size_t bytes)>;
+  void set_lent_reclaimer(lent_reclaimer reclaimer) { reclaimer_ = std::move(reclaimer); }
   size_t limit() const { return limit_.load(std::memory_order_relaxed); }
   // Live bytes, and collections so far (each packs the live arrays; only then does space that
   // released arrays held lie above the bump pointer, where lend_top can lend it).
@@ -215,6 +225,7 @@ class compacting_store {
   size_t ceiling_;
   std::atomic<size_t> limit_;
   std::atomic<uint64_t> limit_raises_{0};
+  lent_reclaimer reclaimer_;
 };
 
 }  // namespace pentago
