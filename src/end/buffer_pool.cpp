@@ -74,19 +74,16 @@ superinfo_t* buffer_pool::take() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (carved_ + size_ > budget_) return nullptr;
   // Lent chunks first (their pages are resident already), then the pool's own in order.
-  chunk_t* c = nullptr;
-  for (const bool owned : {false, true}) {
+  const auto first_with_room = [&](bool owned) -> chunk_t* {
     for (chunk_t& k : chunks_)
-      if (k.owned == owned && k.size - k.used >= size_) {
-        c = &k;
-        break;
-      }
-    if (c) break;
-  }
+      if (k.owned == owned && k.size - k.used >= size_) return &k;
+    return nullptr;
+  };
+  chunk_t* c = first_with_room(false);
+  if (!c) c = first_with_room(true);
   if (!c) {
     const uint64_t chunk =
-        std::min<uint64_t>(uint64_t(64) << 20, budget_ - std::min(budget_, mapped_)) / size_ *
-        size_;
+        std::min<uint64_t>(uint64_t(64) << 20, budget_ - mapped_) / size_ * size_;
     if (!chunk) return nullptr;
     void* p = mmap(nullptr, chunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return nullptr;
@@ -130,7 +127,7 @@ size_t buffer_pool::give_back_lent(const uint8_t* at, size_t bytes) {
     c.memory = static_cast<uint8_t*>(c.memory) + given;
     c.size -= given;
     mapped_ -= given;
-    budget_ -= std::min<uint64_t>(budget_, given);
+    budget_ -= given;
     return given;
   }
   return 0;

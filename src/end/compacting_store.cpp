@@ -235,18 +235,13 @@ void compacting_store::set_exclusive(group_id group, size_t index, const void* b
     const size_t next = heap_next_.load(std::memory_order_relaxed);
     const size_t limit = limit_.load(std::memory_order_relaxed);
     // A lowered limit gives way before the heap refuses the write.
-    if (limit < ceiling_ &&
-        (need > limit - next || double(limit - next - need) < min_free_fraction_ * double(limit))) {
+    if (limit < ceiling_ && lacks_room(limit, next, need)) {
       limit_.store(ceiling_, std::memory_order_relaxed);
       limit_raises_.fetch_add(1, std::memory_order_relaxed);
     }
     // Under lent pages: take back what the borrower has not used yet, at least a 64th of the
     // heap at a time so that writes do not ask once each.
-    const auto room_short = [&] {
-      return need > ceiling_ - next ||
-             double(ceiling_ - next - need) < min_free_fraction_ * double(ceiling_);
-    };
-    if (ceiling_ < heap_size_ && reclaimer_ && room_short()) {
+    if (ceiling_ < heap_size_ && reclaimer_ && lacks_room(ceiling_, next, need)) {
       const size_t page = size_t(sysconf(_SC_PAGESIZE));
       const size_t want = need + size_t(min_free_fraction_ * double(heap_size_)) + heap_size_ / 64;
       const size_t ask = std::min(heap_size_ - ceiling_, (want + page - 1) / page * page);
@@ -440,6 +435,10 @@ void compacting_store::set_limit(size_t bytes) {
   if (madvise(heap_ + limit, ceiling_ - limit, MADV_DONTNEED))
     throw error(std::string("compacting store: cannot release pages: ") + std::strerror(errno));
   bump_high_water_.store(limit, std::memory_order_relaxed);
+}
+
+bool compacting_store::lacks_room(size_t top, size_t next, size_t need) const {
+  return need > top - next || double(top - next - need) < min_free_fraction_ * double(top);
 }
 
 size_t compacting_store::limit_at(size_t bytes, size_t cap) const {

@@ -40,9 +40,9 @@ void describe(slice_report& r, int n, const std::vector<section_t>& sections,
 
 // Before slice n: the plan's ratios re-anchored on how slice n+1 (frozen, not yet read)
 // compressed on this rank give the arena slice n needs; the arena lends the rest of its top
-// to the partial pool for this slice (25263480 @ 0.5G: its pool from 66 MiB to 97-253 MiB in
-// slices 33-30, docs/performance.md) and takes it back before the next one. The pages move as
-// they are, resident where touched: nothing is released and faulted in again.
+// to the partial pool for this slice (25263480 @ 0.5G: its pool from 66 MiB to 174, 111, 128
+// and 254 MiB in slices 33-30, docs/performance.md) and takes it back before the next one. The
+// pages move as they are, resident where touched: nothing is released and faulted in again.
 void lend_arena_to_pool(const run_plan& plan, int n, const block_store& above,
                         compacting_store& heap, buffer_pool& partials) {
   partials.set_budget(plan.partial_bytes);  // forgets what the arena lent slice n+1

@@ -73,7 +73,7 @@ class buffer_pool {
     size_t used;  // bytes carved at the current buffer size
   };
   std::vector<chunk_t> chunks_;
-  uint64_t mapped_ = 0;  // bytes of all chunks
+  uint64_t mapped_ = 0;  // bytes of all chunks (never above budget_)
   uint64_t carved_ = 0;  // bytes handed out at the current size
   uint64_t high_ = 0;    // most bytes handed out at any size
   size_t out_ = 0;       // buffers handed out and not yet given back

@@ -205,6 +205,9 @@ class compacting_store {
   // `bytes` rounded up to whole pages, at least the bump pointer, at most `cap` (heap lock
   // held exclusively): where set_limit and lend_top put the limit.
   size_t limit_at(size_t bytes, size_t cap) const;
+  // Whether a write of `need` bytes at the bump pointer `next` would pass `top` (the limit or
+  // the ceiling), or leave less than min_free_fraction of it free.
+  bool lacks_room(size_t top, size_t next, size_t need) const;
 
   size_t heap_size_;
   double min_free_fraction_;
