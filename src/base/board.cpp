@@ -13,7 +13,7 @@
 namespace pentago {
 namespace {
 
-// Destination of local cell i under each quadrant-local map (core §1.5).
+// Destination of local cell i under each quadrant-local map (docs/formats.md, "Boards").
 constexpr int ccw_dest[9] = {6, 3, 0, 7, 4, 1, 8, 5, 2};
 constexpr int cw_dest[9] = {2, 5, 8, 1, 4, 7, 0, 3, 6};
 constexpr int flip_dest[9] = {8, 5, 2, 7, 4, 1, 6, 3, 0};

@@ -1,4 +1,4 @@
-// The per-board recurrence of core §3.6 (see board_recurrence.h).
+// The per-board recurrence of docs/formats.md, "Supers" (see board_recurrence.h).
 #include "pentago/db/board_recurrence.h"
 
 #include "pentago/base/board.h"

@@ -199,7 +199,7 @@ struct row_wins {
 };
 
 // ---------------------------------------------------------------------------------------
-// The node kernel: the recurrence of core reference §3.6 over one output block.
+// The node kernel: the recurrence (docs/formats.md, "Supers") over one output block.
 
 // Wins tables of the three sides a node needs: the mover's, the opponent's, and the mover's
 // with the union of placements on quadrant d.

@@ -1,4 +1,5 @@
-// Line and block ownership of a slice among ranks, and its load statistics (parallel §1.6-1.10).
+// Line and block ownership of a slice among ranks, and its load statistics (docs/formats.md,
+// "Randomness and the partition").
 #include "pentago/end/partition.h"
 
 #include <algorithm>

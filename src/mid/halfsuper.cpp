@@ -1,4 +1,4 @@
-// Halfsuper split, merge and wins: the parity-p half of a super (core reference §3.7), and the
+// Halfsuper split, merge and wins: the parity-p half of a super (docs/formats.md, "Supers"), and the
 // parity halves of super_wins built directly from per-line quadrant tables.
 #include "pentago/mid/halfsuper.h"
 

@@ -1,4 +1,4 @@
-// Rotation-abstracted forward search (core §3.6) with a shared lockless table and a
+// Rotation-abstracted forward search (docs/formats.md, "Supers") with a shared lockless table and a
 // younger-brothers-wait parallel split.
 #include "pentago/search/super_search.h"
 
@@ -124,7 +124,7 @@ struct super_searcher::impl {
     return transform_info(back, v);
   }
 
-  // The recurrence of core §3.6 on the board as given.
+  // The recurrence (docs/formats.md, "Supers") on the board as given.
   superinfo_t expand(side_t black, side_t white, int n, int depth, task_context& ctx) {
     const int turn = n & 1;
     const side_t me = turn ? white : black, op = turn ? black : white;

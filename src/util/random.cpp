@@ -1,4 +1,5 @@
-// Threefry2x64-20 through Random123 and the FE2 arbitrary-domain permutation (parallel §1.4-1.5).
+// Threefry2x64-20 through Random123 and the FE2 arbitrary-domain permutation (docs/formats.md,
+// "Randomness and the partition").
 #include "pentago/util/random.h"
 
 #include <Random123/threefry.h>

@@ -8,7 +8,7 @@
 using namespace pentago;
 
 TEST(board, packing_example) {
-  // Core reference §1.8: black at (0,0) and (2,5), white at (4,1).
+  // The picture of docs/formats.md, "Boards": black at (0,0) and (2,5), white at (4,1).
   const side_t black = cell_bit(0, 0) | cell_bit(2, 5), white = cell_bit(4, 1);
   const board_t b = pack(black, white);
   EXPECT_EQ(b, 696214683649ULL);

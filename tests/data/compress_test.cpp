@@ -80,7 +80,7 @@ TEST(interleave, matches_definition_at_every_level) {
 }
 
 TEST(interleave, black_wins_everywhere) {
-  // (all ones, all zeros): black in the even bits of every word (parallel §4.3).
+  // (all ones, all zeros): black in the even bits of every word (docs/formats.md, "Files").
   const superinfo_t f = interleave(superinfo_t{super_t::ones(), super_t::zero()});
   for (int w = 0; w < 4; w++) {
     EXPECT_EQ(f.win.w[w], 0x5555555555555555ULL);

@@ -1,4 +1,4 @@
-// Tests for the compacting store (parallel §2.4): contents against a model under concurrency,
+// Tests for the compacting store: contents against a model under concurrency,
 // survival of heavy fragmentation, stable frozen groups, clear errors when full, and a limit
 // lowered between slices.
 #include "pentago/end/compacting_store.h"

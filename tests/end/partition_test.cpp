@@ -1,4 +1,5 @@
-// Tests of line and block ownership and load balance of slice partitions (parallel §1.6-1.10).
+// Tests of line and block ownership and load balance of slice partitions (docs/formats.md,
+// "Randomness and the partition").
 #include "pentago/end/partition.h"
 
 #include <gtest/gtest.h>
@@ -108,7 +109,7 @@ std::map<std::pair<uint64_t, uint64_t>, int> check_partition(const partition_t& 
 
 TEST(Partition, RootSlicesRoundTrip) {
   const auto slices = descendant_sections(section_t::parse("00000000"), 6);
-  // Sizes from parallel §1.11.
+  // Lines per slice of the whole game (pentago-analyze sizes, docs/layout.md).
   const uint64_t expected_lines[] = {4, 4, 18, 67, 311, 922, 3183};
   for (int n = 0; n <= 6; n++) {
     const auto lines = std::make_shared<const slice_lines>(slices[n]);
@@ -184,7 +185,7 @@ TEST(Partition, OwnerDimensionsUniform) {
   for (int d = 0; d < 4; d++) EXPECT_NEAR(double(hits[d]) / double(possible[d]), 0.25, 0.01);
 }
 
-// Slice 24 of the full solve: the permutation golden values of parallel §1.5 are its first
+// Slice 24 of the full solve: the permutation golden values (docs/formats.md) are its first
 // scrambled lines, and 16384 ranks get 5814 or 5815 lines as in the production log.
 TEST(Partition, Slice24Production) {
   const partition_t partition(slice_sections(24), 16384, 17);
@@ -225,8 +226,7 @@ TEST(Partition, FormatLoadBalance) {
   EXPECT_EQ(load_t::from_values(range.max).values(), range.max);
 }
 
-// A large slice spread over many ranks: both partitions balance lines and blocks within 20%
-// (parallel §1.10).
+// A large slice spread over many ranks: both partitions balance lines and blocks within 20%.
 TEST(Partition, LoadBalanceSlice30) {
   const auto lines = std::make_shared<const slice_lines>(slice_sections(30));
   ASSERT_EQ(lines->total_lines(), 10582066u);

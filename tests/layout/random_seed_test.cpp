@@ -1,4 +1,5 @@
-// Tests of the sparse-sample seeds: section_t::hash and the draws it seeds (parallel §2.2).
+// Tests of the sparse-sample seeds: section_t::hash and the draws it seeds (docs/formats.md,
+// "Samples").
 #include <gtest/gtest.h>
 
 #include "pentago/layout/section.h"

@@ -1,6 +1,7 @@
 // Published counts as ground truth for the super search: every board of several sections of
-// slices 33, 34 and 35 is solved, and the section's black-win / white-win / total counts (core
-// §6.1 stabilizer counting) must equal the published counts-N.npy row exactly.
+// slices 33, 34 and 35 is solved, and the section's black-win / white-win / total counts
+// (stabilizer counting, docs/formats.md, "Counting") must equal the published counts-N.npy row
+// exactly.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -107,7 +107,7 @@ midgame_options threads(int n) {
 }  // namespace
 
 TEST(midgame, layer_sizes_and_workspace) {
-  // midgame.md §4 and §7: positions over all layers and the peak pair of layers.
+  // docs/formats.md, "Midgame solver": positions over all layers and the peak pair of layers.
   uint64_t total = 0;
   for (int n = 0; n <= 18; n++) total += midgame_layer_size(18, n);
   EXPECT_EQ(total, 86574831u);

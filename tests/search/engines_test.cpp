@@ -39,7 +39,7 @@ board_t random_playout(std::mt19937_64& rng, int stones) {
 // g.board: quadrant i turned CCW g_i times.
 board_t rotated(board_t board, int g) { return transform_board(symmetry_t(0, g), board); }
 
-// The rules of core §1.7 as a plain minimax: no pruning, no table, no move ordering.
+// The rules (docs/formats.md, "Boards") as a plain minimax: no pruning, no table, no move ordering.
 int brute_force(side_t me, side_t op) {
   const bool me_five = won(me), op_five = won(op);
   if (me_five || op_five) return me_five && op_five ? 0 : me_five ? 1 : -1;
@@ -61,7 +61,8 @@ int brute_force_value(board_t board) {
   return brute_force(unpack(board, turn), unpack(board, 1 - turn));
 }
 
-// The §3.6 recurrence written out directly: no table, no standardization, no pruning.
+// The recurrence (docs/formats.md, "Supers") written out directly: no table, no standardization, no
+// pruning.
 superinfo_t plain_super(side_t black, side_t white, int n, int leaf_stones,
                         const leaf_function& leaf) {
   if (n == leaf_stones) return leaf(pack(black, white));

@@ -1,4 +1,5 @@
-// Tests for Threefry, the counter-mode generator and the FE2 permutation (parallel §1.4-1.5).
+// Tests for Threefry, the counter-mode generator and the FE2 permutation (docs/formats.md,
+// "Randomness and the partition").
 #include "pentago/util/random.h"
 
 #include <gtest/gtest.h>
@@ -16,7 +17,7 @@ TEST(Random, Uint128Helpers) {
   EXPECT_EQ(hex(17), "0000000000000000:0000000000000011");
 }
 
-// Known answers from parallel §1.4 (key, ctr, result as hi:lo).
+// Known answers of Random123's threefry2x64-20 (key, ctr, result as hi:lo).
 TEST(Random, ThreefryKnownAnswers) {
   const uint128 ones = ~uint128(0);
   EXPECT_EQ(hex(threefry(0, 0)), "6f81ed42f350084d:c2b6e3a8c2c69865");
@@ -40,7 +41,8 @@ TEST(Random, CounterMode) {
   EXPECT_EQ(rng.uniform_double(), 0x1p-64 * static_cast<double>(low64(threefry(17, 4))));
 }
 
-// First four uint32 draws seeded with the sample hash of section 00000000 (parallel §2.2).
+// First four uint32 draws seeded with the sample hash of section 00000000 (docs/formats.md,
+// "Samples").
 TEST(Random, SampleSeedDraws) {
   random_t rng(0xebe54d10660ea4b5ULL);
   EXPECT_EQ(rng.bits<uint32_t>(), 3269237950u);
@@ -79,7 +81,7 @@ std::vector<uint64_t> permute_prefix(uint64_t n, uint128 key, int count) {
   return result;
 }
 
-// Golden values from parallel §1.5.
+// Golden values of the 2013 solver's permutation (docs/formats.md, "Randomness and the partition").
 TEST(Random, PermuteGolden) {
   EXPECT_EQ(permute_prefix(10, 17, 10), (std::vector<uint64_t>{0, 9, 3, 1, 7, 2, 6, 8, 5, 4}));
   EXPECT_EQ(permute_prefix(1000, 17, 10),

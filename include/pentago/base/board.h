@@ -1,5 +1,5 @@
 // Packed pentago boards: side bitmasks, radix-3 quadrants, stones, rotations, five in a row,
-// and the decimal / 6x6 picture text forms (core reference §1, a data contract).
+// and the decimal / 6x6 picture text forms (docs/formats.md, "Boards", a data contract).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -79,8 +79,8 @@ std::string rotation_name(int quadrant, int direction);
 std::string move_name(int x, int y, int quadrant, int direction);
 std::string move_name(int bit, int quadrant, int direction);  // the cell as a side_t bit
 
-// Text forms. str_board is the debug picture (core §1.8); parse_board accepts the decimal
-// board_t or that picture (with or without the counts line) and validates the position:
+// Text forms. str_board is the debug picture (docs/formats.md, "Boards"); parse_board accepts the
+// decimal board_t or that picture (with or without the counts line) and validates the position:
 // digits, stone overlap, and that black has as many stones as white or one more.
 std::string str_board(board_t board);
 board_t parse_board(const std::string& text);

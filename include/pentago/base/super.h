@@ -1,5 +1,5 @@
 // Rotation-abstracted values: a super_t is a 256-bit set with one bit per local rotation
-// g = (g0,g1,g2,g3) at bit g0 + 4g1 + 16g2 + 64g3 (core reference §3, a data contract), and
+// g = (g0,g1,g2,g3) at bit g0 + 4g1 + 16g2 + 64g3 (docs/formats.md, "Supers", a data contract), and
 // the kernels on it (rmax, super_wins, transform_super) with portable, SSE and AVX2 versions
 // chosen at run time (override with PENTAGO_SIMD=portable|sse|avx2|avx512|avx512vbmi; the two
 // AVX-512 levels run the AVX2 super kernels, avx512vbmi with its own symmetry steps, and end's

@@ -1,6 +1,6 @@
 // The symmetry groups of pentago: 8 global symmetries (D4), 256 local quadrant rotations and
 // their 2048-element semidirect product, with composition, inverses, conjugation, application
-// to sides and boards, and standardization (core reference §2, a data contract).
+// to sides and boards, and standardization (docs/formats.md, "Symmetries", a data contract).
 #pragma once
 #include <array>
 #include <cstdint>

@@ -1,5 +1,6 @@
-// Block compression: the interleave filter on pairs of supers (parallel §4.3), "fast" in-core
-// compression with a flag byte and raw Snappy (parallel §2.3), and xz (LZMA) for files.
+// Block compression: the interleave filter on pairs of supers (docs/formats.md, "Files"), "fast"
+// in-core compression with a flag byte and a byte codec (the same, "In-core blocks"), and xz (LZMA)
+// for files.
 #pragma once
 #include <cstdint>
 #include <span>

@@ -1,4 +1,4 @@
-// The .pentago slice file (parallel §4.1-4.6, a bit-exact contract): section headers, xz
+// The .pentago slice file (docs/formats.md, "Files", a bit-exact contract): section headers, xz
 // blocks of interleaved (black wins, white wins) pairs, per-section block indexes, a
 // validating reader, a serial writer built from pieces the MPI writer reuses, and the
 // .pentago.index sidecar.
@@ -40,8 +40,8 @@ constexpr uint64_t slice_headers_size(uint64_t sections) {
   return sections_header_size + supertensor_header_size * sections;
 }
 
-// Value conventions (parallel §0): store (we win, we win or tie) for the player to move
-// versus disk (black wins, white wins). turn = slice & 1 (0 = black to move).
+// Value conventions (docs/formats.md, "Supers"): store (we win, we win or tie) for the player to
+// move versus disk (black wins, white wins). turn = slice & 1 (0 = black to move).
 superinfo_t store_to_disk(const superinfo_t& store, int turn);
 superinfo_t disk_to_store(const superinfo_t& disk, int turn);
 

@@ -1,4 +1,5 @@
-// The per-board recurrence of core §3.6 with its children's values given: what pentago-check's
+// The per-board recurrence (docs/formats.md, "Supers") with its children's values given: what
+// pentago-check's
 // --integrity recomputes for every stored board of a slice (the engine computes the same
 // relation line by line in end/line_kernel, the forward search inside its own node loop).
 #pragma once

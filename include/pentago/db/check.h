@@ -1,4 +1,4 @@
-// Verification of a run directory (parallel reference §5, paper §VII): the run record
+// Verification of a run directory (docs/tools.md, "pentago-check"; paper §VII): the run record
 // (run.jsonl) against the files, slice files read block by block (xz checksums), counts
 // recomputed from them and compared with published counts, sparse samples against the slice
 // files and forward search, the negamax relation between two saved slices, unexpected files.

@@ -1,4 +1,4 @@
-// Resource prediction for an MPI run of pentago-endgame (parallel reference §2.5, §6.4): per
+// Resource prediction for an MPI run of pentago-endgame (docs/tools.md, "pentago-predict"): per
 // slice, the per-rank load from the partition (all ranks, or a sample of them for big runs),
 // output bytes and a time estimate, and the engine's own memory plan (run_plan.h, the same
 // code pentago-endgame runs, and the only memory figures printed) with whether it fits.

@@ -1,7 +1,8 @@
 // The compressed block store of one slice: every held block Snappy-compressed in memory, one
 // line contribution per non-full dimension merged with max (bitwise OR of (win, notlose)) as
 // it arrives, per-section win/notlose/total counts and sparse samples gathered when a block
-// is complete (paper §IV-B, parallel reference §2.1-2.2).
+// is complete (paper §IV-B; docs/design.md, "Line compute and the block store";
+// docs/formats.md, "Counting" and "Samples").
 #pragma once
 #include <array>
 #include <atomic>
@@ -36,7 +37,8 @@ struct sample_t {
   superinfo_t value;
 };
 
-// Per-section (mover wins, mover wins or ties, total) with stabilizer counting (core §6.1).
+// Per-section (mover wins, mover wins or ties, total) with stabilizer counting
+// (docs/formats.md, "Counting").
 using section_counts_t = std::array<uint64_t, 3>;
 
 // Adds a block's counts: per node popcount >> s, where 2^s local rotations fix the board.

@@ -1,5 +1,6 @@
-// Compacting store (parallel reference §2.4): a fixed arena of variable-size byte arrays with a
-// manual compacting collector, so fragmentation from recompressed blocks cannot exhaust memory.
+// Compacting store (docs/design.md, "Line compute and the block store"): a fixed arena of
+// variable-size byte arrays with a manual compacting collector, so fragmentation from recompressed
+// blocks cannot exhaust memory.
 //
 // Design (and where it departs from the 2013 code):
 // * One anonymous mmap of heap_size bytes (rounded up to 64), allocated once and never grown.
@@ -76,7 +77,7 @@ class compacting_store {
   static constexpr size_t bytes_per_array = 16;
   static constexpr size_t max_array_size = UINT32_MAX;
   static constexpr size_t align(size_t n) { return (n + alignment - 1) & ~(alignment - 1); }
-  // Memory for a store of this heap size holding this many arrays (parallel §2.4).
+  // Memory for a store of this heap size holding this many arrays.
   static constexpr size_t memory_usage(size_t heap_size, size_t arrays) {
     return align(heap_size) + bytes_per_array * arrays;
   }

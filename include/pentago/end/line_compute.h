@@ -1,5 +1,6 @@
 // The backward engine's kernel: one output block line of slice n computed from its one input
-// block line of slice n+1 (core reference §3.6 and §5.3), block by block.
+// block line of slice n+1 (docs/formats.md, "Supers"; docs/layout.md, "Exact rules"), block by
+// block.
 #pragma once
 #include <span>
 #include <vector>

@@ -12,7 +12,7 @@ namespace pentago {
 using detail::nibbles_t;
 
 // One output block of a block line, prepared by line compute. Per node (C order over `shape`,
-// indices i0..i3) it computes the recurrence of core reference §3.6 restricted to moves in
+// indices i0..i3) it computes the recurrence (docs/formats.md, "Supers") restricted to moves in
 // quadrant d. Every per-axis table is indexed [axis][index along that axis].
 struct line_block_job {
   int shape[4];

@@ -1,5 +1,5 @@
-// "Meaningless" test data (parallel reference §6.1): a deterministic pseudorandom value for
-// every board, invariant under the 8 global symmetries, used to exercise the early-game
+// "Meaningless" test data (docs/formats.md, "Meaningless data"): a deterministic pseudorandom value
+// for every board, invariant under the 8 global symmetries, used to exercise the early-game
 // machinery cheaply by replacing one slice's values.
 #pragma once
 #include <cstdint>

@@ -1,5 +1,6 @@
-// Which rank computes each block line of a slice and which rank owns each block (parallel
-// §1.6-1.8, 1.10), computed independently on every rank from the section list and a key.
+// Which rank computes each block line of a slice and which rank owns each block (docs/formats.md,
+// "Randomness and the partition"), computed independently on every rank from the section list and a
+// key.
 //
 // Both schemes place the slice's lines in an order of "positions" p = 0..total_lines-1 and give
 // rank r the contiguous positions partition_loop(total_lines, ranks, r), the first
@@ -107,7 +108,7 @@ class partition_t {
   uint128 key_;
 };
 
-// Load statistics of one rank (parallel §1.10).
+// Load statistics of one rank.
 struct load_t {
   static constexpr int fields = 6;
   static constexpr std::array<const char*, fields> names = {

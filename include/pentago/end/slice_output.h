@@ -1,6 +1,6 @@
 // Per-slice result files shared by the in-process and MPI drivers: counts-N.npy rows
 // [sig, black wins, white wins, total] and sparse-N.npy rows [board, black super, white
-// super] (core reference §6, parallel §4.7-4.8), and the store -> disk value conversion.
+// super] (docs/formats.md, "Files"), and the store -> disk value conversion.
 #pragma once
 #include <string>
 #include <vector>

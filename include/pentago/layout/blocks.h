@@ -1,5 +1,6 @@
-// Blocks and block lines of sections (core reference §5.1-5.2, parallel §1.2-1.3): 8^4
-// blocks, edge shapes, lines along non-full quadrants and the canonical line order of a slice.
+// Blocks and block lines of sections (docs/layout.md; line order: docs/formats.md, "Lines to
+// ranks"): 8^4 blocks, edge shapes, lines along non-full quadrants and the canonical line order of
+// a slice.
 #pragma once
 #include <array>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Counting boards and data layout sizes: boards per slice up to symmetry (Burnside over the 8
 // global or all 2048 symmetries) and per-slice sections, nodes, blocks and block lines
-// (core reference §7, the numbers behind pentago-analyze).
+// (docs/layout.md, "What pentago-analyze counts").
 #pragma once
 #include <array>
 #include <cstdint>

@@ -1,5 +1,6 @@
-// How an output block line of slice n reads exactly one input line of slice n+1 (core
-// reference §5.3), and where any board's value lives in section data (§5.4).
+// How an output block line of slice n reads exactly one input line of slice n+1 (docs/layout.md,
+// "Exact rules"), and where any board's value lives in section data (the same, "Looking up any
+// board").
 #pragma once
 #include <array>
 

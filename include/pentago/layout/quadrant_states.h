@@ -1,4 +1,4 @@
-// Rotation-minimal quadrant states ("rmin") in the contract order (core reference §4.1):
+// Rotation-minimal quadrant states ("rmin") in the contract order (docs/layout.md, "Exact rules"):
 // all rotation-minimal packed quadrants, reflected pairs adjacent, bucketed by (black, white).
 #pragma once
 #include <cstdint>
@@ -24,7 +24,7 @@ std::span<const quadrant_t> rmin_flat();
 // Stones of colour 0 and 1 in a packed quadrant.
 int quadrant_count(quadrant_t v, int color);
 // 0 if no turn fixes v, 1 if only the half turn does, 2 if a quarter turn does: 2^e of the
-// 4 rotations of v coincide (stabilizer counting, core §6.1).
+// 4 rotations of v coincide (stabilizer counting, docs/formats.md, "Counting").
 int quadrant_symmetry_exponent(quadrant_t v);
 
 }  // namespace pentago

@@ -1,6 +1,6 @@
 // Sections: 4 per-quadrant (black, white) stone counts, their 64-bit id ("sig"), string
 // forms, standardization under the 8 global symmetries, shapes, children, the sections of a
-// slice and the descendants of a root (core reference §4.2, a data contract).
+// slice and the descendants of a root (docs/layout.md, "Exact rules", a data contract).
 #pragma once
 #include <array>
 #include <bit>
@@ -53,7 +53,8 @@ struct section_t {
   // Parses "33333333" or "<n>-33333333"; throws usage_error with a one-line reason.
   static section_t parse(const std::string& text);
 
-  // Sample-seed hash: boost-style hash_combine over the 8 count bytes (parallel §2.2).
+  // Sample-seed hash: boost-style hash_combine over the 8 count bytes (docs/formats.md,
+  // "Samples").
   uint64_t hash() const;
 
   bool operator==(const section_t& o) const { return counts == o.counts; }

@@ -1,4 +1,4 @@
-// Halfsupers (core reference §3.7): the parity-p half of a 256-bit super, 128 bits with bit
+// Halfsupers (docs/formats.md, "Supers"): the parity-p half of a 256-bit super, 128 bits with bit
 // j = a' + 2b + 8c + 32d standing for rotation (2a' + ((b + c + d + p) mod 2), b, c, d). rmax
 // maps parity p to 1 - p by the same recipe for both, so the midgame solver keeps one class per
 // layer. The kernels are plain 128-bit vector code (SSE2, the x86-64 baseline).

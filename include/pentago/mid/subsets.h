@@ -1,5 +1,5 @@
-// Subsets of the midgame solver's empty cells ("spots", midgame.md §4): colex ranks
-// of bitmask subsets (rank of {x0 < x1 < ...} = sum of C(x_i, i + 1), which orders subsets by
+// Subsets of the midgame solver's empty cells ("spots", docs/formats.md, "Midgame solver"): colex
+// ranks of bitmask subsets (rank of {x0 < x1 < ...} = sum of C(x_i, i + 1), which orders subsets by
 // their mask as a number) and the list of all k-subsets of n spots in that order.
 #pragma once
 #include <array>

@@ -18,8 +18,8 @@ class board_searcher {
   // A transposition table of 2^table_bits buckets, or none if table_bits is 0.
   explicit board_searcher(int table_bits = 16);
 
-  // Value of the position for the player to move (core §1.7): rule 1 (fives already on the
-  // board) first, then a full board is a tie, else the best move.
+  // Value of the position for the player to move (docs/formats.md, "Boards"): rule 1 (fives already
+  // on the board) first, then a full board is a tie, else the best move.
   game_value value(board_t board);
 
   // Positions visited since construction.

@@ -1,7 +1,7 @@
 // Rotation-abstracted ("super") forward search: the value of a board under all 256 local
-// rotations at once, by the per-board recurrence of core §3.6, with a lockless transposition
-// table keyed by superstandardized boards (2048-element group), optional leaf values at a
-// fixed stone count, and a younger-brothers-wait split over a thread pool.
+// rotations at once, by the per-board recurrence of docs/formats.md, "Supers", with a lockless
+// transposition table keyed by superstandardized boards (2048-element group), optional leaf values
+// at a fixed stone count, and a younger-brothers-wait split over a thread pool.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -60,7 +60,8 @@ class super_searcher {
   super_searcher(const super_searcher&) = delete;
   super_searcher& operator=(const super_searcher&) = delete;
 
-  // (win, notlose) for the player to move of board, bit g for g.board (core §3.2).
+  // (win, notlose) for the player to move of board, bit g for g.board (docs/formats.md,
+  // "Supers").
   [[nodiscard]] superinfo_t solve(board_t board);
   // Value of the board itself (rotation bit 0) for the player to move.
   [[nodiscard]] game_value value(board_t board);
@@ -81,7 +82,8 @@ class super_searcher {
 inline game_value rotation_value(const superinfo_t& v, int g = 0) {
   return game_value(int(v.win(g)) + int(v.notlose(g)) - 1);
 }
-// Computation convention (mover's view, mover = turn) to file convention (core §3.2).
+// Computation convention (mover's view, mover = turn) to file convention (docs/formats.md,
+// "Supers").
 [[nodiscard]] superinfo_t to_black_white(const superinfo_t& mover_value, int turn);
 
 // One-shot exact searches on a per-thread engine (table kept between calls).

@@ -1,4 +1,4 @@
-// Counter-based randomness (parallel reference §1.4-1.5): 128-bit helpers, Threefry2x64-20,
+// Counter-based randomness (docs/formats.md, "Randomness"): 128-bit helpers, Threefry2x64-20,
 // a counter-mode generator and the Black-Rogaway FE2 permutation of an arbitrary range.
 #pragma once
 #include <array>

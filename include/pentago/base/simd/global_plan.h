@@ -3,9 +3,9 @@
 // ISAs that have a byte permutation over the whole register (AVX-512 VBMI vpermb) and a
 // bit-matrix product per byte (GFNI gf2p8affineqb). Planned at compile time; ISA independent.
 //
-// A super's bit p = g0 + 4g1 + 16g2 + 64g3 (core §3.1) lies in byte p >> 3 (p's "high" bits
-// 3-7) at bit p & 7 (its "low" bits 0-2). A global symmetry sends p to another position y; its
-// map is linear in p's bits (it permutes the four 2-bit axes and, if it reflects, negates
+// A super's bit p = g0 + 4g1 + 16g2 + 64g3 (docs/formats.md, "Supers") lies in byte p >> 3 (p's
+// "high" bits 3-7) at bit p & 7 (its "low" bits 0-2). A global symmetry sends p to another position
+// y; its map is linear in p's bits (it permutes the four 2-bit axes and, if it reflects, negates
 // each). A stage moves every bit within its byte by one map of the low bits and every byte by
 // one map of the high bits: it cannot move a bit between the two sides. The transpose (each
 // 64-bit word as an 8x8 bit matrix) swaps bits 0-2 with bits 3-5, so the plan routes the

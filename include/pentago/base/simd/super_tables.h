@@ -11,8 +11,8 @@
 
 namespace pentago::detail {
 
-// Compile-time copies of board.cpp's quadrant rotation and win lines (core §1.5, §1.6); the
-// kernel tests compare super_wins with won() on rotated boards.
+// Compile-time copies of board.cpp's quadrant rotation and win lines (docs/formats.md, "Boards");
+// the kernel tests compare super_wins with won() on rotated boards.
 consteval int rotate_ccw(int mask) {
   constexpr int ccw_dest[9] = {6, 3, 0, 7, 4, 1, 8, 5, 2};
   int r = 0;
