@@ -1,4 +1,4 @@
-// The midgame solver (reference midgame.md): downstream retrograde analysis over the subsets of
+// The midgame solver (docs/formats.md): downstream retrograde analysis over the subsets of
 // the root's empty cells, one halfsuper per position, two single-bit passes, layers from the
 // full board back to the root, each layer's rows split over threads.
 //

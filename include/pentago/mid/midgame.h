@@ -1,4 +1,4 @@
-// The midgame solver (reference midgame.md): the value of a position with 15 or more stones and
+// The midgame solver (docs/formats.md): the value of a position with 15 or more stones and
 // of every child a player choosing a move needs, by downstream retrograde analysis over the
 // subsets of the root's empty cells, one halfsuper (128 bits) per position, multi-threaded.
 #pragma once
@@ -42,7 +42,7 @@ struct midgame_value {
 };
 
 struct midgame_result {
-  // In the 2013 order (midgame.md §6): for a root to place, per empty cell in increasing bit
+  // In the 2013 order (docs/formats.md): for a root to place, per empty cell in increasing bit
   // order the 8 rotations of that placement (quadrant q = s>>1, s even CCW) then the placed
   // board itself; a finished child is listed alone; the root comes last. For a root to
   // rotate: its 8 rotations, then the root.
