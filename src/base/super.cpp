@@ -12,9 +12,11 @@ namespace pentago {
 namespace detail {
 
 extern const super_kernels portable_kernels;
+#ifndef __EMSCRIPTEN__
 extern const super_kernels sse_kernels;
 extern const super_kernels avx2_kernels;
 extern const super_kernels avx512vbmi_kernels;
+#endif
 
 namespace {
 
@@ -58,6 +60,15 @@ constexpr super_tables_t super_tables = make_tables();
 
 const super_kernels* active_super_kernels = &detail::portable_kernels;
 
+#ifdef __EMSCRIPTEN__
+// WebAssembly (src/web): the super kernels are the portable ones at every level; level sse
+// runs the midgame rows on 128-bit wasm SIMD through emscripten's SSE headers.
+bool simd_supported(simd_level level) {
+  return level == simd_level::portable || level == simd_level::sse;
+}
+
+const super_kernels& kernels_for(simd_level) { return detail::portable_kernels; }
+#else
 bool simd_supported(simd_level level) {
   switch (level) {
     case simd_level::portable:
@@ -97,6 +108,7 @@ const super_kernels& kernels_for(simd_level level) {
       return detail::portable_kernels;
   }
 }
+#endif
 
 namespace {
 std::atomic<simd_level> active_level{simd_level::portable};

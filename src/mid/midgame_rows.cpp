@@ -8,11 +8,18 @@ namespace pentago {
 namespace detail {
 extern const midgame_row_kernels midgame_rows_portable;
 extern const midgame_row_kernels midgame_rows_sse;
+#ifndef __EMSCRIPTEN__
 extern const midgame_row_kernels midgame_rows_avx2;
+#endif
 
 const midgame_row_kernels& midgame_kernels_for(simd_level level) {
   if (!simd_supported(level))
     throw error(std::string("this CPU lacks ") + simd_name(level) + " for the midgame solver");
+#ifdef __EMSCRIPTEN__
+  // WebAssembly: the SSE rows on 128-bit wasm SIMD (super.cpp supports no level above sse).
+  (void)level;
+  return midgame_rows_sse;
+#else
   switch (level) {
     case simd_level::avx2:
     case simd_level::avx512:  // the midgame rows have no AVX-512 code of their own
@@ -23,6 +30,7 @@ const midgame_row_kernels& midgame_kernels_for(simd_level level) {
     default:
       return midgame_rows_portable;
   }
+#endif
 }
 }  // namespace detail
 
