@@ -1,4 +1,6 @@
 # Tests of the Python tools in scripts/ (Debian's /usr/bin/python3 with python3-matplotlib).
+# check_layers_rejects: scripts/check-layers passes a copy of the sources and fails it on a
+# forbidden include, an unused edge, a mismatched library link and an unknown layer folder.
 # plot_run_record: scripts/plot-run on a run directory with a hand-written run.jsonl (plotted
 # numbers equal the record's) and on bad input (one line, no hang). plot_run: a small real MPI
 # run (root 72275400 on 2 ranks) plotted the same way. Exit 77 = skipped (no matplotlib).
@@ -7,6 +9,10 @@ if(NOT MPIEXEC_EXECUTABLE)
   set(MPIEXEC_EXECUTABLE mpiexec)
 endif()
 if(EXISTS /usr/bin/python3)
+  add_test(NAME check_layers_rejects
+    COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_layers_test.py
+      ${PROJECT_SOURCE_DIR}/scripts/check-layers ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/test-runs)
+  set_tests_properties(check_layers_rejects PROPERTIES LABELS lint TIMEOUT 60)
   add_test(NAME plot_run_record
     COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/scripts/plot_run_test.py quick
       ${PROJECT_SOURCE_DIR}/scripts/plot-run ${CMAKE_BINARY_DIR}/test-runs ${PENTAGO_SHARED_DATA})
