@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -66,6 +67,7 @@ struct root_info {
   int spot_bit[36] = {};
   side_t first = 0, second = 0;  // the colour placing at layer 0, and the other
   int parity0 = 0;               // halfsuper class of layer 0: 1 when the root must rotate
+  const std::function<bool()>* cancelled = nullptr;  // midgame_options::cancelled, if set
 
   side_t side_of(uint32_t spot_mask) const {
     side_t s = 0;
@@ -181,6 +183,7 @@ std::vector<halfsuper_t> solve_pass(const root_info& root, worker_pool& pool, ha
   const midgame_layer* next = nullptr;
   const halfsuper_t* next_data = nullptr;
   for (int n = top; n >= 0; n--) {
+    if (root.cancelled && (*root.cancelled)()) throw midgame_cancelled();
     if (!layers[n]) layers[n] = std::make_unique<midgame_layer>(make_layer(root, n, pool));
     const midgame_layer& layer = *layers[n];
     const uint64_t size = layer.rows * layer.cols;
@@ -383,6 +386,7 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
 
   root_info root;
   root.spots = 36 - stones;
+  if (options.cancelled) root.cancelled = &options.cancelled;
   const side_t empty = empty_cells(board);
   int s = 0;
   for (side_t e = empty; e; e &= e - 1) root.spot_bit[s++] = __builtin_ctzll(e);

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
 
@@ -91,8 +92,10 @@ class workspace_pool {
   std::vector<std::unique_ptr<midgame_workspace>> free_;
 };
 
-midgame_values run_midgame(position_t p, const query_options& options, workspace_pool& pool) {
+midgame_values run_midgame(position_t p, const query_options& options, workspace_pool& pool,
+                           const std::function<bool()>& cancelled) {
   midgame_options o;
+  o.cancelled = cancelled;
   o.threads = options.threads;
   o.workspace_limit = options.midgame_memory;
   o.distance = count_stones(p.board) >= options.distance_min_stones;
@@ -279,7 +282,7 @@ struct query_engine::impl {
     return black == (board_turn(board) == 0) ? 1 : -1;
   }
 
-  position_answer compute(position_t p) {
+  position_answer compute(position_t p, const std::function<bool()>& cancelled) {
     position_answer a;
     a.position = p;
     a.stones = count_stones(p.board);
@@ -310,7 +313,7 @@ struct query_engine::impl {
     } else {
       midgame_in_flight++;
       try {
-        mid = run_midgame(p, options, workspaces);
+        mid = run_midgame(p, options, workspaces, cancelled);
       } catch (...) {
         midgame_in_flight--;
         throw;
@@ -433,14 +436,14 @@ bool query_engine::needs_midgame(position_t position) const {
   }
 }
 
-position_answer query_engine::answer(position_t position) {
+position_answer query_engine::answer(position_t position, const std::function<bool()>& cancelled) {
   const auto start = std::chrono::steady_clock::now();
   validate_position(position);
   impl_->queries++;
   bool computed = false;
   const auto cached = impl_->answers.get(position, [&] {
     computed = true;
-    return impl_->compute(position);
+    return impl_->compute(position, cancelled);
   });
   if (computed) impl_->remember_children(*cached);
   position_answer a = *cached;
@@ -449,10 +452,11 @@ position_answer query_engine::answer(position_t position) {
   return a;
 }
 
-std::vector<position_answer> query_engine::best_line(position_t position) {
+std::vector<position_answer> query_engine::best_line(position_t position,
+                                                     const std::function<bool()>& cancelled) {
   std::vector<position_answer> line;
   for (;;) {
-    line.push_back(answer(position));
+    line.push_back(answer(position, cancelled));
     const auto& a = line.back();
     if (a.moves.empty()) break;
     PENTAGO_CHECK(line.size() <= 80, "best line does not end");

@@ -1,12 +1,11 @@
-// pentago-serve's HTTP/1.1 transport (see http_server.h): the reading thread (poll over the
-// listening socket and every connection between responses, request framing, deadlines) and
-// the workers (handler, response writing, keep-alive hand-back).
+// pentago-serve's HTTP/1.1 transport on GNU libmicrohttpd (see http_server.h): the library's
+// polling thread frames requests and writes responses; here are the checks it leaves to the
+// application (ambiguous framing, body bounds), the workers, and suspend/resume between them.
 #include "pentago/serve/http_server.h"
 
-#include <fcntl.h>
+#include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -19,7 +18,6 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
-#include <map>
 #include <mutex>
 #include <thread>
 
@@ -38,52 +36,9 @@ double now_seconds() {
   return std::chrono::duration<double>(clock_type::now().time_since_epoch()).count();
 }
 
-const char* status_text(int status) {
-  switch (status) {
-    case 200:
-      return "OK";
-    case 400:
-      return "Bad Request";
-    case 404:
-      return "Not Found";
-    case 405:
-      return "Method Not Allowed";
-    case 408:
-      return "Request Timeout";
-    case 413:
-      return "Content Too Large";
-    case 414:
-      return "URI Too Long";
-    case 422:
-      return "Unprocessable Content";
-    case 431:
-      return "Request Header Fields Too Large";
-    case 500:
-      return "Internal Server Error";
-    case 501:
-      return "Not Implemented";
-    case 503:
-      return "Service Unavailable";
-    default:
-      return "Status";
-  }
-}
-
 std::string lower(std::string s) {
   for (char& c : s) c = char(std::tolower((unsigned char)c));
   return s;
-}
-
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
-  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
-}
-
-bool is_token(const std::string& s) {
-  if (s.empty()) return false;
-  for (const char c : s)
-    if (c <= 0x20 || c >= 0x7f || std::strchr("()<>@,;:\\\"/[]?={}", c)) return false;
-  return true;
 }
 
 // Percent-decodes a path; false on a bad escape.
@@ -103,49 +58,34 @@ bool percent_decode(const std::string& in, std::string& out) {
   return true;
 }
 
-void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
-
-// Sends every byte before `deadline` (seconds on the steady clock); false if it cannot.
-bool send_all(int fd, const std::string& data, double deadline) {
-  size_t sent = 0;
-  while (sent < data.size()) {
-    const ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
-    if (n > 0) {
-      sent += size_t(n);
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      const double left = deadline - now_seconds();
-      if (left <= 0) return false;
-      pollfd p{fd, POLLOUT, 0};
-      if (::poll(&p, 1, int(std::min(left, 1.0) * 1000) + 1) < 0 && errno != EINTR) return false;
-      continue;
-    }
-    return false;
-  }
-  return true;
-}
-
-// One client connection, owned by the reading thread or by one worker at a time.
-struct connection {
-  int fd = -1;
+// What is known of a connection: whether any request on it got as far as its headers (one
+// that closes without any is logged as malformed: the library refused its first line).
+struct connection_state {
+  int requests = 0;
   std::string remote;
-  std::string in;            // received bytes not yet framed into requests
-  double request_start = 0;  // first byte of the request being received (0: none yet)
-  double idle_since = 0;
-  bool continue_sent = false;
-  ~connection() {
-    if (fd >= 0) ::close(fd);
-  }
+  double opened = 0;
 };
 
-// The outcome of framing the buffered bytes of a connection.
-struct frame_result {
-  enum kind_t { incomplete, complete, failed } kind = incomplete;
+std::string address_of(MHD_Connection* c) {
+  char host[NI_MAXHOST] = "?";
+  if (const MHD_ConnectionInfo* info =
+          MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS)) {
+    const sockaddr* a = info->client_addr;
+    getnameinfo(a, a->sa_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in), host,
+                sizeof host, nullptr, 0, NI_NUMERICHOST);
+  }
+  return host;
+}
+
+// One request on a connection, from its request line to the end of its response.
+struct exchange {
+  enum class stage { fresh, reading, working, answered, queued } at = stage::fresh;
+  MHD_Connection* connection = nullptr;
   http_request request;
-  int status = 0;  // for failed
-  bool keep_alive = true;
+  http_response response;
+  size_t reserved = 0;  // bytes of the body budget held
+  int refuse_status = 0;
+  std::string refuse_reason;
 };
 
 }  // namespace
@@ -154,6 +94,13 @@ std::string http_request::header(const std::string& name) const {
   for (const auto& [n, v] : headers)
     if (n == name) return v;
   return "";
+}
+
+bool http_request::client_gone() const {
+  if (socket < 0) return false;
+  pollfd p{socket, POLLRDHUP, 0};
+  if (::poll(&p, 1, 0) <= 0) return false;
+  return (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0;
 }
 
 std::string log_field(const std::string& text, size_t max_bytes) {
@@ -178,44 +125,28 @@ struct http_server::impl {
   handler handle;
   logger log;
   int listen_fd = -1;
-  int wake[2] = {-1, -1};
-  std::atomic<bool> stopping{false};
-  std::atomic<int> active{0};  // workers producing a response
+  MHD_Daemon* daemon = nullptr;
+  std::atomic<size_t> body_bytes{0};  // held by request bodies, against options.body_budget
 
-  // Jobs for the workers: a connection with its framed request.
-  struct job {
-    std::unique_ptr<connection> conn;
-    http_request request;
-    bool keep_alive = true;
-  };
   std::mutex mutex;
-  std::condition_variable work;
-  std::deque<job> jobs;
-  std::vector<std::unique_ptr<connection>> returned;  // keep-alive connections handed back
+  std::condition_variable work, stopped;
+  bool stopping = false;
+  std::deque<exchange*> jobs;
+  int active = 0;  // jobs a worker is producing
   std::vector<std::thread> workers;
 
   impl(const http_server_options& o, handler h, logger l)
-      : options(o), handle(std::move(h)), log(std::move(l)) {
-    if (::pipe(wake)) throw error("cannot create a pipe: " + std::string(std::strerror(errno)));
-    set_nonblocking(wake[0]);
-    set_nonblocking(wake[1]);
-  }
+      : options(o), handle(std::move(h)), log(std::move(l)) {}
   ~impl() {
     stop_workers();
-    for (const int fd : {listen_fd, wake[0], wake[1]})
-      if (fd >= 0) ::close(fd);
-  }
-
-  void poke() {
-    const char c = 1;
-    [[maybe_unused]] const ssize_t n = ::write(wake[1], &c, 1);
+    if (daemon) MHD_stop_daemon(daemon);
+    if (listen_fd >= 0) ::close(listen_fd);
   }
 
   void stop_workers() {
     {
       std::lock_guard<std::mutex> lock(mutex);
       stopping = true;
-      jobs.clear();  // requests not started: their connections close
     }
     work.notify_all();
     for (auto& w : workers)
@@ -223,341 +154,324 @@ struct http_server::impl {
     workers.clear();
   }
 
-  // Frames the next request of `c.in` (consuming its bytes when complete).
-  frame_result frame(connection& c) {
-    frame_result r;
-    // Empty lines before a request line are ignored (RFC 9112 §2.2).
-    size_t start = 0;
-    while (c.in.compare(start, 2, "\r\n") == 0) start += 2;
-    if (start) c.in.erase(0, start);
-    const auto fail = [&](int status, const std::string& why) {
-      r.kind = frame_result::failed;
-      r.status = status;
-      r.request.malformed = why;
-      r.keep_alive = false;
-      return r;
-    };
-    const size_t end = c.in.find("\r\n\r\n");
-    if (end == std::string::npos) {
-      if (c.in.size() > options.max_header)
-        return fail(431,
-                    "request header larger than " + std::to_string(options.max_header) + " bytes");
-      const size_t line_end = c.in.find("\r\n");
-      if ((line_end == std::string::npos ? c.in.size() : line_end) > options.max_target + 32)
-        return fail(414, "request URI too long");
-      return r;
-    }
-    if (end > options.max_header)
-      return fail(431,
-                  "request header larger than " + std::to_string(options.max_header) + " bytes");
-    http_request& q = r.request;
-    q.remote_addr = c.remote;
-    q.start_seconds = c.request_start;
-    const size_t line_end = c.in.find("\r\n");
-    const std::string line = c.in.substr(0, line_end);
-    const size_t s1 = line.find(' '), s2 = s1 == std::string::npos ? s1 : line.find(' ', s1 + 1);
-    if (s2 == std::string::npos || line.find(' ', s2 + 1) != std::string::npos)
-      return fail(400, "malformed request line '" + line.substr(0, 200) + "'");
-    q.method = line.substr(0, s1);
-    q.target = line.substr(s1 + 1, s2 - s1 - 1);
-    q.version = line.substr(s2 + 1);
-    if (!is_token(q.method))
-      return fail(400, "malformed request line '" + line.substr(0, 200) + "'");
-    if (q.version != "HTTP/1.1" && q.version != "HTTP/1.0")
-      return fail(400, "unsupported protocol version '" + q.version.substr(0, 40) + "'");
-    if (q.target.size() > options.max_target) return fail(414, "request URI too long");
-    if (q.target.empty() || q.target[0] != '/')
-      return fail(400, "request target must start with '/'");
-    for (const char ch : q.target)
-      if ((unsigned char)ch <= 0x20 || ch == 0x7f)
-        return fail(400, "control byte in request target");
-    const std::string raw_path = q.target.substr(0, q.target.find('?'));
-    if (!percent_decode(raw_path, q.path)) return fail(400, "bad percent escape in request target");
-    for (size_t at = line_end + 2; at < end;) {
-      const size_t next = c.in.find("\r\n", at);
-      const std::string h = c.in.substr(at, next - at);
-      at = next + 2;
-      const size_t colon = h.find(':');
-      if (colon == std::string::npos || !is_token(h.substr(0, colon)))
-        return fail(400, "malformed header line '" + h.substr(0, 100) + "'");
-      q.headers.push_back({lower(h.substr(0, colon)), trim(h.substr(colon + 1))});
-    }
-    if (q.method != "GET" && q.method != "HEAD" && q.method != "POST")
-      return fail(400, "unsupported method " + q.method.substr(0, 40));
-    const std::string connection_header = lower(q.header("connection"));
-    r.keep_alive =
-        q.version == "HTTP/1.1" ? connection_header != "close" : connection_header == "keep-alive";
-    // The body.
-    const std::string te = lower(q.header("transfer-encoding")), cl = q.header("content-length");
-    size_t pos = end + 4;
-    const bool expects_continue = lower(q.header("expect")) == "100-continue";
-    const auto want_more = [&] {
-      if (expects_continue && !c.continue_sent && q.version == "HTTP/1.1") {
-        c.continue_sent = true;
-        send_all(c.fd, "HTTP/1.1 100 Continue\r\n\r\n", now_seconds() + 1);
-      }
-      frame_result more;
-      return more;
-    };
-    if (!te.empty()) {
-      if (te != "chunked") return fail(501, "unsupported transfer encoding '" + te + "'");
-      if (!cl.empty()) return fail(400, "both Content-Length and Transfer-Encoding");
-      std::string body;
-      for (;;) {
-        const size_t eol = c.in.find("\r\n", pos);
-        if (eol == std::string::npos) {
-          if (c.in.size() - pos > 64) return fail(400, "malformed chunk size line");
-          return want_more();
-        }
-        const std::string size_text = c.in.substr(pos, c.in.find_first_of(";\r", pos) - pos);
-        if (size_text.empty() || size_text.size() > 15 ||
-            size_text.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
-          return fail(400, "malformed chunk size '" + size_text.substr(0, 20) + "'");
-        const size_t size = std::stoull(size_text, nullptr, 16);
-        if (body.size() + size > options.max_body)
-          return fail(413,
-                      "request body larger than " + std::to_string(options.max_body) + " bytes");
-        pos = eol + 2;
-        if (size == 0) {
-          // Trailers, up to an empty line.
-          for (;;) {
-            const size_t t = c.in.find("\r\n", pos);
-            if (t == std::string::npos) {
-              if (c.in.size() - pos > options.max_header) return fail(431, "trailers too large");
-              return want_more();
-            }
-            const bool last = t == pos;
-            pos = t + 2;
-            if (last) break;
-          }
-          break;
-        }
-        if (c.in.size() < pos + size + 2) return want_more();
-        if (c.in.compare(pos + size, 2, "\r\n")) return fail(400, "chunk not followed by CRLF");
-        body.append(c.in, pos, size);
-        pos += size + 2;
-      }
-      q.body = std::move(body);
-    } else if (!cl.empty()) {
-      if (cl.size() > 15 || cl.find_first_not_of("0123456789") != std::string::npos)
-        return fail(400, "bad Content-Length '" + cl.substr(0, 20) + "'");
-      const size_t size = std::stoull(cl);
-      if (size > options.max_body)
-        return fail(413, "request body larger than " + std::to_string(options.max_body) + " bytes");
-      if (c.in.size() < pos + size) return want_more();
-      q.body = c.in.substr(pos, size);
-      pos += size;
-    }
-    c.in.erase(0, pos);
-    c.continue_sent = false;
-    r.kind = frame_result::complete;
-    return r;
+  bool reserve(exchange& x, size_t bytes) {
+    size_t held = body_bytes.load();
+    do {
+      if (held + bytes > options.body_budget) return false;
+    } while (!body_bytes.compare_exchange_weak(held, held + bytes));
+    x.reserved += bytes;
+    return true;
+  }
+  void release(exchange& x) {
+    body_bytes -= x.reserved;
+    x.reserved = 0;
   }
 
-  std::string serialize(const http_request& q, const http_response& res, bool keep_alive) const {
-    std::string out = "HTTP/1.1 " + std::to_string(res.status) + " " + status_text(res.status) +
-                      "\r\nContent-Type: " + res.content_type +
-                      "\r\nContent-Length: " + std::to_string(res.body.size()) +
-                      "\r\nConnection: " + (keep_alive ? "keep-alive" : "close") + "\r\n";
-    for (const auto& [name, value] : res.headers) out += name + ": " + value + "\r\n";
-    out += "\r\n";
-    if (q.method != "HEAD") out += res.body;
-    return out;
+  // Queues x.response on its connection (on the polling thread).
+  MHD_Result queue(exchange& x) {
+    http_response& res = x.response;
+    MHD_Response* r =
+        MHD_create_response_from_buffer(res.body.size(), res.body.data(), MHD_RESPMEM_MUST_COPY);
+    if (!r) return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, res.content_type.c_str());
+    for (const auto& [name, value] : res.headers)
+      MHD_add_response_header(r, name.c_str(), value.c_str());
+    if (res.close) MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+    const MHD_Result ok = MHD_queue_response(x.connection, unsigned(res.status), r);
+    MHD_destroy_response(r);
+    x.at = exchange::stage::queued;
+    release(x);
+    x.request.body.clear();
+    x.request.body.shrink_to_fit();
+    return ok;
   }
 
-  // Answers a request that could not be framed, from the reading thread, and closes.
-  void refuse(connection& c, frame_result& r) {
-    http_response res;
-    res.status = r.status;
-    res.close = true;
-    if (r.request.remote_addr.empty()) r.request.remote_addr = c.remote;
-    if (r.request.start_seconds == 0) r.request.start_seconds = c.request_start;
+  // Answers at once with an error (the handler fills the JSON body) and closes.
+  MHD_Result refuse(exchange& x, int status, const std::string& why) {
+    x.request.malformed = why;
+    x.response = http_response{};
+    x.response.status = status;
+    x.response.close = true;
     try {
-      handle(r.request, res);
+      handle(x.request, x.response);
     } catch (...) {
     }
-    send_all(c.fd, serialize(r.request, res, false), now_seconds() + 1);
-    ::shutdown(c.fd, SHUT_WR);
-    log(r.request, res);
+    x.response.close = true;
+    return queue(x);
+  }
+
+  // The first call for a request: its line and headers, checks of its framing and size.
+  MHD_Result begin(exchange& x, MHD_Connection* c, const char* method, const char* version) {
+    http_request& q = x.request;
+    x.connection = c;
+    q.method = method;
+    q.version = version;
+    q.remote_addr = address_of(c);
+    if (const MHD_ConnectionInfo* info =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD))
+      q.socket = info->connect_fd;
+    // With their lengths: a NUL inside a value stays visible (and is refused below).
+    MHD_get_connection_values_n(
+        c, MHD_HEADER_KIND,
+        [](void* cls, MHD_ValueKind, const char* key, size_t key_size, const char* value,
+           size_t value_size) -> MHD_Result {
+          static_cast<http_request*>(cls)->headers.push_back(
+              {lower(std::string(key ? key : "", key ? key_size : 0)),
+               std::string(value ? value : "", value ? value_size : 0)});
+          return MHD_YES;
+        },
+        &q);
+    x.at = exchange::stage::reading;
+    if (auto* seen = static_cast<connection_state*>(
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT)->socket_context))
+      seen->requests++;
+    // The path: an absolute-form target ("http://host/p") names its path after the authority.
+    std::string target = q.target;
+    if (const size_t scheme = target.find("://");
+        target.rfind('/', 0) != 0 && scheme != std::string::npos) {
+      const size_t slash = target.find('/', scheme + 3);
+      target = slash == std::string::npos ? "/" : target.substr(slash);
+    }
+    if (target.empty() || target[0] != '/')
+      return refuse(x, 400, "request target must start with '/'");
+    for (const char ch : target)
+      if ((unsigned char)ch <= 0x20 || ch == 0x7f)
+        return refuse(x, 400, "control byte in request target");
+    if (!percent_decode(target.substr(0, target.find('?')), q.path))
+      return refuse(x, 400, "bad percent escape in request target");
+    // Framing the library leaves to the application (RFC 9112 §6.3): one Content-Length of
+    // digits, one Transfer-Encoding, not both; else 400 and close, before any body is read.
+    int lengths = 0, encodings = 0;
+    std::string length;
+    for (const auto& [name, value] : q.headers) {
+      if (name == "content-length") lengths++, length = value;
+      if (name == "transfer-encoding") encodings++;
+      for (const char ch : value)
+        if (ch == '\r' || ch == '\n' || ch == '\0')
+          return refuse(x, 400, "control byte in the value of header " + name.substr(0, 40));
+    }
+    if (lengths > 1) return refuse(x, 400, "more than one Content-Length");
+    if (encodings > 1) return refuse(x, 400, "more than one Transfer-Encoding");
+    if (lengths && encodings) return refuse(x, 400, "both Content-Length and Transfer-Encoding");
+    if (encodings && lower(q.header("transfer-encoding")) != "chunked")
+      return refuse(x, 501, "unsupported transfer encoding");
+    if (lengths) {
+      if (length.empty() || length.size() > 15 ||
+          length.find_first_not_of("0123456789") != std::string::npos)
+        return refuse(x, 400, "bad Content-Length '" + length.substr(0, 20) + "'");
+      const size_t size = std::stoull(length);
+      if (size > options.max_body)
+        return refuse(x, 413,
+                      "request body larger than " + std::to_string(options.max_body) + " bytes");
+      if (!reserve(x, size))
+        return refuse(x, 503, "request bodies in progress over the server's budget");
+    }
+    return MHD_YES;
+  }
+
+  // A piece of the body: kept (within the bounds) or, past them, dropped until the end.
+  void take_body(exchange& x, const char* data, size_t size) {
+    if (x.refuse_status) return;
+    std::string& body = x.request.body;
+    if (body.size() + size > options.max_body) {
+      x.refuse_status = 413;
+      x.refuse_reason = "request body larger than " + std::to_string(options.max_body) + " bytes";
+    } else if (body.size() + size > x.reserved && !reserve(x, body.size() + size - x.reserved)) {
+      x.refuse_status = 503;
+      x.refuse_reason = "request bodies in progress over the server's budget";
+    }
+    if (x.refuse_status) {
+      body.clear();
+      body.shrink_to_fit();
+      release(x);
+      return;
+    }
+    body.append(data, size);
+  }
+
+  MHD_Result on_request(MHD_Connection* c, const char* method, const char* version,
+                        const char* upload, size_t* upload_size, void** context) {
+    auto* x = static_cast<exchange*>(*context);
+    if (!x) return MHD_NO;  // the URI callback makes one for every request
+    switch (x->at) {
+      case exchange::stage::fresh:
+        return begin(*x, c, method, version);
+      case exchange::stage::reading:
+        if (*upload_size) {
+          take_body(*x, upload, *upload_size);
+          *upload_size = 0;
+          return MHD_YES;
+        }
+        if (x->refuse_status) return refuse(*x, x->refuse_status, x->refuse_reason);
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          if (stopping) return refuse(*x, 503, "the server is stopping");
+          x->at = exchange::stage::working;
+          x->request.start_seconds = now_seconds();
+          MHD_suspend_connection(c);
+          jobs.push_back(x);
+        }
+        work.notify_one();
+        return MHD_YES;
+      case exchange::stage::answered:
+        return queue(*x);
+      default:
+        return MHD_NO;
+    }
   }
 
   void worker() {
     for (;;) {
-      job j;
+      exchange* x = nullptr;
       {
         std::unique_lock<std::mutex> lock(mutex);
         work.wait(lock, [&] { return stopping || !jobs.empty(); });
-        if (stopping && jobs.empty()) return;
-        j = std::move(jobs.front());
+        if (jobs.empty()) return;
+        x = jobs.front();
         jobs.pop_front();
         active++;
       }
-      struct done_t {
-        std::atomic<int>& active;
-        ~done_t() { active--; }
-      } done{active};
-      http_response res;
+      http_response& res = x->response;
       try {
-        handle(j.request, res);
+        handle(x->request, res);
       } catch (...) {
         res = http_response{};
         res.status = 500;
         res.body = std::string("{\"error\":\"internal error\",\"status\":500}");
       }
-      const bool keep = j.keep_alive && !res.close && !stopping;
-      res.close = !keep;
-      const bool sent =
-          send_all(j.conn->fd, serialize(j.request, res, keep), now_seconds() + options.timeout_s);
-      log(j.request, res);
-      if (!keep || !sent) continue;  // the connection closes
       {
         std::lock_guard<std::mutex> lock(mutex);
-        j.conn->idle_since = now_seconds();
-        j.conn->request_start = 0;
-        returned.push_back(std::move(j.conn));
+        if (stopping) res.close = true;
+        x->at = exchange::stage::answered;
+        MHD_resume_connection(x->connection);
+        active--;
       }
-      poke();
+      stopped.notify_all();
     }
   }
 
-  // Frames a connection's buffered requests: a complete one goes to the workers (the
-  // connection with it), a malformed one is refused. Returns the connection if it stays here.
-  std::unique_ptr<connection> advance(std::unique_ptr<connection> c) {
-    if (c->in.empty()) return c;
-    if (c->request_start == 0) c->request_start = now_seconds();
-    frame_result r = frame(*c);
-    if (r.kind == frame_result::incomplete) return c;
-    if (r.kind == frame_result::failed) {
-      refuse(*c, r);
-      return nullptr;
+  // After the response is sent, or the connection ended without one: log and free.
+  void completed(MHD_Connection* c, exchange* x, MHD_RequestTerminationCode why) {
+    if (!x) return;
+    if (x->request.remote_addr.empty()) x->request.remote_addr = address_of(c);
+    if (x->at == exchange::stage::fresh)
+      if (auto* seen = static_cast<connection_state*>(
+              MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT)->socket_context))
+        seen->requests++;
+    if (x->at != exchange::stage::queued) {
+      // The client left or timed out before a response, or the library refused the request.
+      x->response = http_response{};
+      x->response.status = why == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED ? 408
+                           : why == MHD_REQUEST_TERMINATED_CLIENT_ABORT  ? 499
+                                                                         : 400;
+      x->request.malformed = why == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED
+                                 ? "connection idle past the timeout, closed"
+                             : why == MHD_REQUEST_TERMINATED_CLIENT_ABORT
+                                 ? "the client closed the connection before the response"
+                                 : "request refused by the HTTP parser";
+      if (x->at == exchange::stage::fresh && x->request.method.empty())
+        x->request.method = "MALFORMED";
     }
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      jobs.push_back(job{std::move(c), std::move(r.request), r.keep_alive});
-    }
-    work.notify_one();
-    return nullptr;
+    if (x->at != exchange::stage::fresh || why != MHD_REQUEST_TERMINATED_CLIENT_ABORT ||
+        !x->request.target.empty())
+      log(x->request, x->response);
+    release(*x);
+    delete x;
   }
 
-  void accept_all(std::map<int, std::unique_ptr<connection>>& open) {
-    for (;;) {
-      sockaddr_storage addr{};
-      socklen_t len = sizeof addr;
-      const int fd = ::accept(listen_fd, reinterpret_cast<sockaddr*>(&addr), &len);
-      if (fd < 0) return;
-      set_nonblocking(fd);
-      const int yes = 1;
-      setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
-      auto c = std::make_unique<connection>();
-      c->fd = fd;
-      char host[NI_MAXHOST] = "?";
-      getnameinfo(reinterpret_cast<sockaddr*>(&addr), len, host, sizeof host, nullptr, 0,
-                  NI_NUMERICHOST);
-      c->remote = host;
-      c->idle_since = now_seconds();
-      open[fd] = std::move(c);
+  // A connection opens or closes. One that closes without a request line the library accepted
+  // (one it refused, or none sent at all) is logged as malformed.
+  void connection_event(MHD_Connection* c, void** context, MHD_ConnectionNotificationCode what) {
+    if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+      auto* seen = new connection_state;
+      seen->remote = address_of(c);
+      seen->opened = now_seconds();
+      *context = seen;
+      return;
     }
+    auto* seen = static_cast<connection_state*>(*context);
+    *context = nullptr;
+    if (!seen) return;
+    if (!seen->requests) {
+      http_request q;
+      q.method = "MALFORMED";
+      q.remote_addr = seen->remote;
+      q.start_seconds = seen->opened;
+      q.malformed = "connection closed without a request the HTTP parser accepted";
+      http_response res;
+      res.status = 400;
+      res.body.clear();
+      log(q, res);
+    }
+    delete seen;
   }
 
   bool run() {
-    for (int i = 0; i < options.threads; i++) workers.emplace_back([this] { worker(); });
-    std::map<int, std::unique_ptr<connection>> open;  // connections this thread reads
-    size_t busy = 0;                                  // connections with the workers (approx.)
-    std::vector<pollfd> fds;
-    while (!stopping) {
-      {
-        std::vector<std::unique_ptr<connection>> back;
-        {
-          std::lock_guard<std::mutex> lock(mutex);
-          back.swap(returned);
-          busy = jobs.size();
-        }
-        for (auto& c : back) {
-          const int fd = c->fd;
-          if (auto kept = advance(std::move(c))) open[fd] = std::move(kept);
-        }
-      }
-      fds.clear();
-      fds.push_back({wake[0], POLLIN, 0});
-      const bool accepting = open.size() + busy < options.max_connections;
-      fds.push_back({accepting ? listen_fd : -1, POLLIN, 0});
-      for (const auto& [fd, c] : open) fds.push_back({fd, POLLIN, 0});
-      // Sleep until the nearest deadline (a request's whole time, or an idle connection's).
-      const double now = now_seconds();
-      double next = now + 1;
-      for (const auto& [fd, c] : open)
-        next = std::min(next,
-                        (c->request_start ? c->request_start : c->idle_since) + options.timeout_s);
-      const int wait_ms = std::max(0, int((next - now) * 1000) + 1);
-      if (::poll(fds.data(), fds.size(), wait_ms) < 0 && errno != EINTR)
-        throw error("poll failed: " + std::string(std::strerror(errno)));
-      if (fds[0].revents) {
-        char drain[256];
-        while (::read(wake[0], drain, sizeof drain) > 0) {
-        }
-      }
-      if (fds[1].revents) accept_all(open);
-      for (size_t i = 2; i < fds.size(); i++) {
-        if (!fds[i].revents) continue;
-        const auto it = open.find(fds[i].fd);
-        if (it == open.end()) continue;
-        connection& c = *it->second;
-        bool closed = false;
-        char buffer[65536];
-        for (;;) {
-          const ssize_t n = ::recv(c.fd, buffer, sizeof buffer, 0);
-          if (n > 0) {
-            if (c.in.empty() && c.request_start == 0) c.request_start = now_seconds();
-            c.in.append(buffer, size_t(n));
-            // Bound what one connection buffers: a request, its body and some pipelining.
-            if (c.in.size() > options.max_header + options.max_body + 65536) break;
-            continue;
-          }
-          if (n < 0 && errno == EINTR) continue;
-          closed = n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK);
-          break;
-        }
-        if (closed && c.in.empty()) {
-          open.erase(it);
-          continue;
-        }
-        auto conn = std::move(it->second);
-        open.erase(it);
-        auto kept = advance(std::move(conn));
-        // Bytes that frame no request within the buffer bound: not a client of this server.
-        const bool overfull = kept && kept->in.size() > options.max_header + options.max_body;
-        if (kept && !closed && !overfull) open[kept->fd] = std::move(kept);
-      }
-      // Deadlines: a request not whole in time gets 408; an idle connection closes.
-      const double later = now_seconds();
-      for (auto it = open.begin(); it != open.end();) {
-        connection& c = *it->second;
-        if (c.request_start && later > c.request_start + options.timeout_s) {
-          frame_result r;
-          r.status = 408;
-          r.request.malformed = "request not received whole within " +
-                                std::to_string(int(std::ceil(options.timeout_s))) + " s";
-          refuse(c, r);
-          it = open.erase(it);
-        } else if (!c.request_start && later > c.idle_since + options.timeout_s) {
-          it = open.erase(it);
-        } else {
-          ++it;
-        }
-      }
-    }
-    open.clear();
     {
       std::lock_guard<std::mutex> lock(mutex);
-      jobs.clear();  // requests not started: their connections close
-      returned.clear();
+      if (stopping) return true;
     }
-    work.notify_all();
-    // Responses under way get a short grace; a long midgame solve does not hold the stop.
-    const double until = now_seconds() + stop_grace_s;
-    while (active > 0 && now_seconds() < until)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (active > 0) return false;
+    for (int i = 0; i < options.threads; i++) workers.emplace_back([this] { worker(); });
+    const unsigned timeout = unsigned(std::max(1.0, std::ceil(options.timeout_s)));
+    daemon = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME, 0, nullptr,
+        nullptr,
+        [](void* cls, MHD_Connection* c, const char*, const char* method, const char* version,
+           const char* upload, size_t* upload_size, void** context) {
+          return static_cast<impl*>(cls)->on_request(c, method, version, upload, upload_size,
+                                                     context);
+        },
+        this, MHD_OPTION_LISTEN_SOCKET, listen_fd, MHD_OPTION_CONNECTION_LIMIT,
+        unsigned(options.max_connections), MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        unsigned(options.max_per_client), MHD_OPTION_CONNECTION_TIMEOUT, timeout,
+        MHD_OPTION_STRICT_FOR_CLIENT, 1, MHD_OPTION_SIGPIPE_HANDLED_BY_APP, 1,
+        MHD_OPTION_URI_LOG_CALLBACK,
+        +[](void*, const char* uri, MHD_Connection*) -> void* {
+          auto* x = new exchange;
+          x->request.target = uri ? uri : "";
+          x->request.start_seconds = now_seconds();
+          return x;
+        },
+        nullptr, MHD_OPTION_NOTIFY_COMPLETED,
+        +[](void* cls, MHD_Connection* c, void** context, MHD_RequestTerminationCode why) {
+          static_cast<impl*>(cls)->completed(c, static_cast<exchange*>(*context), why);
+          *context = nullptr;
+        },
+        this, MHD_OPTION_NOTIFY_CONNECTION,
+        +[](void* cls, MHD_Connection* c, void** context, MHD_ConnectionNotificationCode what) {
+          static_cast<impl*>(cls)->connection_event(c, context, what);
+        },
+        this, MHD_OPTION_END);
+    if (!daemon) {
+      stop_workers();
+      throw error("cannot start the HTTP server (libmicrohttpd)");
+    }
+    std::unique_lock<std::mutex> lock(mutex);
+    stopped.wait(lock, [&] { return stopping; });
+    // Requests not started are answered 503; the responses under way get a short grace (a long
+    // midgame solve does not hold the stop).
+    for (exchange* x : jobs) {
+      x->response = http_response{};
+      x->response.status = 503;
+      x->response.close = true;
+      x->request.malformed = "the server is stopping";
+      try {
+        handle(x->request, x->response);
+      } catch (...) {
+      }
+      x->at = exchange::stage::answered;
+      MHD_resume_connection(x->connection);
+    }
+    jobs.clear();
+    const bool finished = stopped.wait_for(lock, std::chrono::duration<double>(stop_grace_s),
+                                           [&] { return active == 0; });
+    lock.unlock();
+    if (!finished) return false;
+    // A moment for the last responses to be written, then every connection closes.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    MHD_stop_daemon(daemon);
+    daemon = nullptr;
+    listen_fd = -1;  // closed by the library
     stop_workers();
     return true;
   }
@@ -579,7 +493,7 @@ int http_server::bind() {
   hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV;
   if (getaddrinfo(o.bind.c_str(), std::to_string(o.port).c_str(), &hints, &found) || !found)
     throw error("cannot listen on " + where + ": not a numeric IPv4 or IPv6 address");
-  const int fd = ::socket(found->ai_family, SOCK_STREAM, 0);
+  const int fd = ::socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
   const int yes = 1;
   setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
   const bool ok =
@@ -590,7 +504,6 @@ int http_server::bind() {
     if (fd >= 0) ::close(fd);
     throw error("cannot listen on " + where + ": " + std::strerror(saved));
   }
-  set_nonblocking(fd);
   impl_->listen_fd = fd;
   sockaddr_storage addr{};
   socklen_t len = sizeof addr;
@@ -605,9 +518,11 @@ bool http_server::run() {
 }
 
 void http_server::stop() {
-  impl_->stopping = true;
-  impl_->work.notify_all();
-  impl_->poke();
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->stopping = true;
+  }
+  impl_->stopped.notify_all();
 }
 
 }  // namespace pentago

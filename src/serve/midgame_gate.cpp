@@ -1,9 +1,16 @@
 // The server's bounded semaphore for midgame solves (see midgame_gate.h).
 #include "pentago/serve/midgame_gate.h"
 
+#include <algorithm>
+
 namespace pentago {
 
-midgame_gate::outcome midgame_gate::enter(std::chrono::duration<double> timeout) {
+namespace {
+constexpr std::chrono::milliseconds poll_step(100);
+}  // namespace
+
+midgame_gate::outcome midgame_gate::enter(std::chrono::duration<double> timeout,
+                                          const std::function<bool()>& cancelled) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (closed_) return outcome::closed;
   if (counts_.running < slots_ && counts_.waiting == 0) {
@@ -16,10 +23,26 @@ midgame_gate::outcome midgame_gate::enter(std::chrono::duration<double> timeout)
     return outcome::queue_full;
   }
   counts_.waiting++;
-  const bool got =
-      freed_.wait_for(lock, timeout, [&] { return closed_ || counts_.running < slots_; });
+  const auto until = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(timeout);
+  bool got = false, gave_up = false;
+  for (;;) {
+    const auto step = std::min(until, std::chrono::steady_clock::now() + poll_step);
+    got = freed_.wait_until(lock, step, [&] { return closed_ || counts_.running < slots_; });
+    if (got || std::chrono::steady_clock::now() >= until) break;
+    if (cancelled) {
+      lock.unlock();
+      gave_up = cancelled();
+      lock.lock();
+      if (gave_up) break;
+    }
+  }
   counts_.waiting--;
   if (closed_) return outcome::closed;
+  if (gave_up) {
+    freed_.notify_one();  // a slot this waiter was woken for goes to the next
+    return outcome::cancelled;
+  }
   if (!got) {
     counts_.timed_out++;
     return outcome::timed_out;

@@ -9,9 +9,12 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <functional>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
+#include <vector>
 
 #include "pentago/mid/midgame.h"
 #include "pentago/serve/assets.h"
@@ -30,29 +33,36 @@ const char serve_usage[] =
     "midgame solver.\n"
     "  --port N            TCP port (default 8080; 0 picks a free one); printed on stdout\n"
     "  --bind ADDR         address to listen on (default 127.0.0.1)\n"
-    "  --threads N         requests answered at once (default 32); idle and slow clients hold\n"
-    "                      none of them\n"
+    "  --threads N         requests answered at once (default 32); idle, slow and\n"
+    "                      never-reading clients hold none of them\n"
+    "  --max-connections N connections open at once (default 1024; more are closed at once)\n"
+    "  --max-per-client N  connections open at once from one client address (default 64)\n"
     "  --cache SIZE        decompressed database blocks held in memory (default 128M)\n"
     "  --answer-cache N    answers remembered by board (default 4096)\n"
     "  --solver-threads N  threads of one midgame solve (default 0: all cores)\n"
     "  --midgame-slots N   midgame solves at once (default 0: one per core)\n"
+    "  --midgame-per-client N  midgame solves one client address may run or queue at once\n"
+    "                      (default 2; more get 429 with Retry-After)\n"
     "  --midgame-memory SIZE  largest workspace of one midgame solve (default: 3/4 of the\n"
     "                      memory shared by the slots; 15 stones need 11.2G, 17 need 1.4G)\n"
     "  --queue N           requests waiting for a midgame slot; more get 503 (default 64; at\n"
     "                      most threads-1-slots, so that other requests always find a thread)\n"
-    "  --timeout SECONDS   longest time to receive a request (else 408), to send a response,\n"
-    "                      to wait for a midgame slot, and of one remote database read\n"
-    "                      (default 30)\n"
-    "  --max-body SIZE     largest request body (default 1M; larger gets 413)\n"
+    "  --timeout SECONDS   longest a connection may stay idle (nothing received or sent; it\n"
+    "                      is then closed), to wait for a midgame slot, and of one remote\n"
+    "                      database read (default 30)\n"
+    "  --max-body SIZE     largest request body (default 1M; larger gets 413); the bodies held\n"
+    "                      at once take at most 64M, or one --max-body if larger (past it: 503)\n"
     "  --max-batch N       positions per POST /api/v1/positions (default 64; more gets 413)\n"
     "  --log FILE          append the access log to FILE (default: stdout)\n"
     "  --help              this text\n"
-    "SIGINT or SIGTERM stops the server cleanly (exit 0).\n";
+    "A client that disconnects stops its midgame solves. SIGINT or SIGTERM stops the server\n"
+    "cleanly (exit 0).\n";
 
 namespace {
 
 using clock_type = std::chrono::steady_clock;
 using nlohmann::json;
+using nlohmann::ordered_json;
 
 double ms_since(clock_type::time_point start) {
   return std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
@@ -65,7 +75,7 @@ std::string one_line(std::string text) {
   return text;
 }
 
-// An HTTP failure with its status and one-line reason (and Retry-After seconds for 503).
+// An HTTP failure with its status and one-line reason (and Retry-After seconds for 429, 503).
 struct http_failure {
   int status;
   std::string reason;
@@ -122,6 +132,8 @@ const char* default_reason(int status) {
       return "method not allowed";
     case 413:
       return "request body too large";
+    case 429:
+      return "too many midgame solves from this client";
     case 414:
       return "request URI too long";
     case 500:
@@ -130,6 +142,69 @@ const char* default_reason(int status) {
       return "server busy";
     default:
       return "request failed";
+  }
+}
+
+// How many midgame solves each client address runs or waits for; a client past its limit is
+// refused (429) so that one client cannot take every slot.
+class client_limit {
+ public:
+  explicit client_limit(int limit) : limit_(limit) {}
+  bool take(const std::string& client) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    int& n = held_[client];
+    if (n >= limit_) return false;
+    n++;
+    return true;
+  }
+  void give(const std::string& client) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (--held_[client] <= 0) held_.erase(client);
+  }
+  int limit() const { return limit_; }
+
+ private:
+  const int limit_;
+  std::mutex mutex_;
+  std::map<std::string, int> held_;
+};
+
+// A strong entity tag for an answer's content: FNV-1a over its JSON with the request's own
+// elapsed_ms left out (the one field that differs between two answers of a position).
+std::string entity_tag(const std::string& content) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const unsigned char c : content) h = (h ^ c) * 0x100000001b3ull;
+  char text[24];
+  std::snprintf(text, sizeof text, "\"%016llx\"", (unsigned long long)h);
+  return text;
+}
+
+// Whether an If-None-Match header names `tag` (or is "*"); weak tags compare by their opaque
+// part, as RFC 9110 asks for this header.
+bool none_match(const std::string& header, const std::string& tag) {
+  size_t at = 0;
+  while (at < header.size()) {
+    size_t end = header.find(',', at);
+    if (end == std::string::npos) end = header.size();
+    std::string item = header.substr(at, end - at);
+    const size_t a = item.find_first_not_of(" \t"), b = item.find_last_not_of(" \t");
+    item = a == std::string::npos ? "" : item.substr(a, b - a + 1);
+    if (item.rfind("W/", 0) == 0) item = item.substr(2);
+    if (item == "*" || item == tag) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
+// The path's segments ("/api/v1/position/0" -> api, v1, position, 0).
+std::vector<std::string> segments(const std::string& path) {
+  std::vector<std::string> out;
+  size_t at = 1;
+  for (;;) {
+    const size_t slash = path.find('/', at);
+    out.push_back(path.substr(at, slash == std::string::npos ? std::string::npos : slash - at));
+    if (slash == std::string::npos) return out;
+    at = slash + 1;
   }
 }
 
@@ -155,6 +230,12 @@ serve_options parse_serve_options(int argc, char** argv) {
       options.query.answer_cache_entries = size_t(args.int_value(0, 1 << 30));
     else if (arg == "--solver-threads")
       options.query.threads = int(args.int_value(0, 1024));
+    else if (arg == "--max-connections")
+      options.max_connections = int(args.int_value(1, 1 << 20));
+    else if (arg == "--max-per-client")
+      options.max_per_client = int(args.int_value(1, 1 << 20));
+    else if (arg == "--midgame-per-client")
+      options.midgame_per_client = int(args.int_value(1, 1 << 20));
     else if (arg == "--midgame-slots")
       options.midgame_slots = int(args.int_value(0, 1024));
     else if (arg == "--midgame-memory")
@@ -183,13 +264,35 @@ serve_options parse_serve_options(int argc, char** argv) {
 }
 
 struct server::impl {
+  // A route: its path pattern (segments; "{board}" takes any non-empty segment), the methods
+  // it answers (HEAD goes with GET), and its handler.
+  using route_handler = void (impl::*)(const http_request&, const std::string& board,
+                                       http_response&);
+  struct route_entry {
+    std::vector<std::string> pattern;
+    const char* allow;  // "GET, HEAD" or "POST"
+    route_handler run;
+  };
+  static const std::vector<route_entry>& routes() {
+    static const std::vector<route_entry> table = {
+        {{"api", "v1", "position", "{board}"}, "GET, HEAD", &impl::on_position},
+        {{"api", "v1", "position", "{board}", "line"}, "GET, HEAD", &impl::on_line},
+        {{"api", "v1", "positions"}, "POST", &impl::on_batch},
+        {{"api", "v1", "health"}, "GET, HEAD", &impl::on_health},
+        {{"api", "v1", "stats"}, "GET, HEAD", &impl::on_stats},
+    };
+    return table;
+  }
+
   serve_options options;
   query_engine engine;
   midgame_gate gate;
+  client_limit per_client;
   access_log log;
   std::unique_ptr<http_server> http;
   const clock_type::time_point started = clock_type::now();
   std::atomic<uint64_t> requests{0}, ok_2xx{0}, client_4xx{0}, server_5xx{0};
+  std::atomic<uint64_t> not_modified{0}, cancelled_solves{0}, rejected_client{0};
   std::mutex timing_mutex;
   double midgame_mean_s = 1;  // moving average of slot hold times, for Retry-After
 
@@ -217,6 +320,7 @@ struct server::impl {
       : options(with_workspace_share(o)),
         engine(options.query),
         gate(slots_for(o), queue_for(o)),
+        per_client(o.midgame_per_client),
         log(o.log_path) {
     http_server_options h;
     h.bind = o.bind;
@@ -224,6 +328,9 @@ struct server::impl {
     h.threads = o.http_threads;
     h.timeout_s = o.request_timeout_s;
     h.max_body = o.max_body_bytes;
+    h.max_connections = size_t(o.max_connections);
+    h.max_per_client = size_t(o.max_per_client);
+    h.body_budget = std::max(o.max_body_bytes, size_t(64) << 20);
     http = std::make_unique<http_server>(
         h, [this](const http_request& req, http_response& res) { route(req, res); },
         [this](const http_request& req, const http_response& res) { logged(req, res); });
@@ -241,11 +348,26 @@ struct server::impl {
     midgame_mean_s = 0.8 * midgame_mean_s + 0.2 * seconds;
   }
 
-  // Runs `work` holding a midgame slot when `gated`; a full queue or a long wait is a 503.
+  // Runs `work(cancelled)` holding a midgame slot when `is_gated`: past the client's own limit
+  // a 429, a full queue or a long wait a 503. The solve stops once the client has gone.
   template <class Work>
-  auto gated(bool is_gated, Work&& work) -> decltype(work()) {
-    if (!is_gated) return work();
-    const auto outcome = gate.enter(std::chrono::duration<double>(options.request_timeout_s));
+  auto gated(const http_request& req, bool is_gated, Work&& work) {
+    const std::function<bool()> gone = [&req] { return req.client_gone(); };
+    if (!is_gated) return work(gone);
+    if (!per_client.take(req.remote_addr)) {
+      rejected_client++;
+      throw http_failure{429,
+                         "this client already runs or waits for " +
+                             std::to_string(per_client.limit()) +
+                             " midgame solves (the limit per client): retry later",
+                         retry_after_s()};
+    }
+    struct give_t {
+      client_limit& limit;
+      const std::string& client;
+      ~give_t() { limit.give(client); }
+    } give{per_client, req.remote_addr};
+    const auto outcome = gate.enter(std::chrono::duration<double>(options.request_timeout_s), gone);
     if (outcome == midgame_gate::outcome::queue_full)
       throw http_failure{
           503, "midgame queue full (" + std::to_string(gate.queue()) + " waiting): retry later",
@@ -255,11 +377,24 @@ struct server::impl {
                          retry_after_s()};
     if (outcome == midgame_gate::outcome::closed)
       throw http_failure{503, "the server is stopping", 1};
+    if (outcome == midgame_gate::outcome::cancelled)
+      throw http_failure{499, "the client closed the connection while waiting"};
     gate_slot slot(gate);
     const auto start = clock_type::now();
-    auto result = work();
-    note_solve(ms_since(start) / 1000);
-    return result;
+    try {
+      auto result = work(gone);
+      note_solve(ms_since(start) / 1000);
+      return result;
+    } catch (const midgame_cancelled&) {
+      if (!gone()) {
+        // Another request's client left a solve this one waited for: solve it again.
+        auto result = work(gone);
+        note_solve(ms_since(start) / 1000);
+        return result;
+      }
+      cancelled_solves++;
+      throw http_failure{499, "the client closed the connection during the solve"};
+    }
   }
 
   static position_t parse(const std::string& text) {
@@ -270,20 +405,19 @@ struct server::impl {
     }
   }
 
-  std::string answer_text(position_t position, clock_type::time_point start) {
-    position_answer answer =
-        gated(engine.needs_midgame(position), [&] { return engine.answer(position); });
-    answer.elapsed_ms = ms_since(start);
-    return answer_json(answer);
+  position_answer answer(const http_request& req, position_t position,
+                         clock_type::time_point start) {
+    position_answer a = gated(req, engine.needs_midgame(position),
+                              [&](const auto& gone) { return engine.answer(position, gone); });
+    a.elapsed_ms = ms_since(start);
+    return a;
   }
 
-  // Maps exceptions of a handler to JSON errors (answers are cacheable, errors are not).
+  // Maps exceptions of a handler to JSON errors (errors are never cached).
   template <class Handler>
   void guarded(http_response& res, Handler&& handler) {
     try {
       handler();
-      res.headers.push_back(
-          {"Cache-Control", "public, max-age=" + std::to_string(options.max_age_s)});
       return;
     } catch (const http_failure& f) {
       fail(res, f.status, f.reason);
@@ -304,31 +438,57 @@ struct server::impl {
     res.headers.push_back({"Cache-Control", "no-store"});
   }
 
-  static void json_reply(http_response& res, std::string body) {
+  static void json_reply(http_response& res, std::string body, const char* cache_control) {
     res.body = std::move(body);
     res.content_type = "application/json";
+    res.headers.push_back({"Cache-Control", cache_control});
   }
 
-  void on_position(const std::string& code, http_response& res) {
+  std::string immutable() const {
+    return "public, max-age=" + std::to_string(options.max_age_s) + ", immutable";
+  }
+
+  // A position's answer never changes: a complete one carries a strong ETag and may be kept
+  // by any cache for good; If-None-Match with its tag gets 304. A partial answer (a slice
+  // missing) may become complete with more data: caches revalidate it.
+  void on_position(const http_request& req, const std::string& code, http_response& res) {
     const auto start = clock_type::now();
-    guarded(res, [&] { json_reply(res, answer_text(parse(code), start)); });
+    guarded(res, [&] {
+      position_answer a = answer(req, parse(code), start);
+      const bool complete = a.moves_unknown.empty();
+      const double elapsed = a.elapsed_ms;
+      a.elapsed_ms = 0;
+      const std::string tag = entity_tag(answer_json(a));
+      a.elapsed_ms = elapsed;
+      const std::string cache_control = complete ? immutable() : std::string("no-cache");
+      res.headers.push_back({"ETag", tag});
+      if (none_match(req.header("if-none-match"), tag)) {
+        not_modified++;
+        res.status = 304;
+        res.headers.push_back({"Cache-Control", cache_control});
+        return;
+      }
+      json_reply(res, answer_json(a), cache_control.c_str());
+    });
   }
 
-  void on_line(const std::string& code, http_response& res) {
+  void on_line(const http_request& req, const std::string& code, http_response& res) {
     const auto start = clock_type::now();
     guarded(res, [&] {
       const position_t position = parse(code);
       // A line runs the midgame solver once it reaches 18 stones: it always holds a slot.
-      const auto line = gated(true, [&] { return engine.best_line(position); });
-      std::string body = "{\"board\":\"" + position_code(position) + "\",\"line\":[";
-      for (size_t i = 0; i < line.size(); i++) body += (i ? "," : "") + answer_json(line[i]);
-      char tail[64];
-      std::snprintf(tail, sizeof tail, "],\"elapsed_ms\":%.3f}", ms_since(start));
-      json_reply(res, body + tail);
+      const auto line =
+          gated(req, true, [&](const auto& gone) { return engine.best_line(position, gone); });
+      ordered_json body;
+      body["board"] = position_code(position);
+      body["line"] = ordered_json::array();
+      for (const auto& a : line) body["line"].push_back(ordered_json::parse(answer_json(a)));
+      body["elapsed_ms"] = ms_since(start);
+      json_reply(res, body.dump(), immutable().c_str());
     });
   }
 
-  void on_batch(const http_request& req, http_response& res) {
+  void on_batch(const http_request& req, const std::string&, http_response& res) {
     const auto start = clock_type::now();
     guarded(res, [&] {
       const json request = json::parse(req.body, nullptr, false);
@@ -355,13 +515,29 @@ struct server::impl {
           throw http_failure{400, "positions[" + std::to_string(i) + "]: bad board: " + e.what()};
         }
       }
-      std::string body = "{\"results\":[";
-      for (size_t i = 0; i < positions.size(); i++)
-        body += (i ? "," : "") + answer_text(positions[i], clock_type::now());
-      char tail[64];
-      std::snprintf(tail, sizeof tail, "],\"elapsed_ms\":%.3f}", ms_since(start));
-      json_reply(res, body + tail);
+      ordered_json body;
+      body["results"] = ordered_json::array();
+      for (const position_t p : positions) {
+        if (req.client_gone()) throw http_failure{499, "the client closed the connection"};
+        body["results"].push_back(
+            ordered_json::parse(answer_json(answer(req, p, clock_type::now()))));
+      }
+      body["elapsed_ms"] = ms_since(start);
+      json_reply(res, body.dump(), "no-store");
     });
+  }
+
+  void on_health(const http_request&, const std::string&, http_response& res) {
+    json_reply(res,
+               json{{"status", "ok"},
+                    {"uptime_s", ms_since(started) / 1000},
+                    {"databases", options.query.databases}}
+                   .dump(),
+               "no-store");
+  }
+
+  void on_stats(const http_request&, const std::string&, http_response& res) {
+    json_reply(res, stats_json().dump(), "no-store");
   }
 
   json stats_json() const {
@@ -375,6 +551,7 @@ struct server::impl {
                 {"requests", requests.load()},
                 {"responses",
                  {{"2xx", ok_2xx.load()}, {"4xx", client_4xx.load()}, {"5xx", server_5xx.load()}}},
+                {"not_modified", not_modified.load()},
                 {"queries", q.queries},
                 {"answer_cache_hits", q.answer_cache_hits},
                 {"answer_cache_hit_rate", rate(q.answer_cache_hits, q.queries)},
@@ -385,11 +562,14 @@ struct server::impl {
                 {"block_cache_limit_bytes", options.query.block_cache_bytes},
                 {"midgame_solves", q.midgame_solves},
                 {"solves_in_flight", q.midgame_in_flight},
+                {"solves_cancelled", cancelled_solves.load()},
                 {"slots_in_use", g.running},
                 {"midgame_slots", gate.slots()},
+                {"midgame_per_client", per_client.limit()},
                 {"queue_length", g.waiting},
                 {"queue_limit", gate.queue()},
-                {"rejected_busy", g.rejected + g.timed_out}};
+                {"rejected_busy", g.rejected + g.timed_out},
+                {"rejected_per_client", rejected_client.load()}};
   }
 
   void logged(const http_request& req, const http_response& res) {
@@ -403,52 +583,49 @@ struct server::impl {
     log.line(req, res, ms);
   }
 
-  // Routes a request (on a worker; for a malformed request, fills its error body).
+  // Routes a request (on a worker; for a refused request, fills its error body at once).
   void route(const http_request& req, http_response& res) {
     if (!req.malformed.empty()) {
       fail(res, res.status, std::string(default_reason(res.status)) + ": " + req.malformed);
+      if (res.status == 503) res.headers.push_back({"Retry-After", "1"});
       return;
     }
     res.headers.push_back({"Access-Control-Allow-Origin", "*"});
-    const std::string& path = req.path;
     const bool get = req.method == "GET" || req.method == "HEAD";
-    const auto method_not_allowed = [&](const char* allowed) {
-      fail(res, 405, std::string(default_reason(405)) + ": " + req.method + " " + path);
-      res.headers.push_back({"Allow", allowed});
-    };
-    static const std::string position_prefix = "/api/v1/position/";
-    if (path.rfind(position_prefix, 0) == 0) {
-      std::string code = path.substr(position_prefix.size());
-      const bool line = code.size() > 5 && code.compare(code.size() - 5, 5, "/line") == 0;
-      if (line) code.resize(code.size() - 5);
-      if (!code.empty() && code.find('/') == std::string::npos) {
-        if (!get) return method_not_allowed("GET, HEAD");
-        return line ? on_line(code, res) : on_position(code, res);
+    const std::vector<std::string> parts = segments(req.path);
+    for (const route_entry& r : routes()) {
+      if (r.pattern.size() != parts.size()) continue;
+      std::string board;
+      bool match = true;
+      for (size_t i = 0; i < parts.size() && match; i++) {
+        if (r.pattern[i] == "{board}")
+          match = !parts[i].empty(), board = parts[i];
+        else
+          match = r.pattern[i] == parts[i];
       }
-    } else if (path == "/api/v1/positions") {
-      if (req.method != "POST") return method_not_allowed("POST");
-      return on_batch(req, res);
-    } else if (path == "/api/v1/health" || path == "/api/v1/stats") {
-      if (!get) return method_not_allowed("GET, HEAD");
-      json_reply(res, path == "/api/v1/stats" ? stats_json().dump()
-                                              : json{{"status", "ok"},
-                                                     {"uptime_s", ms_since(started) / 1000},
-                                                     {"databases", options.query.databases}}
-                                                    .dump());
-      res.headers.push_back({"Cache-Control", "no-store"});
-      return;
-    } else {
-      const std::string wanted = path == "/" ? "/index.html" : path;
-      for (const web_asset& asset : web_assets())
-        if (asset.path == wanted) {
-          if (!get) return method_not_allowed("GET, HEAD");
-          res.body.assign(reinterpret_cast<const char*>(asset.data), asset.size);
-          res.content_type = content_type_of(asset.path);
-          res.headers.push_back({"Cache-Control", "no-cache"});
+      if (!match) continue;
+      const bool allowed = std::string(r.allow) == "POST" ? req.method == "POST" : get;
+      if (!allowed) {
+        fail(res, 405, std::string(default_reason(405)) + ": " + req.method + " " + req.path);
+        res.headers.push_back({"Allow", r.allow});
+        return;
+      }
+      return (this->*r.run)(req, board, res);
+    }
+    const std::string wanted = req.path == "/" ? "/index.html" : req.path;
+    for (const web_asset& asset : web_assets())
+      if (asset.path == wanted) {
+        if (!get) {
+          fail(res, 405, std::string(default_reason(405)) + ": " + req.method + " " + req.path);
+          res.headers.push_back({"Allow", "GET, HEAD"});
           return;
         }
-    }
-    fail(res, 404, std::string(default_reason(404)) + ": " + req.method + " " + path);
+        res.body.assign(reinterpret_cast<const char*>(asset.data), asset.size);
+        res.content_type = content_type_of(asset.path);
+        res.headers.push_back({"Cache-Control", "no-cache"});
+        return;
+      }
+    fail(res, 404, std::string(default_reason(404)) + ": " + req.method + " " + req.path);
   }
 };
 

@@ -152,6 +152,21 @@ TEST(midgame, workspace_limit) {
   EXPECT_EQ(midgame_solve(board, false, o).workspace_bytes, midgame_workspace_bytes(24));
 }
 
+TEST(midgame, cancelled_between_layers) {
+  std::mt19937_64 rng(3);
+  const board_t board = random_position(rng, 24, false);
+  midgame_options o;
+  int asked = 0;
+  o.cancelled = [&] { return ++asked == 4; };
+  EXPECT_THROW((void)midgame_solve(board, false, o), midgame_cancelled);
+  EXPECT_EQ(asked, 4);  // stopped at the fourth layer, not at the end
+  asked = 0;
+  o.cancelled = [&] { return ++asked < 0; };
+  const midgame_result whole = midgame_solve(board, false, o);
+  EXPECT_GT(asked, 12);  // asked before each layer of both passes
+  EXPECT_EQ(whole.values.size(), midgame_solve(board, false).values.size());
+}
+
 TEST(midgame, finished_roots_by_the_rules) {
   // Black has five in the bottom row; white to move.
   side_t black = 0, white = 0;

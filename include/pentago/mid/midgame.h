@@ -3,9 +3,11 @@
 // subsets of the root's empty cells, one halfsuper (128 bits) per position, multi-threaded.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "pentago/base/board.h"
+#include "pentago/util/error.h"
 
 namespace pentago {
 
@@ -21,6 +23,14 @@ struct midgame_options {
   // Also the distance of every listed position: passes cut off after d turns for d = 1, 2, ...
   // until every decisive one is known (up to about 8 times the plain solve's time).
   bool distance = false;
+  // Asked on the calling thread before every layer; when it returns true the solve stops and
+  // throws midgame_cancelled (a client that left, an interrupt).
+  std::function<bool()> cancelled;
+};
+
+// A solve stopped by midgame_options::cancelled.
+struct midgame_cancelled : error {
+  midgame_cancelled() : error("the midgame solve was cancelled") {}
 };
 
 // The default workspace bound: three quarters of the machine's physical memory.

@@ -3,6 +3,7 @@
 // directories or base URLs), or the midgame solver, with an LRU cache of answers by board.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -111,9 +112,12 @@ class query_engine {
   bool needs_midgame(position_t position) const;
   // Throws pentago::error with one line naming the missing slice-N.pentago (never a guess),
   // unless the position's own value is in a slice: then a partial answer (moves_unknown).
-  position_answer answer(position_t position);
+  // `cancelled` (optional) is asked between the layers of a midgame solve: true stops it with
+  // midgame_cancelled.
+  position_answer answer(position_t position, const std::function<bool()>& cancelled = {});
   // A best line from the position to the end of the game (the position first).
-  std::vector<position_answer> best_line(position_t position);
+  std::vector<position_answer> best_line(position_t position,
+                                         const std::function<bool()>& cancelled = {});
   query_stats stats() const;
   // The slices the databases hold, ascending.
   std::vector<int> slices() const;

@@ -1,8 +1,9 @@
-// The HTTP/1.1 transport of pentago-serve. One thread reads and frames every request, so a slow
-// or idle client holds no worker; a fixed pool of workers runs the handler and writes each
-// response. A request must arrive whole within the timeout (else 408), its body (with
-// Content-Length or chunked) within the size limit (else 413); pipelined requests are answered
-// in order; a malformed request is answered 400 and its connection closed.
+// The HTTP/1.1 transport of pentago-serve, on GNU libmicrohttpd: one internal polling thread
+// (epoll) reads requests and writes responses without blocking, so idle, slow and never-reading
+// clients hold no worker; connections are bounded in total and per client address, idle ones
+// close after the timeout, and the library frames requests (a malformed or ambiguous one is
+// answered 400 and closed). A fixed pool of workers runs the handler while the connection is
+// suspended; request bodies are bounded one by one and together.
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -16,17 +17,21 @@ namespace pentago {
 struct http_request {
   std::string method;   // "GET", "HEAD", "POST"
   std::string target;   // as sent: "/api/v1/position/0?x=1"
-  std::string path;     // the target before '?', percent-decoded
+  std::string path;     // the target's path, percent-decoded (an absolute-form target's too)
   std::string version;  // "HTTP/1.1" or "HTTP/1.0"
   std::vector<std::pair<std::string, std::string>> headers;  // names in lower case
   std::string body;                                          // chunked bodies decoded
   std::string remote_addr;                                   // "127.0.0.1"
   // Non-empty when the request could not be read: why (the response status is set already).
   std::string malformed;
-  double start_seconds = 0;  // steady clock, when its first byte arrived
+  double start_seconds = 0;  // steady clock, when the request reached the handler
+  int socket = -1;           // the client's connection (for client_gone)
 
   // The value of a header by lower-case name ("" if absent).
   std::string header(const std::string& name) const;
+  // Whether the client has closed its connection or it failed (the answer has no one to go
+  // to); cheap: one poll of the socket without waiting.
+  bool client_gone() const;
 };
 
 struct http_response {
@@ -41,18 +46,20 @@ struct http_server_options {
   std::string bind = "127.0.0.1";
   int port = 0;           // 0: any free port
   int threads = 4;        // workers: responses produced at once
-  double timeout_s = 30;  // a request must arrive within this; idle connections and writes too
+  double timeout_s = 30;  // a connection idle (nothing received or sent) this long closes
   size_t max_body = size_t(1) << 20;
-  size_t max_header = size_t(16) << 10;  // the request line and headers
-  size_t max_target = 8192;              // longer targets get 414
-  size_t max_connections = 1024;         // open at once; more wait in the listen backlog
+  size_t max_connections = 1024;  // open at once; more are closed on accept
+  size_t max_per_client = 64;     // open at once from one address
+  // Request bodies held at once, all connections together; a body that would pass it is
+  // answered 503 (so that many half-sent bodies cannot take the server's memory).
+  size_t body_budget = size_t(64) << 20;
 };
 
 class http_server {
  public:
-  // Produces the response of a request, on a worker thread. Also called, on the reading
-  // thread, for a malformed request (request.malformed set, response.status preset) to fill
-  // the error body: it must then return at once.
+  // Produces the response of a request, on a worker thread. Also called for a request refused
+  // before it reached the workers (request.malformed set, response.status preset) to fill the
+  // error body: it must then return at once.
   using handler = std::function<void(const http_request&, http_response&)>;
   // Called once per response sent (or attempted), after it is written.
   using logger = std::function<void(const http_request&, const http_response&)>;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 
 namespace pentago {
@@ -12,9 +13,10 @@ class midgame_gate {
  public:
   midgame_gate(int slots, int queue) : slots_(slots), queue_(queue) {}
 
-  enum class outcome { entered, queue_full, timed_out, closed };
-  // Takes a slot, waiting in the queue if all are taken (up to `timeout`).
-  outcome enter(std::chrono::duration<double> timeout);
+  enum class outcome { entered, queue_full, timed_out, closed, cancelled };
+  // Takes a slot, waiting in the queue if all are taken (up to `timeout`, and while
+  // `cancelled`, asked every tenth of a second, is false).
+  outcome enter(std::chrono::duration<double> timeout, const std::function<bool()>& cancelled = {});
   // Refuses every later enter() and wakes the waiters (closed): the server is stopping.
   void close();
   // Gives a slot back (after a successful enter()).

@@ -1,5 +1,6 @@
 // pentago-serve: an HTTP/1.1 JSON API over the query path (docs/api.md) and the web explorer
-// page, with limits on concurrent midgame solves, their queue, request time and body size.
+// page, with limits on concurrent midgame solves (in all and per client), their queue,
+// connections, idle time and body size; complete answers carry a strong ETag.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -17,8 +18,11 @@ struct serve_options {
   int http_threads = 32;          // requests answered at once (idle connections hold none)
   int midgame_slots = 0;          // concurrent midgame solves; 0: hardware threads
   int midgame_queue = 64;         // requests that may wait for a slot (at most threads-1-slots)
-  double request_timeout_s = 30;  // to receive a request, send a response, wait for a slot,
-                                  // and of one remote database read
+  int midgame_per_client = 2;     // solves one client address may run or wait for (else 429)
+  int max_connections = 1024;     // connections open at once
+  int max_per_client = 64;        // connections open at once from one client address
+  double request_timeout_s = 30;  // a connection's idle time, the wait for a slot, and one
+                                  // remote database read
   size_t max_body_bytes = size_t(1) << 20;
   size_t max_batch = 64;     // positions per POST /api/v1/positions
   int max_age_s = 31536000;  // Cache-Control max-age of answers (they never change)
