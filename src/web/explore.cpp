@@ -248,8 +248,10 @@ struct web_explorer::impl {
     const std::vector<uint8_t>& data = b->second->second;
     PENTAGO_CHECK(data.size() == spot.block_bytes, "block size of board " + std::to_string(board));
     const superinfo_t disk = uninterleave_node(data.data() + 64 * size_t(spot.node));
-    const bool black = transform_super(spot.symmetry, disk.win)(0);
-    const bool white = transform_super(spot.symmetry, disk.notlose)(0);
+    // The board is symmetry (G, l) of the stored one: bit 0 of its super is bit l of the
+    // stored super ((s.C)(x) = C(conj_G^-1(x) + l), base/super.h).
+    const bool black = disk.win(spot.symmetry.local);
+    const bool white = disk.notlose(spot.symmetry.local);
     if (black && white)
       throw error("slice-" + std::to_string(spot.slice) + ".pentago: both players win board " +
                   std::to_string(board));

@@ -1,0 +1,15 @@
+// The SIMD level of the WebAssembly module, in place of base's super.cpp (whose kernels need
+// x86 vector instructions): level sse runs the midgame rows on 128-bit wasm SIMD through
+// emscripten's SSE headers; the module uses no super kernel.
+#include "pentago/base/super.h"
+
+namespace pentago {
+
+bool simd_supported(simd_level level) {
+  return level == simd_level::portable || level == simd_level::sse;
+}
+simd_level best_simd_level() { return simd_level::sse; }
+simd_level current_simd_level() { return simd_level::sse; }
+const char* simd_name(simd_level level) { return level == simd_level::sse ? "sse" : "portable"; }
+
+}  // namespace pentago
