@@ -63,8 +63,8 @@ record_expectations checker::check_record(const directory_contents& contents) {
   if (!contents.has_record) {
     if (options.require_record)
       report.fail(kind,
-                  "no run.jsonl (the record every pentago-endgame run writes since issue 19): "
-                  "an older run directory can be checked by its files alone with --no-record");
+                  "no run.jsonl (the record every pentago-endgame run writes): a directory "
+                  "without one can be checked by its files alone with --no-record");
     else
       say("  no run.jsonl: files checked by their contents alone (--no-record)");
     return expect;

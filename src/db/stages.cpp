@@ -66,8 +66,8 @@ run_request single_slice_request(const stage_options& o, int slice, bool dropped
   r.stop_after = slice;
   r.restart_slice = slice < 35 ? slice + 1 : -1;
   r.save = dropped ? o.run.save : std::max(o.run.save, slice);
-  // "Saved" here only keeps the slice whole; the per-slice model leaves writing out (issue 22
-  // item 2: the stages do not yet add the writing of their restart files).
+  // "Saved" here only keeps the slice whole; the per-slice model leaves writing out (the stages
+  // do not add the writing of their restart files).
   r.plan_writing = false;
   return r;
 }

@@ -24,7 +24,7 @@ constexpr uint64_t MiB = uint64_t(1) << 20;
 // the allocator's heaps. Measured: a rank that only initializes MPI holds 15.4 MiB; with the
 // flow's buffers in pools, a rank's heaps hold under 10 MiB at the peak of 44444454 @ 3G, and
 // all of a rank's memory outside the arena, pools and lines was 15 MiB at 25263480 @ 0.5G
-// (docs/performance.md). (48 MiB before the line buffers were pooled.)
+// (docs/performance.md).
 constexpr uint64_t base_bytes = 32 * MiB;
 // Per worker thread: decompress and compress scratch, one output block.
 constexpr uint64_t worker_bytes = 2 * MiB;
@@ -51,10 +51,9 @@ constexpr uint64_t spare_share_divisor = 16;
 // Blocks of slice 35 compressed to measure a root's ratio, and the range of the scale applied.
 constexpr int ratio_samples = 32;
 constexpr double min_ratio_scale = 0.5, max_ratio_scale = 1.25;
-// Share of --memory kept back from the spare memory (lines, arena headroom, partial blocks).
-// 3% before the flow's buffers were pooled, when a rank's heaps could hold 290 MiB of freed
-// buffers; with them pooled, measured runs stayed 4-11% under --memory at 3%, and the tightest
-// at 2%, slices 35-33 of the whole game, 2.7% under (docs/performance.md).
+// Share of --memory kept back from the spare memory (lines, arena headroom, partial blocks):
+// allocator slack and MPI buffers the fixed part does not itemize. With the flow's buffers
+// pooled, every measured rank stays within --memory at 2% (docs/performance.md).
 constexpr double unplanned_share = 0.02;
 // A dropped slice's incomplete blocks in the partial pool: each takes a whole buffer, and they
 // are counted at this share of the slice's mean block size (edge blocks are smaller). Passes
@@ -320,7 +319,7 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
   // most a sixteenth of it, then to uncompressed partial blocks (each compressed once instead
   // of once per contribution). Where memory is tight the pool is worth more: at 25263480 @
   // 0.5G, quarters for lines and headroom left the pool 30 MiB, sixteenths 46 MiB and 10% less
-  // CPU (docs/performance.md). A little of what is left is never handed out: allocator slack
+  // CPU. A little of what is left is never handed out: allocator slack
   // and MPI buffers that the fixed part does not itemize keep the resident set under --memory.
   uint64_t spare = p.memory - p.needed;
   spare -= std::min(spare, uint64_t(unplanned_share * double(p.memory)));

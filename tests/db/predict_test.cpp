@@ -115,9 +115,9 @@ TEST(predict, oversized_outputs_fail) {
   EXPECT_NE(p.reason.find("2 GiB"), std::string::npos) << p.reason;
 }
 
-// Issue 14 item 10: predict said the engine would refuse --ranks 2 --memory 850M --threads 2
-// 44444554, which runs. Predict's figure is the engine's plan, and it decides "fits" at the
-// same boundary (tests/mpi checks the engine binary refuses one byte below it).
+// Predict's figure for --ranks 2 --memory 850M --threads 2 44444554 (a run the engine takes) is
+// the engine's plan, and it decides "fits" at the same boundary (tests/mpi checks the engine binary
+// refuses one byte below it).
 TEST(predict, engine_admission_is_the_shared_plan) {
   auto o = parse({"--ranks", "2", "--memory", "850M", "--threads", "2", "44444554"});
   auto p = predict(o);
@@ -155,10 +155,9 @@ TEST(predict, full_game_at_scale) {
   std::printf("%s", format_prediction(o, p).c_str());
 }
 
-// Issue 19 finding 3: predict printed its own memory table beside the engine's plan, and the
-// two disagreed ("slice 33 needs about 22.87 GiB" above "engine plan: 20.11 GiB ... fits").
-// Every memory figure it prints now is the plan's, so no line may call a slice over --memory
-// while the plan fits.
+// Every memory figure predict prints is the engine plan's, so no line may call a slice over
+// --memory ("slice 33 needs about 22.87 GiB") while the plan fits ("engine plan: 20.11 GiB ...
+// fits").
 TEST(predict, prints_only_the_engine_plan) {
   auto o = parse({"--ranks", "1", "--memory", "22G", "--threads", "3", "--stop-after", "33",
                   "--jobs", "2", "00000000"});

@@ -79,7 +79,7 @@ TEST(stages, need_model_matches_engine_plan) {
       r.stop_after = bottom;
       r.restart_slice = top < 35 ? top + 1 : -1;
       r.save = bottom == 30 ? -1 : bottom;
-      r.plan_writing = false;  // the stage model leaves out writing restart files (issue 22)
+      r.plan_writing = false;  // the stage model leaves out writing restart files
       const double engine = double(make_run_plan(r, sections).needed);
       const double model = stage_need(plan.slices, top, bottom, bottom == 30, ranks) -
                            double(rank_count_bytes(ranks));

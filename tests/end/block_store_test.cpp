@@ -150,7 +150,7 @@ TEST(block_store, incomplete_slice_cannot_freeze) {
   EXPECT_THROW(store.freeze(), error);
 }
 
-// Issue 20: incomplete blocks without a partial buffer are held in the partial codec (LZ4 for
+// Incomplete blocks without a partial buffer are held in the partial codec (LZ4 for
 // a dropped slice where it fits), complete blocks in the run's codec; both read back exactly.
 TEST(block_store, incomplete_blocks_take_the_partial_codec) {
   const block_codec partial = block_codec_available(block_codec::lz4)    ? block_codec::lz4
@@ -203,7 +203,7 @@ TEST(block_store, incomplete_blocks_take_the_partial_codec) {
   EXPECT_EQ(got, expected);
 }
 
-// Issue 20: a dropped slice's pool grows by the arena space its inputs free. Once the slice
+// A dropped slice's pool grows by the arena space its inputs free. Once the slice
 // above is released and a collection packed the heap, a pool that runs dry borrows the
 // arena's limit down to its live bytes plus the reserve, and the results are unchanged.
 TEST(block_store, dropped_slice_borrows_the_arena_its_inputs_free) {

@@ -134,7 +134,7 @@ TEST(run_plan, codec_auto_takes_zstd_only_where_snappy_does_not_fit) {
   EXPECT_EQ(refused.needed, zstd_need);
 }
 
-// Issue 22 item 2: a saved slice's writing is in the plan, with liblzma's own encoder figure
+// A saved slice's writing is in the plan, with liblzma's own encoder figure
 // per worker for the preset, and (pentago-endgame) the rank's compressed part of the file.
 TEST(run_plan, saved_slices_count_their_writing) {
   const auto slices = descendant_sections(section_t::parse("44444554"), 35);
@@ -158,7 +158,7 @@ TEST(run_plan, saved_slices_count_their_writing) {
   EXPECT_NE(format_run_plan(level6)[0].find("writing "), std::string::npos);
 }
 
-// Issue 20: a dropped slice's first incomplete blocks sit in the partial pool, uncompressed, so
+// A dropped slice's first incomplete blocks sit in the partial pool, uncompressed, so
 // its store estimate leaves them out, the arena shrinks and the pool grows; the admission
 // figure stays the one without a pool, and every part still fits within --memory.
 TEST(run_plan, dropped_slice_plans_its_partial_blocks_in_the_pool) {

@@ -1,4 +1,4 @@
-// Cluster-shaped runs of pentago-endgame (issue 21), oversubscribed on this machine: 64 ranks on
+// Cluster-shaped runs of pentago-endgame, oversubscribed on this machine: 64 ranks on
 // a small root give the published counts and the same files as one process, and a run split
 // into two stages by jobs/slurm/staged.sh (1 rank, then 3 ranks restarting from the first
 // stage's slice file) gives the same counts and samples as one run.

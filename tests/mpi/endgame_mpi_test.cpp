@@ -303,11 +303,10 @@ TEST(endgame, run_record_describes_the_run) {
   expect_same_files(dir, local_reference("00000000", 4), 0, 4);
 }
 
-// Issue 22 item 2: with --line-limit 64 at the plan's own memory, ranks went over --memory
-// (other ranks' output blocks were received without bound while merges lagged) and the log
-// said "resident X of --memory Y" without a warning. A rank that merges slowly must now hold
-// the senders back: lines in flight plus waiting outputs stay within the plan's line memory,
-// the resident set within --memory, and the record says so for every slice.
+// With --line-limit 64 at the plan's own memory, a rank that merges slowly must hold the
+// senders back (other ranks' output blocks must not be received without bound): lines in flight
+// plus waiting outputs stay within the plan's line memory, the resident set within --memory, and
+// the record says so for every slice.
 TEST(endgame, line_limit_64_stays_within_memory) {
   const std::string common = "--ranks 2 --threads 2 --line-limit 64 --save -1 --stop-after 35";
   auto p = shell(bin + "pentago-predict --memory 64G " + common + " 44444554", 120);
@@ -331,11 +330,10 @@ TEST(endgame, line_limit_64_stays_within_memory) {
   EXPECT_FALSE(memory.at("over_limit").get<bool>());
 }
 
-// Issue 22 item 2: writing a saved slice was outside the memory plan (each block's xz output
-// kept the raw block size as capacity, the rank's part was copied whole before the collective
-// write, and the encoders were not counted): a saving run at the plan's own minimum memory went
-// far over --memory. Both drivers, saving their only computed slice at exactly the plan's need,
-// must now stay within it; the file is the one a run with memory to spare writes.
+// Writing a saved slice is inside the memory plan (each block's xz output sized to its data,
+// the rank's part written without a whole copy, the encoders counted). Both drivers, saving
+// their only computed slice at exactly the plan's need, stay within it; the file is the one a run
+// with memory to spare writes.
 TEST(endgame, saving_stays_within_memory) {
   const std::string args = "--save 35 --stop-after 35 --level 0";
   auto p =
@@ -387,8 +385,8 @@ TEST(endgame, saving_stays_within_memory) {
   EXPECT_EQ(compared, 5000u);
 }
 
-// Issue 22 item 12: a run the memory plan refuses is a usage error, exit 2, from both drivers
-// (pentago-endgame-local exited 1), with one line and nothing created.
+// A run the memory plan refuses is a usage error, exit 2, from both drivers, with one line and
+// nothing created.
 TEST(endgame, memory_refusal_exits_2_from_both_drivers) {
   const std::string dir = fresh_dir("refused");
   for (const std::string& command :

@@ -54,7 +54,7 @@ def main():
     r = run_check(script, tree)
     check(r.returncode == 0 and "layers ok" in r.stdout, "the copied tree passes")
 
-    # Forbidden includes: the edges the graph used to claim and the code does not have.
+    # Forbidden includes: edges the code does not have (layout -> search, mid -> layout).
     append_line(tree / "include/pentago/layout/section.h", '#include "pentago/search/super_search.h"')
     lines = (tree / "include/pentago/layout/section.h").read_text().count("\n")
     expect_failure(script, tree, f"include/pentago/layout/section.h:{lines}: layer layout includes "

@@ -1,4 +1,4 @@
-// The staged plan of a big run (issue 21, `pentago-predict --stages`): split the slices of a
+// The staged plan of a big run (`pentago-predict --stages`): split the slices of a
 // root into consecutive ranges, each a job of its own node count that restarts from the
 // previous job's last slice file, so that no job holds more nodes than its own slices need.
 //

@@ -1,4 +1,4 @@
-// Memory per rank that grows with the number of ranks in the job (issue 21): MPI's per-peer
+// Memory per rank that grows with the number of ranks in the job: MPI's per-peer
 // state, measured on this machine with MPICH 4.0.2 (ch4, shared memory) as the resident set
 // of a rank that only initializes MPI, at 16, 64 and 128 ranks. The run plan's fixed 32 MiB
 // holds it up to a few hundred ranks; at thousands of ranks it is a term of its own.

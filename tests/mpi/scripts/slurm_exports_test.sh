@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 22 item 13: `jobs/slurm/local-test.sh --export=ALL,CHECKPOINT_TEST=1` must keep the
+# `jobs/slurm/local-test.sh --export=ALL,CHECKPOINT_TEST=1` must keep the
 # script's own exports (LAUNCH, THREADS) beside the caller's. Checks the merge function and the
 # sbatch command local-test.sh builds (PRINT_SBATCH=1: no Slurm needed).
 # Usage: slurm_exports_test.sh REPO
