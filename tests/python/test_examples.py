@@ -1,4 +1,4 @@
-"""The two scripts of examples/ run as the README shows and print what they computed."""
+"""The two scripts of examples/ run as docs/python.md shows and print what they computed."""
 
 import os
 import subprocess
