@@ -120,7 +120,7 @@ run_request engine_request(const predict_options& o) {
 
 prediction predict(const predict_options& o) {
   validate_options(o);
-  const int top = o.meaningless ? o.meaningless : 35;
+  const int top = top_slice(o.meaningless);
   const int input_slice = o.restart_slice >= 0 ? o.restart_slice : o.meaningless ? top : -1;
   const int first = input_slice >= 0 ? input_slice - 1 : 35;
   const int bottom = o.stop_after >= 0 ? o.stop_after : o.root.sum();

@@ -182,7 +182,7 @@ local_options parse_local_options(int argc, char** argv) {
 
 void run_local(const local_options& o) {
   const auto start = clock_type::now();
-  const int top = o.meaningless ? o.meaningless : 35;
+  const int top = top_slice(o.meaningless);
   const auto slices = descendant_sections(o.root, top);
   const uint64_t memory = o.memory ? o.memory : physical_memory() / 2;
   const run_plan plan = make_run_plan(make_run_request(o, 1, memory, -1), slices);

@@ -69,7 +69,7 @@ void validate_run(const run_request& r) {
   if (root_slice >= 36) throw usage_error("root " + r.root.str() + " has no empty cell");
   if (r.ranks < 1) throw usage_error("at least 1 rank is needed");
   if (r.workers < 1) throw usage_error("at least 1 worker thread is needed");
-  const int top = r.meaningless ? r.meaningless : 35;
+  const int top = top_slice(r.meaningless);
   if (r.meaningless && (r.meaningless <= root_slice || r.meaningless > 35))
     throw usage_error("--meaningless " + std::to_string(r.meaningless) +
                       " must lie above the root's slice " + std::to_string(root_slice) +
@@ -204,7 +204,7 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
   p.codec = r.codec;
   p.partial_codec = partial_codec;
   p.pooled_bytes = pooled;
-  const int top = r.meaningless ? r.meaningless : 35;
+  const int top = top_slice(r.meaningless);
   p.top = r.restart_slice >= 0 ? r.restart_slice : top;
   p.first = r.restart_slice >= 0 || r.meaningless ? p.top - 1 : 35;
   p.bottom = r.stop_after >= 0 ? r.stop_after : r.root.sum();

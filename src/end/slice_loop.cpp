@@ -71,7 +71,7 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
   const auto& slices = *setup.slices;
   const bool leader = computer.leader();
   const auto start = clock_type::now();
-  const int top = o.meaningless ? o.meaningless : 35;
+  const int top = top_slice(o.meaningless);
   compacting_store heap(plan.arena_bytes);
   buffer_pool partials(plan.partial_bytes);
   // A slice that compresses worse than its plan takes back lent pages the pool has not used,

@@ -8,7 +8,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
+#include <exception>
 #include <fstream>
 #include <memory>
 
@@ -70,7 +70,7 @@ uint64_t default_memory() {
 // before the output directory exists: a refused run leaves nothing behind.
 endgame_plan prepare(const engine_options& o) {
   endgame_plan p;
-  p.top = o.meaningless ? o.meaningless : 35;
+  p.top = top_slice(o.meaningless);
   p.bottom = o.stop_after >= 0 ? o.stop_after : o.root.sum();
   p.slices = descendant_sections(o.root, p.top);
   p.restart_slice = check_restart(o, p.slices, p.top, p.bottom);
@@ -143,13 +143,17 @@ std::string endgame_usage() {
 }
 
 int run_endgame(int argc, char** argv) {
-  thread_mode mode = thread_mode::funneled;
-  for (int i = 1; i < argc; i++)
-    if ((!std::strcmp(argv[i], "--thread-mode") && i + 1 < argc &&
-         !std::strcmp(argv[i + 1], "multiple")) ||
-        !std::strcmp(argv[i], "--thread-mode=multiple"))
-      mode = thread_mode::multiple;
-  const int required = mode == thread_mode::multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_FUNNELED;
+  // The options are parsed before MPI starts, since --thread-mode sets the thread level MPI is
+  // started with; what the parser refuses is reported below, once MPI runs, like every other
+  // usage error.
+  engine_options o;
+  std::exception_ptr parse_failure;
+  try {
+    o = parse_engine_options(engine_program::endgame, argc, argv);
+  } catch (...) {
+    parse_failure = std::current_exception();
+  }
+  const int required = o.mode == thread_mode::multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_FUNNELED;
   int provided = 0;
   MPI_Init_thread(&argc, &argv, required, &provided);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -164,10 +168,9 @@ int run_endgame(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   };
-  engine_options o;
   endgame_plan plan;
   try {
-    o = parse_engine_options(engine_program::endgame, argc, argv);
+    if (parse_failure) std::rethrow_exception(parse_failure);
     if (o.help) {
       if (rank == 0) std::fputs(endgame_usage().c_str(), stdout);
       MPI_Finalize();

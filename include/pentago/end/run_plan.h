@@ -16,6 +16,10 @@
 
 namespace pentago {
 
+// The highest slice a run holds: the slice --meaningless K synthesizes, else 35 (slice 36 is
+// never stored).
+constexpr int top_slice(int meaningless) { return meaningless ? meaningless : 35; }
+
 // What a run is asked to do. Slices are numbered by stones; a run computes first..bottom.
 struct run_request {
   section_t root;
