@@ -1,5 +1,5 @@
-// Halfsuper split, merge and wins: the parity-p half of a super (docs/formats.md, "Supers"), and the
-// parity halves of super_wins built directly from per-line quadrant tables.
+// Halfsuper split, merge and wins: the parity-p half of a super (docs/formats.md, "Supers"), and
+// the parity halves of super_wins built directly from per-line quadrant tables.
 #include "pentago/mid/halfsuper.h"
 
 #include <array>
