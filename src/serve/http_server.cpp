@@ -170,9 +170,16 @@ struct http_server::impl {
   // Queues x.response on its connection (on the polling thread).
   MHD_Result queue(exchange& x) {
     http_response& res = x.response;
-    MHD_Response* r =
-        MHD_create_response_from_buffer(res.body.size(), res.body.data(), MHD_RESPMEM_MUST_COPY);
-    if (!r) return MHD_NO;
+    // The body moves to the library (freed once sent): no copy, and nothing kept here.
+    res.body_bytes = res.body.size();
+    auto* body = new std::string(std::move(res.body));
+    res.body.clear();
+    MHD_Response* r = MHD_create_response_from_buffer_with_free_callback_cls(
+        body->size(), body->data(), [](void* p) { delete static_cast<std::string*>(p); }, body);
+    if (!r) {
+      delete body;
+      return MHD_NO;
+    }
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, res.content_type.c_str());
     for (const auto& [name, value] : res.headers)
       MHD_add_response_header(r, name.c_str(), value.c_str());
@@ -265,6 +272,7 @@ struct http_server::impl {
                       "request body larger than " + std::to_string(options.max_body) + " bytes");
       if (!reserve(x, size))
         return refuse(x, 503, "request bodies in progress over the server's budget");
+      q.body.reserve(size);
     }
     return MHD_YES;
   }
@@ -276,7 +284,8 @@ struct http_server::impl {
     if (body.size() + size > options.max_body) {
       x.refuse_status = 413;
       x.refuse_reason = "request body larger than " + std::to_string(options.max_body) + " bytes";
-    } else if (body.size() + size > x.reserved && !reserve(x, body.size() + size - x.reserved)) {
+    } else if (body.size() + size > x.reserved &&
+               !reserve(x, std::max(body.size() + size, 2 * body.capacity()) - x.reserved)) {
       x.refuse_status = 503;
       x.refuse_reason = "request bodies in progress over the server's budget";
     }
@@ -303,6 +312,18 @@ struct http_server::impl {
           return MHD_YES;
         }
         if (x->refuse_status) return refuse(*x, x->refuse_status, x->refuse_reason);
+        if (options.immediate && options.immediate(x->request)) {
+          // Cheap routes answer here, never queued behind the workers' answers.
+          x->request.start_seconds = now_seconds();
+          try {
+            handle(x->request, x->response);
+          } catch (...) {
+            x->response = http_response{};
+            x->response.status = 500;
+            x->response.body = std::string("{\"error\":\"internal error\",\"status\":500}");
+          }
+          return queue(*x);
+        }
         {
           std::lock_guard<std::mutex> lock(mutex);
           if (stopping) return refuse(*x, 503, "the server is stopping");

@@ -110,7 +110,8 @@ class access_log {
     const std::string target = log_field(malformed ? req.malformed : req.path);
     std::lock_guard<std::mutex> lock(mutex_);
     std::fprintf(file_, "%s %s %s %s %d %.2fms %zuB\n", stamp, log_field(req.remote_addr).c_str(),
-                 method.c_str(), target.c_str(), res.status, ms, res.body.size());
+                 method.c_str(), target.c_str(), res.status, ms,
+                 std::max(res.body.size(), res.body_bytes));
     std::fflush(file_);
   }
 
@@ -331,6 +332,14 @@ struct server::impl {
     h.max_connections = size_t(o.max_connections);
     h.max_per_client = size_t(o.max_per_client);
     h.body_budget = std::max(o.max_body_bytes, size_t(64) << 20);
+    // Health, stats and the page's files never queue behind answers.
+    h.immediate = [](const http_request& req) {
+      if (req.path == "/api/v1/health" || req.path == "/api/v1/stats" || req.path == "/")
+        return true;
+      for (const web_asset& asset : web_assets())
+        if (asset.path == req.path) return true;
+      return false;
+    };
     http = std::make_unique<http_server>(
         h, [this](const http_request& req, http_response& res) { route(req, res); },
         [this](const http_request& req, const http_response& res) { logged(req, res); });

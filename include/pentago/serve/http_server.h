@@ -39,7 +39,8 @@ struct http_response {
   std::string content_type = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
-  bool close = false;  // close the connection after this response
+  bool close = false;     // close the connection after this response
+  size_t body_bytes = 0;  // the body's size once the transport has taken it (for the log)
 };
 
 struct http_server_options {
@@ -53,6 +54,9 @@ struct http_server_options {
   // Request bodies held at once, all connections together; a body that would pass it is
   // answered 503 (so that many half-sent bodies cannot take the server's memory).
   size_t body_budget = size_t(64) << 20;
+  // Requests this returns true for are answered on the polling thread (cheap routes that must
+  // never wait behind the workers: health, stats, the page); the handler must return at once.
+  std::function<bool(const http_request&)> immediate;
 };
 
 class http_server {
