@@ -1,8 +1,10 @@
-// The pentago explorer: draws the position named by the URL hash, asks the JSON API for the
-// values of its moves and colours every empty cell (to place) or arrow (to rotate) by them,
-// with "win in N" / "loss in N" where the distance to the end is known, and plays out the
-// best line on request. Moves navigate by setting the hash, so back/forward and permalinks
-// come from the browser.
+// The pentago explorer: draws the position named by the URL hash, asks for the values of its
+// moves and colours every empty cell (to place) or arrow (to rotate) by them, with "win in N" /
+// "loss in N" where the distance to the end is known, plays out the best line on request, and
+// plays games against perfect play. Answers come from pentago-serve's JSON API, or, when a
+// config.json beside the page names static slice files and no API, from the WebAssembly engine
+// in a Web Worker (worker.js). Moves navigate by setting the hash, so back/forward and
+// permalinks come from the browser.
 'use strict';
 
 const boardElement = document.getElementById('board');
@@ -83,9 +85,86 @@ function fiveInARow(grid) {
 
 const playerName = (player) => (player === 1 || player === 'white' ? 'white' : 'black');
 
-let current = null;  // {code, answer} once the API answered the position shown
+let current = null;  // {code, answer} once the position shown is answered
 let requestId = 0;
 let retryTimer = null;
+
+// ---- Where answers come from: the API (as served by pentago-serve, or at config.json's
+// "api"), or the worker over static slice files (config.json's "slices", no "api").
+let apiBase = '/api/v1';
+let staticSlices = null;  // base URL of the slice files in static mode
+let midgameFrom = 18;
+let worker = null;
+let workerBusy = null;  // {id, resolve} of the request the worker is answering
+let workerNext = 1;
+let progressHandler = null;
+
+function startWorker() {
+  worker = new Worker('worker.js');
+  worker.postMessage({type: 'init', slices: staticSlices, midgame: midgameFrom});
+  worker.onmessage = ({data}) => {
+    if (!workerBusy || data.id !== workerBusy.id) return;
+    if (data.progress !== undefined) {
+      if (progressHandler) progressHandler(data.progress);
+      return;
+    }
+    const {resolve} = workerBusy;
+    workerBusy = null;
+    resolve(data);
+  };
+  worker.onerror = (event) => {
+    if (!workerBusy) return;
+    const {resolve} = workerBusy;
+    workerBusy = null;
+    resolve({error: `the engine failed: ${event.message || 'no WebAssembly?'}`});
+  };
+}
+
+// Answers `code` like the API: {status, body}; a request still running in the worker when
+// another starts is cancelled (the worker is replaced: a solve cannot be interrupted).
+async function fetchAnswer(code, onProgress) {
+  if (!staticSlices) {
+    const response = await fetch(apiBase + '/position/' + encodeURIComponent(code));
+    const body = await response.json().catch(() => ({error: `HTTP ${response.status}`}));
+    return {status: response.status, body, retryAfter: response.headers.get('Retry-After')};
+  }
+  if (workerBusy) {
+    worker.terminate();
+    workerBusy.resolve({cancelled: true});
+    workerBusy = null;
+    startWorker();
+  }
+  progressHandler = onProgress;
+  const data = await new Promise((resolve) => {
+    workerBusy = {id: workerNext++, resolve};
+    worker.postMessage({type: 'answer', id: workerBusy.id, code});
+  });
+  if (data.cancelled) return {status: 0, cancelled: true};
+  if (data.error) return {status: /^bad board|impossible|invalid|empty board/.test(data.error) ? 400 : 422,
+                          body: {error: data.error}};
+  return {status: 200, body: data.answer};
+}
+
+// Reads config.json beside the page, if any: {"slices": URL, "api": URL, "midgame": N}.
+async function configure() {
+  try {
+    const response = await fetch('config.json', {cache: 'no-cache'});
+    if (!response.ok) return;
+    const config = await response.json();
+    if (config.api) {
+      apiBase = String(config.api).replace(/\/$/, '');
+    } else if (config.slices) {
+      staticSlices = new URL(String(config.slices).replace(/\/?$/, '/'), location.href).href;
+      if (Number(config.midgame) >= 15) midgameFrom = Number(config.midgame);
+      startWorker();
+    }
+  } catch {
+    // no config: pentago-serve's API beside the page
+  }
+  document.body.dataset.source = staticSlices ? 'static' : 'api';
+  const stats = document.getElementById('stats');
+  if (stats && staticSlices) stats.hidden = true;
+}
 
 // The board named by the hash; null when the hash is not percent-encoded text (e.g. "#%").
 function currentCode() {
@@ -138,14 +217,14 @@ function valueText(entry) {
 // Seconds a solve takes by stone count on a 2-core machine (midgame solver from 15 stones;
 // from 18 stones with distances, a few times the plain solve at most).
 function expectedSeconds(stones) {
-  const seconds = {15: 45, 16: 15, 17: 5, 18: 5, 19: 2};
+  const seconds = staticSlices ? {17: 20, 18: 5, 19: 2} : {15: 45, 16: 15, 17: 5, 18: 5, 19: 2};
   return stones < 15 ? 45 : seconds[stones] || 1;
 }
 
 function sourceText(answer) {
   if (answer.source === 'database' && answer.slice !== undefined && answer.slice >= 0)
     return `database slice ${answer.slice}`;
-  if (answer.source === 'midgame') return 'midgame solver';
+  if (answer.source === 'midgame') return staticSlices ? 'midgame solver in this browser' : 'midgame solver';
   return answer.source === 'rules' ? 'the rules' : String(answer.source);
 }
 
@@ -222,21 +301,27 @@ async function load() {
   }, 150);
   setStatus('loading', 'loading…');
   try {
-    const response = await fetch('/api/v1/position/' + encodeURIComponent(code));
-    const body = await response.json().catch(() => ({error: `HTTP ${response.status}`}));
-    if (id !== requestId) return;
-    if (response.status === 503) {
-      const seconds = Number(response.headers.get('Retry-After')) || 2;
+    const started = Date.now();
+    const got = await fetchAnswer(code, (layers) => {
+      if (id === requestId)
+        setStatus('loading', `solving in this browser: ${((Date.now() - started) / 1000).toFixed(1)} s, ` +
+                             `${layers} layers…`);
+    });
+    if (id !== requestId || got.cancelled) return;
+    const body = got.body;
+    if (got.status === 503) {
+      const seconds = Number(got.retryAfter) || 2;
       setStatus('loading', `server busy: retrying in ${seconds} s`);
       retryTimer = setTimeout(() => id === requestId && load(), seconds * 1000);
       return;
     }
-    if (!response.ok) {
+    if (got.status !== 200) {
       current = null;
-      setStatus('error', body.error || `HTTP ${response.status}`);
+      setStatus('error', body.error || `HTTP ${got.status}`);
       return;
     }
     showAnswer(code, body);
+    afterAnswer(body);
   } catch (failure) {
     if (id === requestId) setStatus('error', `cannot reach the server: ${failure.message}`);
   } finally {
@@ -246,9 +331,12 @@ async function load() {
 
 // Plays the move named `name` (a cell or "q2 cw") from the position shown.
 function play(name) {
-  if (!current) return;
+  if (!current || !current.answer.moves) return;
   const move = current.answer.moves.find((m) => m.move === name);
-  if (move) location.hash = move.child;
+  if (!move) return;
+  if (game && computerToMove(current.answer)) return;  // the computer's turn
+  if (game) record(current.answer, move);
+  location.hash = move.child;
 }
 
 // The best line: asks the API for it, lists its moves (each a link to its position) and
@@ -269,9 +357,20 @@ async function showBestLine() {
   lineElement.appendChild(note);
   let body;
   try {
-    const response = await fetch('/api/v1/position/' + encodeURIComponent(start) + '/line');
-    body = await response.json().catch(() => ({error: `HTTP ${response.status}`}));
-    if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
+    if (staticSlices) {
+      // The line answer by answer: each next position is the first (best) move's child.
+      body = {line: [current.answer]};
+      for (let last = current.answer; last.moves && last.moves.length;) {
+        const got = await fetchAnswer(last.moves[0].child);
+        if (got.cancelled) return;
+        if (got.status !== 200) throw new Error(got.body.error);
+        body.line.push(last = got.body);
+      }
+    } else {
+      const response = await fetch(apiBase + '/position/' + encodeURIComponent(start) + '/line');
+      body = await response.json().catch(() => ({error: `HTTP ${response.status}`}));
+      if (!response.ok) throw new Error(body.error || `HTTP ${response.status}`);
+    }
   } catch (failure) {
     note.textContent = `no line: ${failure.message}`;
     return;
@@ -316,5 +415,100 @@ document.getElementById('goto').addEventListener('submit', (event) => {
   if (text) location.hash = encodeURIComponent(text);
   codeInput.blur();
 });
+// ---- A game against perfect play: the computer answers with the first of the sorted moves
+// (the fastest win, else a move keeping the tie, else the slowest loss); the move list gives
+// the value of each move for its player and marks a move that gave away a win or a tie.
+let game = null;  // {human: 'black' | 'white' | 'none', entries: [...]}
+let computerTimer = null;
+const movesElement = document.getElementById('moves');
+const sideSelect = document.getElementById('side');
+const hintsBox = document.getElementById('hints');
+
+function computerToMove(answer) {
+  return game && (game.human === 'none' || playerName(answer.to_move) !== game.human);
+}
+
+// Notes a move of the game: who played it, its value for them, the best value they had.
+function record(answer, move) {
+  const best = answer.moves.length ? answer.moves[0].value : move.value;
+  game.entries.push({before: answer.board, after: move.child, who: playerName(answer.to_move),
+                     move: move.move, value: move.value, distance: move.distance, best});
+  drawMoves();
+}
+
+function drawMoves() {
+  movesElement.replaceChildren();
+  if (!game) return;
+  const rank = {loss: 0, tie: 1, win: 2};
+  for (const entry of game.entries) {
+    const item = document.createElement('li');
+    item.dataset.value = entry.value;
+    if (entry.distance !== undefined) item.dataset.distance = String(entry.distance);
+    item.dataset.who = entry.who;
+    let text = `${entry.who} ${entry.move}: ${valueText(entry)} for ${entry.who}`;
+    if (rank[entry.value] < rank[entry.best]) {
+      item.classList.add('mistake');
+      item.dataset.mistake = 'true';
+      text += entry.best === 'win' ? ' (gave away the win)' : ' (gave away the tie)';
+    }
+    item.textContent = text;
+    movesElement.appendChild(item);
+  }
+  document.body.dataset.plies = String(game.entries.length);
+}
+
+function afterAnswer(answer) {
+  clearTimeout(computerTimer);
+  if (!game) return;
+  if (answer.moves === null) {
+    summaryElement.textContent += ' The computer cannot play on: the data ends here.';
+    return;
+  }
+  if (!answer.moves.length) {
+    document.body.dataset.game = 'over';
+    return;
+  }
+  document.body.dataset.game = computerToMove(answer) ? 'computer' : 'human';
+  if (!computerToMove(answer)) return;
+  computerTimer = setTimeout(() => {
+    if (!current || current.answer !== answer || !game) return;
+    const move = answer.moves[0];
+    record(answer, move);
+    location.hash = move.child;
+  }, 250);
+}
+
+function startGame() {
+  game = {human: sideSelect.value, entries: []};
+  document.body.dataset.mode = 'play';
+  delete document.body.dataset.game;
+  drawMoves();
+  if (current) afterAnswer(current.answer);
+}
+
+document.getElementById('play-start').addEventListener('click', startGame);
+document.getElementById('play-stop').addEventListener('click', () => {
+  game = null;
+  clearTimeout(computerTimer);
+  delete document.body.dataset.mode;
+  delete document.body.dataset.game;
+  drawMoves();
+});
+document.getElementById('undo').addEventListener('click', () => {
+  if (!game || !game.entries.length) return;
+  clearTimeout(computerTimer);
+  // Back to the position before the player's last placement (a watched game: before the
+  // last placement), dropping the computer's answers to it.
+  const placement = (entry) => !entry.before.endsWith('m') &&
+                               (game.human === 'none' || entry.who === game.human);
+  let entry;
+  do entry = game.entries.pop(); while (game.entries.length && !placement(entry));
+  drawMoves();
+  location.hash = entry.before;
+});
+hintsBox.addEventListener('change', () => {
+  document.body.dataset.hints = hintsBox.checked ? 'on' : 'off';
+});
+
 window.addEventListener('hashchange', load);
-load();
+configure().then(load);

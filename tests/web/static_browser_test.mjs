@@ -1,0 +1,356 @@
+// Browser test of the explorer with no server of ours: nginx serves only static files (the
+// page, worker.js, pentago.js/.wasm, config.json, the published slice files and sidecars),
+// headless Chromium is driven over the DevTools protocol, and every move's data-value and
+// data-distance in the DOM is checked against pentago-lookup (native): the empty board and
+// positions from the slices (read by range requests), random 18-24 stone positions (solved in
+// WebAssembly), a position neither answers, and a game the page plays against itself, which
+// never moves from a win to a non-win.
+// usage: node static_browser_test.mjs PENTAGO_LOOKUP WASM_DIR DATA_DIR OUT_DIR  (77: skipped)
+import {spawn, execFileSync, execFile} from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+
+const [lookupExe, wasmDir, dataDir, outDir] = process.argv.slice(2);
+if (!lookupExe || !wasmDir || !dataDir || !outDir) {
+  console.error('usage: static_browser_test.mjs PENTAGO_LOOKUP WASM_DIR DATA_DIR OUT_DIR');
+  process.exit(2);
+}
+const webDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
+
+function find(names) {
+  for (const name of names.filter(Boolean)) {
+    try {
+      return execFileSync('sh', ['-c', `command -v "${name}"`]).toString().trim();
+    } catch {
+      // not this one
+    }
+  }
+  return null;
+}
+const chromium = find([process.env.CHROMIUM, 'chromium', 'chromium-browser', 'google-chrome']);
+const nginx = find(['nginx', '/usr/sbin/nginx']);
+if (!chromium || !nginx) {
+  console.log(`SKIPPED: ${chromium ? 'nginx' : 'Chromium'} not found (scripts/setup installs it)`);
+  process.exit(77);
+}
+
+fs.rmSync(outDir, {recursive: true, force: true});
+fs.mkdirSync(outDir, {recursive: true});
+const failures = [];
+function check(condition, message) {
+  if (!condition) {
+    failures.push(message);
+    console.log('FAIL: ' + message);
+  }
+  return condition;
+}
+const children = [];
+function finish(code) {
+  for (const child of children) child.kill('SIGKILL');
+  process.exit(code);
+}
+setTimeout(() => {
+  console.log('FAIL: the static browser test took longer than 170 s');
+  finish(1);
+}, 170000).unref();
+
+// ---- the static site and nginx
+async function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const {port} = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startNginx() {
+  const site = path.join(outDir, 'site');
+  fs.mkdirSync(path.join(site, 'data'), {recursive: true});
+  for (const name of fs.readdirSync(webDir)) fs.copyFileSync(path.join(webDir, name), path.join(site, name));
+  for (const name of ['pentago.js', 'pentago.wasm'])
+    fs.copyFileSync(path.join(wasmDir, name), path.join(site, name));
+  for (const name of fs.readdirSync(dataDir).filter((n) => /^slice-\d+\.pentago(\.index)?$/.test(n)))
+    fs.copyFileSync(path.join(dataDir, name), path.join(site, 'data', name));
+  fs.writeFileSync(path.join(site, 'config.json'), JSON.stringify({slices: 'data/'}) + '\n');
+  const port = await freePort();
+  const conf = path.join(outDir, 'nginx.conf');
+  const temp = (name) => `${name}_temp_path ${path.join(outDir, name)};`;
+  fs.writeFileSync(conf, `daemon off;
+worker_processes 1;
+pid ${path.join(outDir, 'nginx.pid')};
+error_log ${path.join(outDir, 'error.log')};
+events { worker_connections 64; }
+http {
+  access_log ${path.join(outDir, 'access.log')};
+  ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n  ')}
+  types { text/html html; text/css css; application/javascript js; application/wasm wasm;
+          application/json json; }
+  default_type application/octet-stream;
+  server { listen 127.0.0.1:${port}; root ${site}; }
+}
+`);
+  const server = spawn(nginx, ['-p', outDir, '-c', conf], {stdio: ['ignore', 'inherit', 'inherit']});
+  children.push(server);
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(base + '/config.json')).ok) return {server, base};
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('nginx did not start: ' + fs.readFileSync(path.join(outDir, 'error.log'), 'utf8'));
+}
+
+// ---- the DevTools protocol over Chromium's pipe (fd 3 in, fd 4 out, NUL-separated JSON)
+class DevTools {
+  constructor(input, output) {
+    this.input = input;
+    this.next = 1;
+    this.pending = new Map();
+    this.exceptions = [];
+    let buffer = '';
+    output.on('data', (chunk) => {
+      buffer += chunk.toString();
+      let end;
+      while ((end = buffer.indexOf('\0')) >= 0) {
+        const message = JSON.parse(buffer.slice(0, end));
+        buffer = buffer.slice(end + 1);
+        if (message.id && this.pending.has(message.id)) {
+          const {resolve, reject, method} = this.pending.get(message.id);
+          this.pending.delete(message.id);
+          if (message.error) reject(new Error(`${method}: ${message.error.message}`));
+          else resolve(message.result);
+        } else if (message.method === 'Runtime.exceptionThrown') {
+          this.exceptions.push(message.params.exceptionDetails);
+        }
+      }
+    });
+  }
+  send(method, params = {}, sessionId = undefined) {
+    const id = this.next++;
+    const message = {id, method, params};
+    if (sessionId) message.sessionId = sessionId;
+    this.input.write(JSON.stringify(message) + '\0');
+    return new Promise((resolve, reject) => this.pending.set(id, {resolve, reject, method}));
+  }
+}
+
+async function startBrowser() {
+  const browser = spawn(chromium, [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--disable-dev-shm-usage', `--user-data-dir=${path.join(outDir, 'profile')}`,
+    '--remote-debugging-pipe', 'about:blank'], {stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe']});
+  children.push(browser);
+  let errors = '';
+  browser.stderr.on('data', (chunk) => { errors += chunk; });
+  browser.on('exit', (code) => {
+    if (code) console.log(`chromium exited with ${code}: ${errors.slice(-2000)}`);
+  });
+  const tools = new DevTools(browser.stdio[3], browser.stdio[4]);
+  const {targetId} = await tools.send('Target.createTarget', {url: 'about:blank'});
+  const {sessionId} = await tools.send('Target.attachToTarget', {targetId, flatten: true});
+  const page = (method, params) => tools.send(method, params, sessionId);
+  await page('Page.enable');
+  await page('Runtime.enable');
+  return {tools, page};
+}
+
+let page;
+async function evaluate(expression) {
+  const result = await page('Runtime.evaluate', {expression, returnByValue: true, awaitPromise: true});
+  if (result.exceptionDetails) throw new Error(`${expression}: ${result.exceptionDetails.text}`);
+  return result.result.value;
+}
+async function waitFor(expression, what, seconds = 60) {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (await evaluate(expression).catch(() => false)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  check(false, `timed out waiting for ${what}`);
+  return false;
+}
+async function show(code) {
+  await evaluate(`location.hash = ${JSON.stringify('#' + code)}`);
+  return waitFor(`document.body.dataset.state !== 'loading' && document.body.dataset.code === ${
+      JSON.stringify(code)}`, `the page to show ${code}`);
+}
+async function click(selector) {
+  const box = await evaluate(`(() => { const r = document.querySelector(${
+      JSON.stringify(selector)}).getBoundingClientRect();
+      return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`);
+  for (const type of ['mousePressed', 'mouseReleased'])
+    await page('Input.dispatchMouseEvent', {type, x: box.x, y: box.y, button: 'left', clickCount: 1});
+}
+
+// The native answer: pentago-lookup --json (the query path; slices from DATA_DIR).
+function lookup(code) {
+  return new Promise((resolve, reject) => {
+    execFile(lookupExe, ['--db', dataDir, '--json', '--threads', '1', code],
+             {maxBuffer: 1 << 24}, (failure, stdout) => {
+      if (failure) reject(new Error(`pentago-lookup ${code}: ${failure.message}`));
+      else resolve(JSON.parse(stdout));
+    });
+  });
+}
+
+// Every move's data-value and data-distance in the DOM equal the native answer's, and the
+// page's value and source.
+async function checkPosition(code, expected) {
+  const dom = await evaluate(`(() => {
+    const items = [...document.querySelectorAll('.cell[data-value], .arrow[data-value]')];
+    return {moves: items.map((e) => ({move: e.dataset.move, value: e.dataset.value,
+                                      distance: e.dataset.distance})),
+            status: document.getElementById('status').textContent, state: document.body.dataset.state};
+  })()`);
+  if (!check(dom.state === 'ready', `${code}: state ${dom.state} (${dom.status})`)) return;
+  check(dom.moves.length === expected.moves.length,
+        `${code}: ${dom.moves.length} moves shown, native ${expected.moves.length}`);
+  const shown = new Map(dom.moves.map((m) => [m.move, m]));
+  for (const m of expected.moves) {
+    const got = shown.get(m.move);
+    const distance = m.distance === undefined ? undefined : String(m.distance);
+    check(got && got.value === m.value && got.distance === distance,
+          `${code}: ${m.move} shows ${JSON.stringify(got)}, native ${m.value} ${distance}`);
+  }
+  const value = expected.distance > 0 ? `${expected.value} in ${expected.distance}` : expected.value;
+  check(dom.status.includes(`${value} for ${expected.to_move}`),
+        `${code}: status '${dom.status}', native ${value} for ${expected.to_move}`);
+}
+
+function hasFive(grid, colour) {
+  for (let y = 0; y < 6; y++)
+    for (let x = 0; x < 6; x++)
+      for (const [dx, dy] of [[1, 0], [0, 1], [1, 1], [1, -1]]) {
+        let k = 0;
+        while (k < 5 && x + k * dx < 6 && y + k * dy >= 0 && y + k * dy < 6 &&
+               grid[y + k * dy][x + k * dx] === colour) k++;
+        if (k === 5) return true;
+      }
+  return false;
+}
+// A board code of a random legal midgame position (seeded): quadrant q = x/3 * 2 + y/3 in
+// bits 16q, radix-3 digit 3*(x%3) + y%3.
+function randomBoard(stones, seed) {
+  let state = seed;
+  const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (;;) {
+    const grid = [0, 1, 2, 3, 4, 5].map(() => [0, 0, 0, 0, 0, 0]);
+    const cells = [...Array(36).keys()];
+    for (let i = 35; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [cells[i], cells[j]] = [cells[j], cells[i]];
+    }
+    for (let k = 0; k < stones; k++) grid[cells[k] % 6][Math.floor(cells[k] / 6)] = 1 + (k & 1);
+    if (hasFive(grid, 1) || hasFive(grid, 2)) continue;
+    let code = 0n;
+    for (let q = 3; q >= 0; q--) {
+      let packed = 0;
+      for (let i = 8; i >= 0; i--)
+        packed = 3 * packed + grid[3 * (q & 1) + (i % 3)][3 * (q >> 1) + Math.floor(i / 3)];
+      code = (code << 16n) | BigInt(packed);
+    }
+    return code.toString();
+  }
+}
+
+async function main() {
+  const {base} = await startNginx();
+  const browser = await startBrowser();
+  page = browser.page;
+  await page('Emulation.setDeviceMetricsOverride', {width: 1000, height: 900, deviceScaleFactor: 1,
+                                                    mobile: false});
+  // 1. The empty board from the static slices: the first answer's time (page load included).
+  const started = Date.now();
+  await page('Page.navigate', {url: `${base}/#0`});
+  await waitFor(`document.body.dataset.state === 'ready' && document.body.dataset.code === '0'`,
+                'the empty board');
+  console.log(`empty board answered from static slices in ${Date.now() - started} ms (page load included)`);
+  check((await evaluate('document.body.dataset.source')) === 'static', 'static mode from config.json');
+  const empty = await lookup('0');
+  await checkPosition('0', empty);
+  // 2. Slice positions: one stone to rotate and to place, two stones to rotate.
+  const oneRotate = empty.moves[5].child;
+  const oneRotateAnswer = await lookup(oneRotate);
+  const onePlace = oneRotateAnswer.moves[3].child;
+  const onePlaceAnswer = await lookup(onePlace);
+  const twoRotate = onePlaceAnswer.moves[onePlaceAnswer.moves.length - 1].child;
+  for (const [code, answer] of [[oneRotate, oneRotateAnswer], [onePlace, onePlaceAnswer],
+                                [twoRotate, await lookup(twoRotate)]]) {
+    await show(code);
+    await checkPosition(code, answer);
+  }
+  // Playing a move by clicking: the page moves to its child.
+  await show(onePlace);
+  const firstMove = onePlaceAnswer.moves[0];
+  await click(`.cell[data-move="${firstMove.move}"]`);
+  await waitFor(`document.body.dataset.code === ${JSON.stringify(firstMove.child)}`, 'a click to play');
+  // 3. Positions in neither the slices nor the solver's range say so.
+  const five = randomBoard(5, 3);
+  await evaluate(`location.hash = '#${five}'`);
+  await waitFor(`document.body.dataset.state === 'error'`, 'the error for 5 stones');
+  const why = await evaluate(`document.getElementById('status').textContent`);
+  check(/slice-6\.pentago/.test(why) && /18 or more stones/.test(why), `5 stones: '${why}'`);
+
+  // 4. Random 18-24 stone positions solved in WebAssembly against the native solver.
+  const codes = [];
+  for (let i = 0; i < 21; i++) codes.push(randomBoard(18 + (i % 7), 100 + i));
+  const natives = codes.map((code) => lookup(code));
+  let solveMs = 0;
+  for (let i = 0; i < codes.length; i++) {
+    const t = Date.now();
+    await show(codes[i]);
+    if (i % 7 === 0) solveMs += Date.now() - t;
+    await checkPosition(codes[i], await natives[i]);
+  }
+  console.log(`18-stone positions: ${(solveMs / 3).toFixed(0)} ms each in Chromium on average ` +
+              '(with distances, while pentago-lookup ran beside)');
+
+  // 5. The page plays a game against itself from a 22-stone position; no move goes from a
+  //    win to a non-win, and the last position is over.
+  const start = randomBoard(22, 7);
+  await show(start);
+  await evaluate(`document.getElementById('side').value = 'none'`);
+  await click('#play-start');
+  await waitFor(`document.body.dataset.game === 'over'`, 'the end of the self-played game', 120);
+  const moves = await evaluate(`[...document.querySelectorAll('#moves li')].map((e) => ({
+      value: e.dataset.value, distance: e.dataset.distance, mistake: e.dataset.mistake,
+      text: e.textContent}))`);
+  check(moves.length >= 2, `a game of ${moves.length} moves`);
+  const startAnswer = await lookup(start);
+  let winner = startAnswer.value === 'win' ? startAnswer.to_move : null;
+  for (const [i, m] of moves.entries()) {
+    check(!m.mistake, `move ${i + 1} gave a value away: ${m.text}`);
+    if (winner && m.text.startsWith(winner)) check(m.value === 'win', `move ${i + 1} left the win: ${m.text}`);
+  }
+  // Hints off: moves are not coloured.
+  await evaluate(`(() => { const box = document.getElementById('hints'); box.checked = false;
+                   box.dispatchEvent(new Event('change')); })()`);
+  await show(codes[3]);
+  const painted = await evaluate(`(() => { const w = document.querySelector('.cell.win, .cell.loss, .cell.tie');
+      const e = document.querySelector('.cell:not(.black):not(.white):not([data-value])') ||
+                document.createElement('button');
+      return !w || getComputedStyle(w).backgroundColor !== getComputedStyle(document.querySelector('.swatch.win')).backgroundColor; })()`);
+  check(painted, 'hints off: no move painted in the win colour');
+
+  check(browser.tools.exceptions.length === 0,
+        `page exceptions: ${JSON.stringify(browser.tools.exceptions.map((e) => e.text))}`);
+  await browser.tools.send('Browser.close').catch(() => {});
+  if (failures.length) {
+    console.log(`${failures.length} static browser checks failed`);
+    finish(1);
+  }
+  console.log('all static browser checks passed');
+  finish(0);
+}
+
+main().catch((failure) => {
+  console.log('FAIL: ' + (failure.stack || failure));
+  finish(1);
+});
