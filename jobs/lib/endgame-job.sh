@@ -8,8 +8,10 @@
 # and exits 0; the job scripts turn that into the matching sbatch / qsub command.
 #
 # Variables read (all optional): PENTAGO_REPO (repository root, or PREFIX/share/pentago of an
-# installed copy), PENTAGO_BIN (folder of the executables, default: see pentago_bin), LAUNCH (srun | mpiexec), MPIEXEC_FLAGS
-# (extra mpiexec flags replacing the guessed placement flags).
+# installed copy), PENTAGO_BIN (folder of the executables, default: see pentago_bin), LAUNCH
+# (mpiexec | srun; see pentago_launcher), MPIEXEC_FLAGS (mpiexec flags replacing the guessed
+# placement flags), SRUN_MPI (srun --mpi plugin), CHECKPOINT_MARGIN (seconds; see
+# pentago_signal_margin).
 
 # The repository root: $PENTAGO_REPO, else the folder the job was submitted from, else the
 # folder above jobs/ of the script being run.
@@ -66,6 +68,50 @@ pentago_mpiexec_flags() {
   else
     echo ""
   fi
+}
+
+# Sets the array PENTAGO_LAUNCH to the command that starts RANKS ranks of THREADS threads each:
+#   LAUNCH=mpiexec (default): `mpiexec -n RANKS` plus placement flags. Inside a Slurm allocation
+#     MPICH's mpiexec (Hydra) and Open MPI's mpirun read the allocation and start their
+#     per-node proxies through srun, so this works with any MPI and needs no Slurm PMI plugin.
+#   LAUNCH=srun: `srun --ntasks=RANKS --cpus-per-task=CPUS_PER_TASK` (default THREADS), with
+#     --mpi=$SRUN_MPI if set and --cpu-bind=cores only where the cluster's TaskPlugin can bind
+#     (task/affinity or task/cgroup). Use it where the MPI is built against Slurm's PMI (Cray
+#     MPICH, or MPICH/Open MPI with SRUN_MPI=pmi2 or pmix); Debian's MPICH is not, and under
+#     plain srun every process would believe it is rank 0 of 1.
+pentago_launcher() {
+  local ranks=$1 threads=$2 per_node=${3:-$1}
+  case ${LAUNCH:-mpiexec} in
+    srun)
+      PENTAGO_LAUNCH=(srun --ntasks="$ranks" --cpus-per-task="${CPUS_PER_TASK:-$threads}")
+      [ -n "${SRUN_MPI:-}" ] && PENTAGO_LAUNCH+=(--mpi="$SRUN_MPI")
+      if scontrol show config 2>/dev/null | grep -E '^TaskPlugin ' | grep -qE 'affinity|cgroup'; then
+        PENTAGO_LAUNCH+=(--cpu-bind=cores)
+      fi ;;
+    mpiexec)
+      local flags
+      read -r -a flags <<< "$(pentago_mpiexec_flags "$per_node" "$threads")"
+      PENTAGO_LAUNCH=(mpiexec -n "$ranks" "${flags[@]}") ;;
+    *)
+      echo "pentago job: LAUNCH must be mpiexec or srun, not '$LAUNCH'" >&2
+      return 2 ;;
+  esac
+}
+
+# Seconds before a job's time limit (LIMIT seconds) at which it should be asked to checkpoint:
+# $CHECKPOINT_MARGIN if set, else a tenth of the limit, at least 60 s and at most 1800 s (so a
+# 20-minute job is asked 2 minutes before its end, a 24-hour job 30 minutes before). The margin
+# must hold the rest of the slice in progress and the writing of its checkpoint file.
+pentago_signal_margin() {
+  local limit=$1
+  if [ -n "${CHECKPOINT_MARGIN:-}" ]; then
+    echo "$CHECKPOINT_MARGIN"
+    return
+  fi
+  local margin=$((limit / 10))
+  [ "$margin" -lt 60 ] && margin=60
+  [ "$margin" -gt 1800 ] && margin=1800
+  echo "$margin"
 }
 
 # Runs "$@" (a launcher command line) in the background and waits for it. SIGUSR1 or SIGTERM

@@ -1,7 +1,7 @@
 # sbatch --export merging for jobs/slurm/local-test.sh (sourced; bash).
 #
 # sbatch keeps only the last --export option, so a caller's `--export=ALL,CHECKPOINT_TEST=1`
-# would replace the script's own `--export=ALL,LAUNCH=...,THREADS=3`. merge_sbatch_exports
+# would replace the script's own `--export=ALL,LAUNCH=...,THREADS=2`. merge_sbatch_exports
 # takes the script's list and the caller's sbatch arguments and sets
 #   MERGED_EXPORT   one --export value: the script's variables, then the caller's (a caller's
 #                   NAME=VALUE replaces the script's NAME; the caller's ALL or NONE keyword, if

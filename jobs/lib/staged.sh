@@ -1,26 +1,29 @@
 # shellcheck shell=bash
-# Shared steps of the staged jobs (jobs/slurm/staged.sh, jobs/pbs/staged.sh; issue 21): the
-# stage list from `pentago-predict --stages` (or STAGES), the one stage's solver run, and a
-# rehearsal that runs every stage here, one after another, with mpiexec.
+# Shared steps of the staged jobs (jobs/slurm/staged.sh, jobs/pbs/staged.sh): the stage list
+# from `pentago-predict --stages` (or STAGES), the one stage's solver run, and a rehearsal that
+# runs every stage here, one after another, with mpiexec.
 #
 # A stage is "TOP-BOTTOM:RANKS:NODES:MEMORY:SAVE:LEVEL". Stage K writes RUN_BASE/stage-K; stage
-# K+1 restarts from RUN_BASE/stage-K/slice-BOTTOM.pentago, which stage K saves (its --save
-# covers its lowest slice; --level 0 where that slice is a checkpoint only).
+# K+1 restarts from the slice-BOTTOM.pentago that stage K saves (its --save covers its lowest
+# slice; --level 0 where that slice is a checkpoint only). A stage whose job reaches its time
+# limit first checkpoints; its next attempt A (2, 3, ...) restarts from that checkpoint into
+# RUN_BASE/stage-K.A, so no directory is ever written twice.
 #
 # Variables: ROOT (default 00000000), THREADS, SAVE (default 18), KEY (default 17), RUN_BASE,
 # NODE_MEMORY and CORES_PER_NODE (for the plan), STAGES (a list of stages that replaces the
-# plan, e.g. "35-33:1 32-30:3": RANKS, NODES and the rest then default to 1 node, MEMORY,
-# SAVE, LEVEL), PREDICT_ARGS (more pentago-predict options), FIRST_STAGE (continue a chain at
-# stage K, e.g. after a stage checkpointed before its lowest slice).
+# plan, e.g. "35-33:1 32-30:4:2" for TOP-BOTTOM:RANKS[:NODES]; NODES defaults to 1, MEMORY,
+# SAVE and LEVEL to the run's), PREDICT_ARGS (more pentago-predict options), FIRST_STAGE with
+# RESTART (continue a chain at stage K from a checkpoint file), ATTEMPT (set on a stage's
+# continuation).
 
 # Prints the stages, one a line, from STAGES or from pentago-predict --stages.
 pentago_stage_list() {
   : "${SAVE:?}" "${THREADS:?}" "${KEY:?}" "${ROOT:?}"
   if [ -n "${STAGES:-}" ]; then
-    local spec range ranks
+    local spec range ranks nodes
     for spec in $STAGES; do
-      range=${spec%%:*} ranks=${spec#*:}
-      [ "$ranks" = "$spec" ] && ranks=1
+      IFS=: read -r range ranks nodes <<< "$spec"
+      ranks=${ranks:-1} nodes=${nodes:-1}
       local top=${range%-*} bottom=${range#*-}
       local save=$SAVE level=${LEVEL:-6}
       # a stage that is not the last saves its lowest slice for the next one, as a checkpoint
@@ -28,7 +31,7 @@ pentago_stage_list() {
       if [ "$bottom" != "$(pentago_last_bottom)" ] && [ "$bottom" -gt "$SAVE" ]; then
         save=$bottom level=0
       fi
-      echo "$top-$bottom:$ranks:1:${MEMORY:-1G}:$save:$level"
+      echo "$top-$bottom:$ranks:$nodes:${MEMORY:-1G}:$save:$level"
     done
     return
   fi
@@ -56,40 +59,72 @@ pentago_last_bottom() {
   echo "${last#*-}"
 }
 
+# The directory of attempt A (default 1) of stage K.
+pentago_stage_dir() {
+  local k=$1 attempt=${2:-1}
+  if [ "$attempt" -le 1 ]; then echo "$RUN_BASE/stage-$k"; else echo "$RUN_BASE/stage-$k.$attempt"; fi
+}
+
+# The slice-N.pentago that stage K left for the next stage, in whichever attempt saved it.
+pentago_stage_output() {
+  local k=$1 n=$2 file
+  for file in "$RUN_BASE/stage-$k/slice-$n.pentago" "$RUN_BASE/stage-$k".*/"slice-$n.pentago"; do
+    [ -f "$file" ] && { echo "$file"; return 0; }
+  done
+  return 1
+}
+
 # Runs stage K (1-based) of the list in $2 with the launcher "${@:3}" ("srun ..." or
-# "mpiexec -n R ..."): pentago-endgame from the previous stage's file into RUN_BASE/stage-K.
-# Returns 0 only if the stage reached its lowest slice and saved what the next stage reads.
+# "mpiexec -n R ..."): pentago-endgame from the previous stage's file (or, for an attempt after
+# the first, from RESTART) into pentago_stage_dir K ATTEMPT. Returns 0 only if the stage reached
+# its lowest slice and saved what the next stage reads; 3 if it checkpointed before it.
 pentago_run_stage() {
   local k=$1 stage=$2
   shift 2
-  local range=${stage%%:*} rest=${stage#*:}
+  local range=${stage%%:*} rest=${stage#*:} attempt=${ATTEMPT:-1}
   local top=${range%-*} bottom=${range#*-}
   IFS=: read -r _ranks _nodes memory save level <<< "$rest"
-  local dir=$RUN_BASE/stage-$k restart_args=()
-  if [ "$top" -lt 35 ]; then
-    local file=$RUN_BASE/stage-$((k - 1))/slice-$((top + 1)).pentago
-    [ -n "${RESTART:-}" ] && [ "$k" = "${FIRST_STAGE:-1}" ] && file=$RESTART
+  local dir file="" restart_args=()
+  dir=$(pentago_stage_dir "$k" "$attempt")
+  if [ "$attempt" -gt 1 ] || { [ -n "${RESTART:-}" ] && [ "$k" = "${FIRST_STAGE:-1}" ]; }; then
+    file=${RESTART:?an attempt after the first needs RESTART}
+  elif [ "$top" -lt 35 ]; then
+    file=$(pentago_stage_output $((k - 1)) $((top + 1))) || {
+      echo "pentago stage $k: stage $((k - 1)) left no slice-$((top + 1)).pentago in $RUN_BASE/stage-$((k - 1))*" >&2
+      return 2
+    }
+  fi
+  if [ -n "$file" ]; then
     [ -f "$file" ] || { echo "pentago stage $k: restart file $file is missing" >&2; return 2; }
     restart_args=(--restart "$file")
   fi
-  echo "$(date '+%F %T') pentago stage $k: slices $top-$bottom, dir $dir${restart_args[1]:+, restart ${restart_args[1]}}"
+  echo "$(date '+%F %T') pentago stage $k (attempt $attempt): slices $top-$bottom, dir $dir${file:+, restart $file}"
   pentago_run_forwarding "$@" "$PENTAGO_BIN/pentago-endgame" --threads "$THREADS" --dir "$dir" \
     --memory "$memory" --save "$save" --level "$level" --randomize "$KEY" --stop-after "$bottom" \
     "${restart_args[@]}" "$ROOT"
   local status=$?
+  echo "$(date '+%F %T') pentago stage $k: pentago-endgame exited with status $status"
   [ $status -eq 0 ] || return $status
   local checkpoint
   checkpoint=$(pentago_checkpoint_of "$dir")
   if [ -n "$checkpoint" ]; then
-    echo "pentago stage $k checkpointed at $checkpoint before slice $bottom; continue the chain with" >&2
-    echo "  FIRST_STAGE=$k RESTART=$checkpoint RUN_BASE=$RUN_BASE-resume <the same staged.sh command>" >&2
-    return 3  # dependents (afterok) stay pending: the chain continues from the checkpoint
+    echo "pentago stage $k checkpointed at $checkpoint before slice $bottom"
+    return 3
   fi
   if [ "$bottom" -le "$save" ] && [ ! -f "$dir/slice-$bottom.pentago" ]; then
     echo "pentago stage $k: $dir/slice-$bottom.pentago was not written" >&2
     return 1
   fi
   return 0
+}
+
+# How to continue stage K by hand after it checkpointed (PBS, the local rehearsal, or Slurm
+# with RESUBMIT=0): the same staged command, from that stage and checkpoint.
+pentago_continue_hint() {
+  local k=$1 dir
+  dir=$(pentago_stage_dir "$k" "${ATTEMPT:-1}")
+  echo "continue the chain with: FIRST_STAGE=$k ATTEMPT=$(( ${ATTEMPT:-1} + 1 ))" \
+    "RESTART=$(pentago_checkpoint_of "$dir") RUN_BASE=$RUN_BASE <the same staged.sh command>" >&2
 }
 
 # Runs every stage here, in order, with mpiexec (no scheduler): the rehearsal of a chain.
@@ -101,7 +136,10 @@ pentago_run_stages_here() {
     k=$((k + 1))
     [ "$k" -lt "${FIRST_STAGE:-1}" ] && continue
     ranks=$(echo "$stage" | cut -d: -f2)
-    pentago_run_stage "$k" "$stage" mpiexec -n "$ranks" || return $?
+    pentago_run_stage "$k" "$stage" mpiexec -n "$ranks"
+    local status=$?
+    [ $status -eq 3 ] && pentago_continue_hint "$k"
+    [ $status -eq 0 ] || return $status
   done
   echo "pentago staged: $k stages done in $RUN_BASE/stage-*"
 }
@@ -117,7 +155,7 @@ pentago_staged_start() {
   pentago_need pentago-endgame && pentago_need pentago-predict || exit 1
   export ROOT=${ROOT:-00000000} THREADS=${THREADS:-8} SAVE=${SAVE:-18} KEY=${KEY:-17}
   export RUN_BASE=${RUN_BASE:-runs/staged-$(date +%Y%m%d-%H%M%S)} PENTAGO_BIN PENTAGO_REPO
-  mkdir -p "$RUN_BASE"
+  mkdir -p "$RUN_BASE" && RUN_BASE=$(cd "$RUN_BASE" && pwd) || exit 1
   if [ "${LAUNCH:-}" = local ] || ! command -v "$scheduler" > /dev/null; then
     pentago_run_stages_here
     exit $?

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Submits the staged plan of a run (pentago-predict --stages, issue 21) as a chain of PBS jobs:
+# Submits the staged plan of a run (pentago-predict --stages) as a chain of PBS jobs:
 # stage K is jobs/pbs/stage.pbs on its own node count, with -W depend=afterok on stage K-1,
 # and restarts from the slice file stage K-1 wrote. The same as jobs/slurm/staged.sh (see it
 # and jobs/lib/staged.sh for the variables); WALLTIME is each job's limit (default 24:00:00),
@@ -17,6 +17,8 @@ previous="" k=0
 for stage in "${stages[@]}"; do
   k=$((k + 1))
   [ "$k" -lt "${FIRST_STAGE:-1}" ] && continue
+  restart="" attempt=1
+  if [ "$k" = "${FIRST_STAGE:-1}" ]; then restart=${RESTART:-} attempt=${ATTEMPT:-1}; fi
   IFS=: read -r _range ranks nodes _rest <<< "$stage"
   per_node=$(( (ranks + nodes - 1) / nodes ))
   dependency=()
@@ -26,7 +28,7 @@ for stage in "${stages[@]}"; do
     -l "select=$nodes:ncpus=$((per_node * THREADS)):mpiprocs=$per_node:ompthreads=$THREADS" \
     -l "walltime=${WALLTIME:-24:00:00}" "${dependency[@]}" ${QSUB_FLAGS:-} -j oe \
     -o "$RUN_BASE/stage-$k.out" \
-    -v "STAGE_INDEX=$k,STAGE=$stage,ROOT=$ROOT,THREADS=$THREADS,SAVE=$SAVE,KEY=$KEY,RUN_BASE=$RUN_BASE,PENTAGO_REPO=$PENTAGO_REPO,PENTAGO_BIN=$PENTAGO_BIN,RESTART=${RESTART:-},FIRST_STAGE=${FIRST_STAGE:-1},PER_NODE=$per_node" \
+    -v "STAGE_INDEX=$k,STAGE=$stage,ROOT=$ROOT,THREADS=$THREADS,SAVE=$SAVE,KEY=$KEY,RUN_BASE=$RUN_BASE,PENTAGO_REPO=$PENTAGO_REPO,PENTAGO_BIN=$PENTAGO_BIN,RESTART=$restart,ATTEMPT=$attempt,FIRST_STAGE=${FIRST_STAGE:-1},PER_NODE=$per_node" \
     jobs/pbs/stage.pbs) || exit 1
   echo "stage $k ($stage): job $previous${dependency[1]:+ after ${dependency[1]#*:}}"
 done

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# A run longer than its job's time limit: root 45510663 (slice 30, six slices of at most 14
+# million positions) as one stage saving every slice, which takes well over a minute, with
+# --time=1 (minute) and the warning signal asked 60 s before the limit (so Slurm sends it at its
+# first look, within 30 s). Each job checkpoints at the end of its slice and submits its
+# continuation until the root is done; every slice is computed exactly once, in the directory of
+# its own attempt, and the counts equal the published counts.
+# Usage: slurm_walltime.sh REPO BIN DATA CLUSTER WORK
+. "$(dirname "$0")/slurm_support.sh" "$@"
+export STAGES="35-30:1" ROOT=45510663 SAVE=35 LEVEL=0 THREADS=3 CPUS_PER_TASK=1 MEMORY=1G
+export TIME=1 CHECKPOINT_MARGIN=60 PENTAGO_RESEND=5 RUN_BASE=$WORK/walltime
+out=$("$REPO/jobs/slurm/staged.sh" 2>&1) || { echo "$out"; fail "staged.sh failed"; }
+wait_for_name pentago-stage-1 300
+outputs=("$RUN_BASE"/stage-1-*.out)
+dirs=("$RUN_BASE"/stage-1 "$RUN_BASE"/stage-1.*)
+[ -d "${dirs[1]}" ] || { cat "${outputs[@]}"; fail "the run finished in one job: no checkpoint, no continuation"; }
+[ ${#outputs[@]} -eq ${#dirs[@]} ] || fail "${#outputs[@]} job outputs for ${#dirs[@]} attempts"
+for ((a = 1; a < ${#dirs[@]}; a++)); do
+  prev=${dirs[a - 1]} dir=$RUN_BASE/stage-1.$((a + 1))
+  [ -d "$dir" ] || fail "attempt $((a + 1)) is missing (${dirs[*]})"
+  head -n 1 "$dir/log" | grep -q -- "--restart $prev/slice-[0-9]*.pentago" ||
+    fail "attempt $((a + 1)) did not restart from attempt $a's checkpoint: $(head -n 1 "$dir/log")"
+done
+grep -h "continues as job" "${outputs[@]}"
+grep -q "signal received, asking every rank to checkpoint" "${outputs[0]}" || fail "no warning signal"
+! grep -l "CANCELLED\|TIME LIMIT" "${outputs[@]}" || fail "a job was killed at its time limit"
+each_slice_once 35 30 "${dirs[@]}"
+check_published "${dirs[@]}"
+echo "${#dirs[@]} jobs"
