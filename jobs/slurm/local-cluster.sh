@@ -58,6 +58,7 @@ stop_cluster() {
     rm -f "$pidfile"
   done
   pkill -KILL -f "slurmstepd.*$dir" 2>/dev/null
+  [ -f "$dir/socket-dir" ] && rm -rf "$(cat "$dir/socket-dir")" "$dir/socket-dir"
   rm -f "$dir/env" "$dir/watchdog.pid"
   return 0
 }
@@ -82,7 +83,15 @@ start_cluster() {
   memory=$(awk -v nodes="$nodes" '/MemTotal/ { print int($2 / 1024 * 0.9 / nodes) }' /proc/meminfo)
 
   dd if=/dev/urandom of="$dir/munge.key" bs=1024 count=1 status=none && chmod 400 "$dir/munge.key"
-  munged --force --key-file="$dir/munge.key" --socket="$dir/munge.socket" \
+  # A Unix socket's path holds at most 107 bytes, and slurmd puts its steps' sockets in its spool
+  # folder: a deep DIR gets its sockets and spool in a short folder of /tmp.
+  local run=$dir
+  if [ ${#dir} -gt 50 ]; then
+    run=$(mktemp -d /tmp/pentago-slurm.XXXXXX) || die "cannot create a folder in /tmp"
+    echo "$run" > "$dir/socket-dir"
+  fi
+  local socket=$run/munge.socket
+  munged --force --key-file="$dir/munge.key" --socket="$socket" \
     --pid-file="$dir/munged.pid" --log-file="$dir/munged.log" --seed-file="$dir/munged.seed" \
     < /dev/null > "$dir/munged.out" 2>&1 ||
     { cat "$dir/munged.out" >&2; show_logs; die "munged did not start"; }
@@ -101,9 +110,9 @@ SlurmdUser=$user
 SlurmctldPort=$ctld_port
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$dir/munge.socket
+AuthInfo=socket=$socket
 StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool/%n
+SlurmdSpoolDir=$run/spool/%n
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd-%n.pid
 SlurmctldLogFile=$dir/slurmctld.log
@@ -131,7 +140,7 @@ CONF
   slurmctld -c -f "$SLURM_CONF" < /dev/null > "$dir/slurmctld.out" 2>&1 ||
     { cat "$dir/slurmctld.out" >&2; show_logs; stop_cluster; die "slurmctld did not start"; }
   for k in $(seq "$nodes"); do
-    mkdir -p "$dir/spool/pentago-$k"
+    mkdir -p "$run/spool/pentago-$k"
     slurmd -f "$SLURM_CONF" -N "pentago-$k" < /dev/null > "$dir/slurmd-pentago-$k.out" 2>&1 ||
       { cat "$dir/slurmd-pentago-$k.out" >&2; show_logs; stop_cluster; die "slurmd pentago-$k did not start"; }
   done
