@@ -163,3 +163,20 @@ pentago_staged_start() {
   mapfile -t stages < <(pentago_stage_list) || exit 1
   [ ${#stages[@]} -gt 0 ] || { echo "pentago staged: no stages" >&2; exit 1; }
 }
+
+# Submits every stage of the array `stages` from FIRST_STAGE on, each after the one before:
+# "$1 K STAGE PREVIOUS_JOB ATTEMPT RESTART" submits one and prints its job id (PREVIOUS_JOB is
+# empty for the first; ATTEMPT and RESTART are those of a continued chain's first stage).
+pentago_submit_stages() {
+  local submit=$1 previous="" k=0 stage job
+  for stage in "${stages[@]}"; do
+    k=$((k + 1))
+    [ "$k" -lt "${FIRST_STAGE:-1}" ] && continue
+    local restart="" attempt=1
+    if [ "$k" = "${FIRST_STAGE:-1}" ]; then restart=${RESTART:-} attempt=${ATTEMPT:-1}; fi
+    job=$("$submit" "$k" "$stage" "$previous" "$attempt" "$restart") || return 1
+    echo "stage $k ($stage): job $job${previous:+ after $previous}"
+    previous=$job
+  done
+  echo "submitted ${#stages[@]} stages; outputs in $RUN_BASE"
+}

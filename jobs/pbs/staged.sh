@@ -13,23 +13,17 @@ source "$repo_guess/jobs/lib/endgame-job.sh" || exit 1
 # shellcheck source=../lib/staged.sh
 source "$repo_guess/jobs/lib/staged.sh" || exit 1
 pentago_staged_start qsub  # exits after running the stages here without qsub
-previous="" k=0
-for stage in "${stages[@]}"; do
-  k=$((k + 1))
-  [ "$k" -lt "${FIRST_STAGE:-1}" ] && continue
-  restart="" attempt=1
-  if [ "$k" = "${FIRST_STAGE:-1}" ]; then restart=${RESTART:-} attempt=${ATTEMPT:-1}; fi
-  IFS=: read -r _range ranks nodes _rest <<< "$stage"
-  per_node=$(( (ranks + nodes - 1) / nodes ))
-  dependency=()
+submit_stage() {  # K STAGE PREVIOUS_JOB ATTEMPT RESTART
+  local k=$1 stage=$2 previous=$3 attempt=$4 restart=$5 ranks nodes dependency=()
+  IFS=: read -r _ ranks nodes _ <<< "$stage"
+  local per_node=$(( (ranks + nodes - 1) / nodes ))
   [ -n "$previous" ] && dependency=(-W "depend=afterok:$previous")
   # shellcheck disable=SC2086
-  previous=$(qsub -N "pentago-stage-$k" \
+  qsub -N "pentago-stage-$k" \
     -l "select=$nodes:ncpus=$((per_node * THREADS)):mpiprocs=$per_node:ompthreads=$THREADS" \
     -l "walltime=${WALLTIME:-24:00:00}" "${dependency[@]}" ${QSUB_FLAGS:-} -j oe \
     -o "$RUN_BASE/stage-$k.out" \
     -v "STAGE_INDEX=$k,STAGE=$stage,ROOT=$ROOT,THREADS=$THREADS,SAVE=$SAVE,KEY=$KEY,RUN_BASE=$RUN_BASE,PENTAGO_REPO=$PENTAGO_REPO,PENTAGO_BIN=$PENTAGO_BIN,RESTART=$restart,ATTEMPT=$attempt,FIRST_STAGE=${FIRST_STAGE:-1},PER_NODE=$per_node" \
-    jobs/pbs/stage.pbs) || exit 1
-  echo "stage $k ($stage): job $previous${dependency[1]:+ after ${dependency[1]#*:}}"
-done
-echo "submitted ${#stages[@]} stages; outputs in $RUN_BASE"
+    jobs/pbs/stage.pbs
+}
+pentago_submit_stages submit_stage

@@ -32,15 +32,7 @@ source "$repo_guess/jobs/lib/staged.sh" || exit 1
 source "$repo_guess/jobs/lib/slurm.sh" || exit 1
 pentago_staged_start sbatch  # exits after running the stages here without sbatch
 export TIME=${TIME:-24:00:00}
-previous="" k=0
-for stage in "${stages[@]}"; do
-  k=$((k + 1))
-  [ "$k" -lt "${FIRST_STAGE:-1}" ] && continue
-  restart="" attempt=1
-  if [ "$k" = "${FIRST_STAGE:-1}" ]; then restart=${RESTART:-} attempt=${ATTEMPT:-1}; fi
-  job=$(pentago_sbatch_stage "$k" "$stage" "${previous:+afterok:$previous}" "$attempt" "$restart") ||
-    exit 1
-  echo "stage $k ($stage): job $job${previous:+ after $previous}"
-  previous=$job
-done
-echo "submitted ${#stages[@]} stages; outputs in $RUN_BASE"
+submit_stage() {  # K STAGE PREVIOUS_JOB ATTEMPT RESTART
+  pentago_sbatch_stage "$1" "$2" "${3:+afterok:$3}" "$4" "$5"
+}
+pentago_submit_stages submit_stage

@@ -5,10 +5,8 @@
 . "$(dirname "$0")/slurm_support.sh" "$@"
 export STAGES="35-34:1 33-33:1" ROOT=25263480 SAVE=-1 THREADS=2 CPUS_PER_TASK=1 MEMORY=20M
 export TIME=00:05:00 RUN_BASE=$WORK/failing
-out=$("$REPO/jobs/slurm/staged.sh" 2>&1) || { echo "$out"; fail "staged.sh failed"; }
-j1=$(echo "$out" | sed -n 's/^stage 1 .*: job \([0-9]*\).*/\1/p')
-j2=$(echo "$out" | sed -n 's/^stage 2 .*: job \([0-9]*\) after .*/\1/p')
-[ -n "$j1" ] && [ -n "$j2" ] || { echo "$out"; fail "staged.sh did not submit two stages"; }
+submit_two_stages
+j1=$J1 j2=$J2
 state=$(wait_for_job "$j1" 120)
 [ "$state" = FAILED ] || fail "stage 1 ended $state, not FAILED"
 grep -q "memory plan needs about .* but --memory is 20.00 MiB" "$RUN_BASE"/stage-1-*.out ||

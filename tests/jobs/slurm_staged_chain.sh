@@ -6,10 +6,8 @@
 . "$(dirname "$0")/slurm_support.sh" "$@"
 export STAGES="35-34:1 33-30:2:2" ROOT=25263480 SAVE=-1 THREADS=2 CPUS_PER_TASK=1 MEMORY=1G
 export TIME=00:10:00 RUN_BASE=$WORK/chain
-out=$("$REPO/jobs/slurm/staged.sh" 2>&1) || { echo "$out"; fail "staged.sh failed"; }
-j1=$(echo "$out" | sed -n 's/^stage 1 .*: job \([0-9]*\).*/\1/p')
-j2=$(echo "$out" | sed -n 's/^stage 2 .*: job \([0-9]*\) after \([0-9]*\)$/\1/p')
-[ -n "$j1" ] && [ -n "$j2" ] || { echo "$out"; fail "staged.sh did not submit two stages"; }
+submit_two_stages
+j1=$J1 j2=$J2
 # Stage 2 waits for stage 1 (which takes seconds, so it cannot have finished yet).
 held=$(squeue -h -j "$j2" -o "%T %r %E")
 case $held in "PENDING Dependency afterok:$j1"*) ;; *) fail "stage 2 is '$held', not held by afterok:$j1" ;; esac

@@ -67,3 +67,13 @@ each_slice_once() {
     [ "$found" -eq 1 ] || fail "slice $n has $found counts files in $*"
   done
 }
+
+# Runs jobs/slurm/staged.sh (its variables exported by the caller) and sets J1 and J2 to the job
+# ids of its first two stages.
+submit_two_stages() {
+  local out
+  out=$("$REPO/jobs/slurm/staged.sh" 2>&1) || { echo "$out"; fail "staged.sh failed"; }
+  J1=$(echo "$out" | sed -n 's/^stage 1 .*: job \([0-9]*\)$/\1/p')
+  J2=$(echo "$out" | sed -n "s/^stage 2 .*: job \([0-9]*\) after $J1\$/\1/p")
+  [ -n "$J1" ] && [ -n "$J2" ] || { echo "$out"; fail "staged.sh did not submit two chained stages"; }
+}
