@@ -2,12 +2,12 @@
 #include <cstdio>
 
 #include "cli.h"
-#include "pentago/db/predict.h"
-#include "pentago/db/stages.h"
+#include "pentago/plan/predict.h"
+#include "pentago/plan/stages.h"
 
 int main(int argc, char** argv) {
   using namespace pentago;
-  // --stages: the staged plan of a run over jobs of their own node counts (pentago/db/stages.h).
+  // --stages: the staged plan of a run over jobs of their own node counts (pentago/plan/stages.h).
   if (stages_requested(argc, argv))
     return cli::run_main("pentago-predict", stages_usage(), argc, argv, [](int argc, char** argv) {
       const stage_options options = parse_stage_options(argc, argv);

@@ -1,4 +1,4 @@
-# Command-line tests of the database tools (pentago-check, pentago-lookup, pentago-predict), in
+# Command-line tests of the database tools (pentago-check, pentago-lookup), in
 # tests/db/scripts/: exit codes (0 ok, 1 failure or mismatch, 2 usage), one-line errors on
 # stderr, and results on the published slices 0-2.
 set(tools_tmp ${CMAKE_BINARY_DIR}/test-runs)
@@ -9,9 +9,7 @@ add_test(NAME check_cli_failures COMMAND sh ${db_scripts}/check_cli_failures.sh
   $<TARGET_FILE:pentago-check> ${PENTAGO_SHARED_DATA} ${tools_tmp})
 add_test(NAME lookup_cli COMMAND sh ${db_scripts}/lookup_cli.sh
   $<TARGET_FILE:pentago-lookup> ${PENTAGO_SHARED_DATA} ${tools_tmp}/lookup-cli-out)
-add_test(NAME predict_cli COMMAND sh ${db_scripts}/predict_cli.sh $<TARGET_FILE:pentago-predict>)
-set_tests_properties(check_cli_published check_cli_failures lookup_cli predict_cli
-  PROPERTIES LABELS db)
+set_tests_properties(check_cli_published check_cli_failures lookup_cli PROPERTIES LABELS db)
 
 # The midgame solver against slices saved by the backward engine (mid is not below db).
 target_link_libraries(midgame_vs_engine_test PRIVATE pentago_mid)

@@ -1,5 +1,5 @@
 // The staged plan of a big run: slice ranges with their own node counts (see stages.h).
-#include "pentago/db/stages.h"
+#include "pentago/plan/stages.h"
 
 #include <algorithm>
 #include <cmath>

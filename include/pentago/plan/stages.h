@@ -13,7 +13,7 @@
 // largest rank's share of the line nodes of a random partition (a sum of lines/ranks line
 // sizes: 1 + cv * sqrt(R / lines) * z(R), z the expected largest of R normal draws, between
 // one largest line and ceil(lines / R) of them; checked against the partition in
-// tests/db/stages_test.cpp), plus a fixed cost per slice and per job, and the slice files:
+// tests/plan/stages_test.cpp), plus a fixed cost per slice and per job, and the slice files:
 // xz of the saved and the checkpoint slices on every core, then the file system.
 // Node-hours count whole nodes for the whole job; the plan minimises their sum over stages.
 #pragma once
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "pentago/db/predict.h"
+#include "pentago/plan/predict.h"
 
 namespace pentago {
 

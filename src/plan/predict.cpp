@@ -1,5 +1,5 @@
 // pentago-predict: per-slice load, memory, tags, output and time of an MPI run.
-#include "pentago/db/predict.h"
+#include "pentago/plan/predict.h"
 
 #include <algorithm>
 #include <atomic>

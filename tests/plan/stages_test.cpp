@@ -2,7 +2,7 @@
 // partition, the per-slice memory model against the engine's own plan of a whole stage, and
 // the plan itself (contiguous stages, each admitted by the engine, checkpoints saved, never
 // more node-hours than the best single job); bad options are one-line usage errors.
-#include "pentago/db/stages.h"
+#include "pentago/plan/stages.h"
 
 #include <gtest/gtest.h>
 

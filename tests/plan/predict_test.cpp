@@ -1,7 +1,7 @@
 // Tests of run prediction: exact per-rank loads on small runs add up to the slice, sampled
 // ranks and sampled lines stay close to the exact answer, tiny memory and oversized outputs
 // fail with a reason, bad options are usage errors, and the full game at 16384 ranks is quick.
-#include "pentago/db/predict.h"
+#include "pentago/plan/predict.h"
 
 #include <gtest/gtest.h>
 
