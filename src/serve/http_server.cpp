@@ -228,6 +228,12 @@ struct http_server::impl {
           return MHD_YES;
         },
         &q);
+    if (!options.trusted_proxy.empty() && q.remote_addr == options.trusted_proxy) {
+      std::string forwarded = q.header("x-forwarded-for");
+      forwarded = forwarded.substr(forwarded.rfind(',') + 1);
+      const size_t a = forwarded.find_first_not_of(" \t"), b = forwarded.find_last_not_of(" \t");
+      if (a != std::string::npos) q.remote_addr = forwarded.substr(a, b - a + 1);
+    }
     x.at = exchange::stage::reading;
     if (auto* seen = static_cast<connection_state*>(
             MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT)->socket_context))

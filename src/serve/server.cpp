@@ -43,6 +43,8 @@ const char serve_usage[] =
     "  --midgame-slots N   midgame solves at once (default 0: one per core)\n"
     "  --midgame-per-client N  midgame solves one client address may run or queue at once\n"
     "                      (default 2; more get 429 with Retry-After)\n"
+    "  --trusted-proxy ADDR  requests from this address (a reverse proxy such as nginx) are\n"
+    "                      counted for the client the last X-Forwarded-For entry names\n"
     "  --midgame-memory SIZE  largest workspace of one midgame solve (default: 3/4 of the\n"
     "                      memory shared by the slots; 15 stones need 11.2G, 17 need 1.4G)\n"
     "  --queue N           requests waiting for a midgame slot; more get 503 (default 64; at\n"
@@ -235,7 +237,10 @@ serve_options parse_serve_options(int argc, char** argv) {
       options.max_connections = int(args.int_value(1, 1 << 20));
     else if (arg == "--max-per-client")
       options.max_per_client = int(args.int_value(1, 1 << 20));
-    else if (arg == "--midgame-per-client")
+    else if (arg == "--trusted-proxy") {
+      options.trusted_proxy = args.value();
+      if (options.trusted_proxy.empty()) throw usage_error("--trusted-proxy needs an address");
+    } else if (arg == "--midgame-per-client")
       options.midgame_per_client = int(args.int_value(1, 1 << 20));
     else if (arg == "--midgame-slots")
       options.midgame_slots = int(args.int_value(0, 1024));
@@ -331,6 +336,7 @@ struct server::impl {
     h.max_body = o.max_body_bytes;
     h.max_connections = size_t(o.max_connections);
     h.max_per_client = size_t(o.max_per_client);
+    h.trusted_proxy = o.trusted_proxy;
     h.body_budget = std::max(o.max_body_bytes, size_t(64) << 20);
     // Health, stats and the page's files never queue behind answers.
     h.immediate = [](const http_request& req) {

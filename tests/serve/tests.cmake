@@ -9,6 +9,13 @@ target_compile_definitions(serve_api_test PRIVATE PENTAGO_SOURCE_DIR="${PROJECT_
 add_test(NAME serve_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/serve/scripts/serve_cli.sh ${serve_exe}
   ${PENTAGO_SHARED_DATA})
 
+# nginx in front as a cache (tests/serve/scripts/nginx_cache.sh): repeated queries never reach
+# pentago-serve.
+add_test(NAME serve_nginx_cache
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/serve/scripts/nginx_cache.sh ${serve_exe}
+          ${PENTAGO_SHARED_DATA} ${CMAKE_BINARY_DIR}/test-runs/serve-nginx-cache)
+set_tests_properties(serve_nginx_cache PROPERTIES LABELS serve TIMEOUT 120)
+
 # The browser test needs Node (Debian nodejs) to drive Chromium; it reports SKIPPED (exit 77)
 # only when no Chromium is installed.
 find_program(PENTAGO_NODE NAMES node nodejs)

@@ -57,6 +57,9 @@ struct http_server_options {
   // Requests this returns true for are answered on the polling thread (cheap routes that must
   // never wait behind the workers: health, stats, the page); the handler must return at once.
   std::function<bool(const http_request&)> immediate;
+  // A reverse proxy's address: its requests name their client in X-Forwarded-For (the last
+  // entry, the one the proxy added), which then counts as the request's remote address.
+  std::string trusted_proxy;
 };
 
 class http_server {

@@ -21,6 +21,7 @@ struct serve_options {
   int midgame_per_client = 2;     // solves one client address may run or wait for (else 429)
   int max_connections = 1024;     // connections open at once
   int max_per_client = 64;        // connections open at once from one client address
+  std::string trusted_proxy;      // a reverse proxy whose X-Forwarded-For names the client
   double request_timeout_s = 30;  // a connection's idle time, the wait for a slot, and one
                                   // remote database read
   size_t max_body_bytes = size_t(1) << 20;
