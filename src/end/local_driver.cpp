@@ -138,23 +138,8 @@ class local_computer : public slice_computer {
     double all = 0;
     for (const double t : r.worker_seconds) all += t;
     r.idle_fraction = r.worker_seconds[size_t(activity::idle)] / std::max(all, 1e-9);
-    if (!store.drops_complete_blocks())
-      r.compression = double(store.compressed_bytes()) /
-                      std::max<double>(double(store.uncompressed_bytes()), 1);
-    const auto stats = heap.stats();
-    r.memory.resident_high_water = pentago::resident_high_water();
-    r.memory.store_bytes = store.peak_held_bytes();
-    r.memory.arena_live = stats.peak_live_bytes;
-    r.memory.arena_touched = stats.bump_high_water;
-    r.memory.arena_bytes = stats.limit;
-    r.memory.arena_limit_raises = stats.limit_raises;
-    r.memory.partial_plan_bytes = partials.budget();
-    r.memory.arena_lent_in_slice = store.arena_lent_bytes();
-    r.memory.partial_bytes = partials.carved_bytes();
-    r.memory.partial_recompressions = store.partial_recompressions();
-    r.memory.partial_evictions = store.partial_evictions();
-    r.input_reads = store.input_reads();
-    r.input_cache_hits = store.input_cache_hits();
+    r.counters = measure_slice_counters(store, heap, partials);
+    if (!store.drops_complete_blocks()) r.compression = compression_ratio(r.counters);
   }
 
   uint64_t resident_high_water() override { return pentago::resident_high_water(); }

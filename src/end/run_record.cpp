@@ -36,6 +36,29 @@ json activities(const activity_times& times) {
   return j;
 }
 
+// The plan's figures in the slice's memory object, each after the counter it follows there.
+void add_plan_figures(json& memory, const slice_report& r, const std::string& counter) {
+  if (counter == "resident_high_water") {
+    memory["limit"] = r.memory.limit;
+    memory["over_limit"] = r.over_memory();
+    memory["plan_store_bytes"] = r.memory.plan_store_bytes;
+  } else if (counter == "store_bytes") {
+    memory["plan_ratio"] = r.memory.plan_ratio;
+  } else if (counter == "line_bytes") {
+    memory["line_plan_bytes"] = r.memory.line_plan_bytes;
+  }
+}
+
+// The counters the table places at `place`, in its order (null where the run does not measure
+// them), with the plan's figures among those of the memory object.
+void add_counters(json& j, const slice_report& r, counter_place place) {
+  for (const auto& f : slice_counter_fields) {
+    if (f.place != place) continue;
+    j[f.name] = r.given(f) ? json(r.counters.*f.value) : json(nullptr);
+    if (place == counter_place::memory) add_plan_figures(j, r, f.name);
+  }
+}
+
 json options_json(const engine_options& o) {
   json j = {{"threads", o.threads},
             {"dir", o.dir},
@@ -173,28 +196,9 @@ void run_record::slice(const slice_report& r) {
   j["recomputed"] = r.recomputed;
   j["worker_seconds"] = activities(r.worker_seconds);
   j["idle_fraction"] = r.idle_fraction;
-  j["traffic_bytes_in"] = maybe(r.traffic_bytes_in);
-  j["output_blocks_sent"] = maybe(r.output_blocks_sent);
-  j["input_reads"] = r.input_reads;
-  j["input_cache_hits"] = r.input_cache_hits;
-  const auto& m = r.memory;
-  j["memory"] = {{"resident_high_water", m.resident_high_water},
-                 {"limit", m.limit},
-                 {"over_limit", r.over_memory()},
-                 {"plan_store_bytes", m.plan_store_bytes},
-                 {"store_bytes", m.store_bytes},
-                 {"plan_ratio", m.plan_ratio},
-                 {"arena_live", m.arena_live},
-                 {"arena_touched", m.arena_touched},
-                 {"arena_bytes", m.arena_bytes},
-                 {"arena_limit_raises", m.arena_limit_raises},
-                 {"partial_bytes", m.partial_bytes},
-                 {"partial_plan_bytes", m.partial_plan_bytes},
-                 {"arena_lent_in_slice", m.arena_lent_in_slice},
-                 {"partial_recompressions", m.partial_recompressions},
-                 {"partial_evictions", m.partial_evictions},
-                 {"line_bytes", maybe(m.line_bytes)},
-                 {"line_plan_bytes", m.line_plan_bytes}};
+  add_counters(j, r, counter_place::slice);
+  j["memory"] = json::object();
+  add_counters(j["memory"], r, counter_place::memory);
   if (r.load_balance) {
     json lb = json::object();
     for (size_t i = 0; i < r.load_balance->ranges.size(); i++)

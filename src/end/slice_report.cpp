@@ -43,7 +43,7 @@ std::vector<std::string> format_slice_report(const slice_report& r) {
                   r.slice, (unsigned long long)r.sections, (unsigned long long)r.nodes,
                   format_seconds(r.seconds).c_str(), format_seconds(r.compute_seconds).c_str(),
                   format_seconds(r.io_seconds).c_str(), r.nodes_per_second_per_core,
-                  compression.c_str(), format_bytes(double(r.memory.resident_high_water)).c_str(),
+                  compression.c_str(), format_bytes(double(r.counters.resident_high_water)).c_str(),
                   format_seconds(r.elapsed).c_str(), format_seconds(r.eta).c_str());
     lines.push_back(buf);
   }
@@ -54,15 +54,16 @@ std::vector<std::string> format_slice_report(const slice_report& r) {
   }
   std::snprintf(buf, sizeof buf, ", idle %.1f%%", 100 * r.idle_fraction);
   acts += buf;
-  if (r.input_reads) {
+  const auto& c = r.counters;
+  if (c.input_reads) {
     std::snprintf(buf, sizeof buf, ", input cache %llu of %llu reads",
-                  (unsigned long long)r.input_cache_hits, (unsigned long long)r.input_reads);
+                  (unsigned long long)c.input_cache_hits, (unsigned long long)c.input_reads);
     acts += buf;
   }
-  if (r.traffic_bytes_in) {
+  if (r.given(slice_counter_field(&slice_counters::traffic_bytes_in))) {
     std::snprintf(buf, sizeof buf, ", traffic %s in, %llu output blocks sent",
-                  format_bytes(double(*r.traffic_bytes_in)).c_str(),
-                  (unsigned long long)r.output_blocks_sent.value_or(0));
+                  format_bytes(double(c.traffic_bytes_in)).c_str(),
+                  (unsigned long long)c.output_blocks_sent);
     acts += buf;
   }
   lines.push_back(acts);
@@ -72,27 +73,33 @@ std::vector<std::string> format_slice_report(const slice_report& r) {
       "  plan vs measured (max over ranks): store %s vs %s, ratio %.2f vs %s; arena live "
       "%s, touched %s of %s; partial blocks %s of %s (%llu compressed while incomplete, %llu "
       "evicted); resident %s of --memory %s",
-      format_bytes(double(m.plan_store_bytes)).c_str(), format_bytes(double(m.store_bytes)).c_str(),
-      m.plan_ratio, ratio, format_bytes(double(m.arena_live)).c_str(),
-      format_bytes(double(m.arena_touched)).c_str(), format_bytes(double(m.arena_bytes)).c_str(),
-      format_bytes(double(m.partial_bytes)).c_str(),
-      format_bytes(double(m.partial_plan_bytes)).c_str(),
-      (unsigned long long)m.partial_recompressions, (unsigned long long)m.partial_evictions,
-      format_bytes(double(m.resident_high_water)).c_str(), format_bytes(double(m.limit)).c_str());
+      format_bytes(double(m.plan_store_bytes)).c_str(), format_bytes(double(c.store_bytes)).c_str(),
+      m.plan_ratio, ratio, format_bytes(double(c.arena_live)).c_str(),
+      format_bytes(double(c.arena_touched)).c_str(), format_bytes(double(c.arena_bytes)).c_str(),
+      format_bytes(double(c.partial_bytes)).c_str(),
+      format_bytes(double(c.partial_plan_bytes)).c_str(),
+      (unsigned long long)c.partial_recompressions, (unsigned long long)c.partial_evictions,
+      format_bytes(double(c.resident_high_water)).c_str(), format_bytes(double(m.limit)).c_str());
   std::string plan_line = buf;
-  if (m.arena_lent_in_slice)
-    plan_line += "; " + format_bytes(double(m.arena_lent_in_slice)) +
+  if (c.arena_lent_in_slice)
+    plan_line += "; " + format_bytes(double(c.arena_lent_in_slice)) +
                  " of the pool lent by the arena during the slice";
-  if (m.arena_limit_raises)
-    plan_line +=
-        "; the lent arena's limit raised back " + std::to_string(m.arena_limit_raises) + " times";
-  if (m.line_bytes)
-    plan_line += "; lines " + format_bytes(double(*m.line_bytes)) + " of " +
+  // Then every counter with words of its own in the table, in its order, when not zero.
+  for (const auto& f : slice_counter_fields) {
+    const uint64_t value = c.*f.value;
+    if (!f.log || !value || !r.given(f)) continue;
+    std::string words = f.log;
+    const size_t at = words.find("{}");
+    if (at != std::string::npos) words.replace(at, 2, format_counter(f, value));
+    plan_line += "; " + words;
+  }
+  if (r.given(slice_counter_field(&slice_counters::line_bytes)))
+    plan_line += "; lines " + format_bytes(double(c.line_bytes)) + " of " +
                  format_bytes(double(m.line_plan_bytes));
   lines.push_back(plan_line);
   if (r.over_memory())
     lines.push_back("  warning: slice " + std::to_string(r.slice) + ": resident " +
-                    format_bytes(double(m.resident_high_water)) + " exceeds --memory " +
+                    format_bytes(double(c.resident_high_water)) + " exceeds --memory " +
                     format_bytes(double(m.limit)));
   for (const auto& f : r.files) {
     if (f.seconds)

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "pentago/end/meaningless.h"
+#include "pentago/end/slice_counters.h"
 #include "pentago/mpi/slice_io.h"
 #include "pentago/util/error.h"
 
@@ -18,6 +19,17 @@ std::vector<block_key_t> keys_of(const partition_t& p, int rank) {
   for (const auto& b : p.rank_blocks(rank))
     keys.push_back({p.lines().section_index(b.section), b.block});
   return keys;
+}
+
+// The ranks' counters combined on rank 0 as the table says (one MPI_SUM, one MPI_MAX).
+void reduce_to_root(slice_counters& counters) {
+  for (const auto combine : {counter_combine::sum, counter_combine::max}) {
+    const std::vector<uint64_t> local = counter_values(counters, combine);
+    std::vector<uint64_t> combined(local.size());
+    PENTAGO_MPI(MPI_Reduce(local.data(), combined.data(), int(local.size()), MPI_UINT64_T,
+                           combine == counter_combine::sum ? MPI_SUM : MPI_MAX, 0, MPI_COMM_WORLD));
+    if (mpi_rank() == 0) set_counter_values(counters, combine, combined);
+  }
 }
 
 }  // namespace
@@ -102,56 +114,20 @@ void mpi_computer::measure(const block_store& store, const compacting_store& hea
   if (o_.per_rank_times)
     PENTAGO_MPI(MPI_Gather(times.data(), int(times.size()), MPI_DOUBLE, per_rank.data(),
                            int(times.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD));
-  const auto heap_stats = heap.stats();
-  uint64_t local[9] = {store.compressed_bytes(),
-                       store.uncompressed_bytes(),
-                       stats_.input_bytes,
-                       stats_.outputs_sent,
-                       store.partial_recompressions(),
-                       store.partial_evictions(),
-                       heap_stats.limit_raises,
-                       store.input_reads(),
-                       store.input_cache_hits()};
-  // Per rank maxima: resident set, store bytes, arena live, bump high water, partials, line
-  // bytes, arena limit, the partials' budget and what the arena lent them.
-  uint64_t local_max[9] = {pentago::resident_high_water(),
-                           store.peak_held_bytes(),
-                           heap_stats.peak_live_bytes,
-                           heap_stats.bump_high_water,
-                           partials.carved_bytes(),
-                           stats_.line_bytes_high_water,
-                           heap_stats.limit,
-                           partials.budget(),
-                           store.arena_lent_bytes()};
-  uint64_t total[9] = {}, high[9] = {};
-  PENTAGO_MPI(MPI_Reduce(local, total, 9, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
-  PENTAGO_MPI(MPI_Reduce(local_max, high, 9, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD));
+  slice_counters counters = measure_slice_counters(store, heap, partials);
+  counters.traffic_bytes_in = stats_.input_bytes;
+  counters.output_blocks_sent = stats_.outputs_sent;
+  counters.line_bytes = stats_.line_bytes_high_water;
+  reduce_to_root(counters);
   stats_ = {};
   if (rank_ != 0) return;
   r.worker_seconds = sum;
   double all = 0;
   for (const double t : sum) all += t;
   r.idle_fraction = sum[size_t(activity::idle)] / std::max(all, 1e-9);
-  if (!store.drops_complete_blocks())
-    r.compression = double(total[0]) / std::max<double>(double(total[1]), 1);
-  if (!r.synthesized) {
-    r.traffic_bytes_in = total[2];
-    r.output_blocks_sent = total[3];
-  }
-  r.memory.resident_high_water = high[0];
-  r.memory.store_bytes = high[1];
-  r.memory.arena_live = high[2];
-  r.memory.arena_touched = high[3];
-  r.memory.partial_bytes = high[4];
-  r.memory.partial_recompressions = total[4];
-  r.memory.partial_evictions = total[5];
-  r.memory.line_bytes = high[5];
-  r.memory.arena_bytes = high[6];
-  r.memory.partial_plan_bytes = high[7];
-  r.memory.arena_lent_in_slice = high[8];
-  r.memory.arena_limit_raises = total[6];
-  r.input_reads = total[7];
-  r.input_cache_hits = total[8];
+  r.counters = counters;
+  r.mpi = true;
+  if (!store.drops_complete_blocks()) r.compression = compression_ratio(counters);
   for (size_t k = 0; k < per_rank.size() / times.size(); k++) {
     activity_times t{};
     std::copy_n(per_rank.begin() + long(k * times.size()), times.size(), t.begin());

@@ -241,13 +241,13 @@ TEST(slice_report, resident_over_memory_warns) {
   slice_report r;
   r.slice = 34;
   r.memory.limit = 100 << 20;
-  r.memory.resident_high_water = 101 << 20;
+  r.counters.resident_high_water = 101 << 20;
   const auto lines = format_slice_report(r);
   bool warned = false;
   for (const auto& line : lines)
     warned |= line.find("warning: slice 34: resident") != std::string::npos;
   EXPECT_TRUE(warned);
-  r.memory.resident_high_water = 99 << 20;
+  r.counters.resident_high_water = 99 << 20;
   for (const auto& line : format_slice_report(r))
     EXPECT_EQ(line.find("warning"), std::string::npos);
 }

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "pentago/end/slice_counters.h"
 #include "pentago/util/worker_pool.h"
 
 namespace pentago {
@@ -37,29 +38,16 @@ struct slice_report {
   // Worker thread seconds by activity, summed over ranks; idle share of all of them.
   activity_times worker_seconds{};
   double idle_fraction = 0;
-  // MPI only: compressed input bytes received, output blocks sent to other ranks.
-  std::optional<uint64_t> traffic_bytes_in, output_blocks_sent;
-  // Summed over ranks: input blocks of the slice above read on their own rank, and those read
-  // from the input cache instead of decoded (block_store::read_input).
-  uint64_t input_reads = 0, input_cache_hits = 0;
+  // The counters the ranks measured, combined (slice_counters.h); `mpi` when pentago-endgame's
+  // ranks measured them (the counters of MPI scope are given).
+  slice_counters counters;
+  bool mpi = false;
+  // The plan's figures the log and the record set beside the counters.
   struct memory_t {
-    uint64_t resident_high_water = 0;  // max over ranks (VmHWM)
-    uint64_t limit = 0;                // --memory per rank
-    uint64_t plan_store_bytes = 0;     // the plan's store of this slice per rank
-    uint64_t store_bytes = 0;          // measured high water of the store, max over ranks
+    uint64_t limit = 0;             // --memory per rank
+    uint64_t plan_store_bytes = 0;  // the plan's store of this slice per rank
     double plan_ratio = 0;
-    // The arena's limit and the pool's budget at the slice's end (with a lent arena, less and
-    // more than the plan's), and writes that raised a lent arena's limit back, summed.
-    uint64_t arena_live = 0, arena_touched = 0, arena_bytes = 0, arena_limit_raises = 0;
-    uint64_t partial_bytes = 0, partial_plan_bytes = 0;
-    // Of the budget, what the arena lent during the slice (block_store::lend_freed_arena).
-    uint64_t arena_lent_in_slice = 0;
-    // Summed over ranks: contributions compressed into incomplete blocks, and partial blocks
-    // compressed to free their buffer (block_store::partial_recompressions, _evictions).
-    uint64_t partial_recompressions = 0, partial_evictions = 0;
-    // MPI only: lines in flight and other ranks' outputs waiting, at most, and the plan's.
-    std::optional<uint64_t> line_bytes;
-    uint64_t line_plan_bytes = 0;
+    uint64_t line_plan_bytes = 0;  // MPI: the plan's line memory
   } memory;
   // MPI only: min and max over ranks of lines, line blocks, line nodes, blocks, block nodes.
   struct load_balance_t {
@@ -71,7 +59,8 @@ struct slice_report {
   std::vector<written_file> files;
   std::vector<activity_times> per_rank_worker_seconds;  // --per-rank-times; empty otherwise
 
-  bool over_memory() const { return memory.resident_high_water > memory.limit; }
+  bool over_memory() const { return counters.resident_high_water > memory.limit; }
+  bool given(const counter_field& field) const { return counter_given(field, mpi, synthesized); }
 };
 
 // The log lines of a report: "slice N: ... nodes in ...", worker time, plan vs measured (with

@@ -1,0 +1,151 @@
+// The counters of a slice: the numbers each rank measures about the slice it just finished, as
+// one struct and one table of its fields (name, unit, how the ranks' values combine, where the
+// run record puts it, which runs measure it, the log's words for it). The MPI reduction, the log
+// line, the run record (run.jsonl) and scripts/plot-run's checks all go through the table, so a
+// new counter is a field and a row here, the line that measures it (measure_slice_counters, or
+// mpi_computer::measure for the flow's) and its description in docs/tools.md.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace pentago {
+
+class block_store;
+class compacting_store;
+class buffer_pool;
+
+// Every field is a uint64_t with a row in slice_counter_fields (checked below).
+struct slice_counters {
+  // The store's complete blocks, compressed and not: the compression ratio (not recorded alone).
+  uint64_t compressed_bytes = 0, uncompressed_bytes = 0;
+  // MPI: compressed input bytes received, output blocks sent to other ranks.
+  uint64_t traffic_bytes_in = 0, output_blocks_sent = 0;
+  // Input blocks of the slice above read on their own rank, and those read from the input cache
+  // instead of decoded (block_store::read_input).
+  uint64_t input_reads = 0, input_cache_hits = 0;
+  uint64_t resident_high_water = 0;  // VmHWM
+  uint64_t store_bytes = 0;          // the store's high water
+  // The arena's live and touched high water, its limit at the slice's end (less than the plan's
+  // where it lent to the pool) and writes that raised a lent arena's limit back.
+  uint64_t arena_live = 0, arena_touched = 0, arena_bytes = 0, arena_limit_raises = 0;
+  // Partial blocks held uncompressed, and the pool's budget (the plan's plus what was lent).
+  uint64_t partial_bytes = 0, partial_plan_bytes = 0;
+  // Of the budget, what the arena lent during the slice (block_store::lend_freed_arena).
+  uint64_t arena_lent_in_slice = 0;
+  // Contributions compressed into incomplete blocks, and partial blocks compressed to free
+  // their buffer (block_store::partial_recompressions, _evictions).
+  uint64_t partial_recompressions = 0, partial_evictions = 0;
+  // MPI: lines in flight and other ranks' outputs waiting, at most.
+  uint64_t line_bytes = 0;
+};
+
+enum class counter_unit { bytes, count };
+// How rank 0 combines the ranks' values: their sum, or the largest (the log's "max over ranks").
+enum class counter_combine { sum, max };
+// Where the run record's slice object holds it: at its top level, in its "memory" object, or
+// nowhere (an input of a figure the report derives, such as the compression ratio).
+enum class counter_place { slice, memory, none };
+// The runs that measure it; elsewhere the record gives null and the log leaves it out.
+enum class counter_scope {
+  every_run,
+  mpi,           // pentago-endgame's slices
+  mpi_computed,  // pentago-endgame's computed slices (not the synthesized one)
+};
+
+struct counter_field {
+  const char* name;  // the run record's key
+  counter_unit unit;
+  counter_combine combine;
+  counter_place place;
+  counter_scope scope;
+  uint64_t slice_counters::*value;
+  // The words the log's plan line appends ("; " and these, {} standing for the value) when the
+  // counter is not zero; nullptr where the log says nothing of it or words of its own.
+  const char* log = nullptr;
+};
+
+// In the run record's order within each place.
+inline constexpr std::array slice_counter_fields = {
+    counter_field{"compressed_bytes", counter_unit::bytes, counter_combine::sum,
+                  counter_place::none, counter_scope::every_run, &slice_counters::compressed_bytes},
+    counter_field{"uncompressed_bytes", counter_unit::bytes, counter_combine::sum,
+                  counter_place::none, counter_scope::every_run,
+                  &slice_counters::uncompressed_bytes},
+    counter_field{"traffic_bytes_in", counter_unit::bytes, counter_combine::sum,
+                  counter_place::slice, counter_scope::mpi_computed,
+                  &slice_counters::traffic_bytes_in},
+    counter_field{"output_blocks_sent", counter_unit::count, counter_combine::sum,
+                  counter_place::slice, counter_scope::mpi_computed,
+                  &slice_counters::output_blocks_sent},
+    counter_field{"input_reads", counter_unit::count, counter_combine::sum, counter_place::slice,
+                  counter_scope::every_run, &slice_counters::input_reads},
+    counter_field{"input_cache_hits", counter_unit::count, counter_combine::sum,
+                  counter_place::slice, counter_scope::every_run,
+                  &slice_counters::input_cache_hits},
+    counter_field{"resident_high_water", counter_unit::bytes, counter_combine::max,
+                  counter_place::memory, counter_scope::every_run,
+                  &slice_counters::resident_high_water},
+    counter_field{"store_bytes", counter_unit::bytes, counter_combine::max, counter_place::memory,
+                  counter_scope::every_run, &slice_counters::store_bytes},
+    counter_field{"arena_live", counter_unit::bytes, counter_combine::max, counter_place::memory,
+                  counter_scope::every_run, &slice_counters::arena_live},
+    counter_field{"arena_touched", counter_unit::bytes, counter_combine::max, counter_place::memory,
+                  counter_scope::every_run, &slice_counters::arena_touched},
+    counter_field{"arena_bytes", counter_unit::bytes, counter_combine::max, counter_place::memory,
+                  counter_scope::every_run, &slice_counters::arena_bytes},
+    counter_field{"arena_limit_raises", counter_unit::count, counter_combine::sum,
+                  counter_place::memory, counter_scope::every_run,
+                  &slice_counters::arena_limit_raises,
+                  "the lent arena's limit raised back {} times"},
+    counter_field{"partial_bytes", counter_unit::bytes, counter_combine::max, counter_place::memory,
+                  counter_scope::every_run, &slice_counters::partial_bytes},
+    counter_field{"partial_plan_bytes", counter_unit::bytes, counter_combine::max,
+                  counter_place::memory, counter_scope::every_run,
+                  &slice_counters::partial_plan_bytes},
+    counter_field{"arena_lent_in_slice", counter_unit::bytes, counter_combine::max,
+                  counter_place::memory, counter_scope::every_run,
+                  &slice_counters::arena_lent_in_slice},
+    counter_field{"partial_recompressions", counter_unit::count, counter_combine::sum,
+                  counter_place::memory, counter_scope::every_run,
+                  &slice_counters::partial_recompressions},
+    counter_field{"partial_evictions", counter_unit::count, counter_combine::sum,
+                  counter_place::memory, counter_scope::every_run,
+                  &slice_counters::partial_evictions},
+    counter_field{"line_bytes", counter_unit::bytes, counter_combine::max, counter_place::memory,
+                  counter_scope::mpi, &slice_counters::line_bytes},
+};
+static_assert(sizeof(slice_counters) == slice_counter_fields.size() * sizeof(uint64_t),
+              "every field of slice_counters needs its row in slice_counter_fields");
+
+// The row of a field of slice_counters.
+constexpr const counter_field& slice_counter_field(uint64_t slice_counters::*value) {
+  for (const auto& f : slice_counter_fields)
+    if (f.value == value) return f;
+  return slice_counter_fields.front();  // unreachable: every field has its row
+}
+
+// Whether a run measures the counter: `mpi` for pentago-endgame, `synthesized` for the
+// meaningless slice.
+bool counter_given(const counter_field& field, bool mpi, bool synthesized);
+
+// The counter's value as the log writes it: bytes as format_bytes does, counts in digits.
+std::string format_counter(const counter_field& field, uint64_t value);
+
+// The values of the rows that combine by `combine`, in table order, and the inverse: what one
+// reduction over ranks (MPI_SUM or MPI_MAX) sends and receives.
+std::vector<uint64_t> counter_values(const slice_counters& counters, counter_combine combine);
+void set_counter_values(slice_counters& counters, counter_combine combine,
+                        std::span<const uint64_t> values);
+
+// Compressed over uncompressed bytes of the store's complete blocks (0 of 0 gives 0).
+double compression_ratio(const slice_counters& counters);
+
+// This rank's counters from its store, arena and partial pool (VmHWM for the resident set);
+// the flow's (traffic, outputs sent, line bytes) are left at zero.
+slice_counters measure_slice_counters(const block_store& store, const compacting_store& heap,
+                                      const buffer_pool& partials);
+
+}  // namespace pentago

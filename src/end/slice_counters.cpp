@@ -1,0 +1,76 @@
+// The slice counters' table at work: scope, formatting, the reduction's packing and the
+// measurement both drivers share.
+#include "pentago/end/slice_counters.h"
+
+#include <algorithm>
+
+#include "pentago/end/block_store.h"
+#include "pentago/end/buffer_pool.h"
+#include "pentago/end/compacting_store.h"
+#include "pentago/end/run_options.h"
+#include "pentago/end/slice_loop.h"
+#include "pentago/util/error.h"
+
+namespace pentago {
+
+bool counter_given(const counter_field& field, bool mpi, bool synthesized) {
+  switch (field.scope) {
+    case counter_scope::every_run:
+      return true;
+    case counter_scope::mpi:
+      return mpi;
+    case counter_scope::mpi_computed:
+      return mpi && !synthesized;
+  }
+  return false;
+}
+
+std::string format_counter(const counter_field& field, uint64_t value) {
+  return field.unit == counter_unit::bytes ? format_bytes(double(value)) : std::to_string(value);
+}
+
+std::vector<uint64_t> counter_values(const slice_counters& counters, counter_combine combine) {
+  std::vector<uint64_t> values;
+  for (const auto& f : slice_counter_fields)
+    if (f.combine == combine) values.push_back(counters.*f.value);
+  return values;
+}
+
+void set_counter_values(slice_counters& counters, counter_combine combine,
+                        std::span<const uint64_t> values) {
+  size_t i = 0;
+  for (const auto& f : slice_counter_fields)
+    if (f.combine == combine) {
+      PENTAGO_CHECK(i < values.size(), "too few counter values");
+      counters.*f.value = values[i++];
+    }
+  PENTAGO_CHECK(i == values.size(), "too many counter values");
+}
+
+double compression_ratio(const slice_counters& c) {
+  return double(c.compressed_bytes) / std::max<double>(double(c.uncompressed_bytes), 1);
+}
+
+slice_counters measure_slice_counters(const block_store& store, const compacting_store& heap,
+                                      const buffer_pool& partials) {
+  const auto arena = heap.stats();
+  slice_counters c;
+  c.compressed_bytes = store.compressed_bytes();
+  c.uncompressed_bytes = store.uncompressed_bytes();
+  c.input_reads = store.input_reads();
+  c.input_cache_hits = store.input_cache_hits();
+  c.resident_high_water = resident_high_water();
+  c.store_bytes = store.peak_held_bytes();
+  c.arena_live = arena.peak_live_bytes;
+  c.arena_touched = arena.bump_high_water;
+  c.arena_bytes = arena.limit;
+  c.arena_limit_raises = arena.limit_raises;
+  c.partial_bytes = partials.carved_bytes();
+  c.partial_plan_bytes = partials.budget();
+  c.arena_lent_in_slice = store.arena_lent_bytes();
+  c.partial_recompressions = store.partial_recompressions();
+  c.partial_evictions = store.partial_evictions();
+  return c;
+}
+
+}  // namespace pentago
