@@ -211,7 +211,11 @@ def quick(plot_run, work, data):
                               ("huge-compute", "compute_seconds", "1e400"),
                               ("nan-seconds", "worker_seconds.compute", "NaN"),
                               ("negative-load", "load_balance.nodes", "[-1, 5]"),
-                              ("text-nodes", "nodes", '"many"')]:
+                              ("text-nodes", "nodes", '"many"'),
+                              ("negative-raises", "memory.arena_limit_raises", "-1"),
+                              # A counter the record has not had yet is checked as well.
+                              ("negative-new-counter", "memory.new_counter_bytes", "-1"),
+                              ("huge-new-counter", "new_counter", "1e400")]:
         bad = damaged(base, data, name, set_value(path, value))
         expect_refused(plot_run, ["--data", data, bad], "line 3")
         check(not os.path.exists(os.path.join(bad, "plots")), name + ": plots written")
