@@ -8,6 +8,7 @@ messages as the command-line tools.
 """
 
 import json
+import os
 
 from ._pentago import (Engine, Error, Position, SliceFile, UsageError, parse,
                        random_positions, read_counts, read_sparse, section_weight)
@@ -31,7 +32,7 @@ def query(board, db=(), threads=0, distance_from=18):
     many stones on carry distances (pentago-lookup --distance-from; 37: none). Opens the
     databases on every call; use an Engine to ask many questions.
     """
-    return answer(Engine(list(db), threads, distance_from=distance_from), board)
+    return answer(Engine(_databases(db), threads, distance_from=distance_from), board)
 
 
 def sample(stones, count, seed=0, db=(), threads=0):
@@ -46,7 +47,14 @@ def sample(stones, count, seed=0, db=(), threads=0):
     uniformly chosen cells. Values come from the query path: the databases in db when they
     hold the needed slice (stones + 1), else the midgame solver (where it applies).
     """
-    return _sample_with(Engine(list(db), threads), stones, count, seed)
+    return _sample_with(Engine(_databases(db), threads), stones, count, seed)
+
+
+def _databases(db):
+    """db as a list: one directory or URL (a str or path) is a list of one, not of characters."""
+    if isinstance(db, (str, bytes, os.PathLike)):
+        return [os.fsdecode(db)]
+    return [os.fsdecode(d) for d in db]
 
 
 def slice_totals(path):

@@ -13,7 +13,18 @@ namespace pentago::python {
 
 position_t position_argument(const py::handle& value) {
   if (py::isinstance<position_t>(value)) return value.cast<position_t>();
-  if (py::isinstance<py::str>(value)) return parse_position(value.cast<std::string>());
+  if (py::isinstance<py::str>(value)) {
+    // A str that UTF-8 cannot encode (a lone surrogate) is no board either.
+    Py_ssize_t size = 0;
+    const char* text = PyUnicode_AsUTF8AndSize(value.ptr(), &size);
+    if (!text) {
+      PyErr_Clear();
+      throw usage_error(
+          "a board is text of digits, '_', '.', '0', '1' and 'm'; this str is not "
+          "even valid Unicode (a lone surrogate)");
+    }
+    return parse_position(std::string(text, size_t(size)));
+  }
   if (py::isinstance<py::int_>(value) && !py::isinstance<py::bool_>(value)) {
     // Through the text form, so that a bad code gets the same message as on the command line.
     return parse_position(py::str(value).cast<std::string>());

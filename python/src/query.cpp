@@ -5,6 +5,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <optional>
+
 #include "bindings.h"
 #include "pentago/mid/midgame.h"
 #include "pentago/util/error.h"
@@ -19,7 +21,10 @@ namespace {
 // --no-distance) and --midgame-memory, checked as it checks them.
 query_options engine_options(const std::vector<std::string>& db, int threads, uint64_t cache_bytes,
                              int distance_from, uint64_t midgame_memory) {
-  if (threads < 0) throw usage_error("threads must be 0 (every core) or more");
+  // pentago-lookup's bounds of --threads and --cache.
+  if (threads < 0 || threads > 1024)
+    throw usage_error("threads must be 0 (every core) to 1024, not " + std::to_string(threads));
+  if (cache_bytes == 0) throw usage_error("cache_bytes must be positive");
   if (distance_from < midgame_min_stones || distance_from > 37)
     throw usage_error("distance_from must lie in [" + std::to_string(midgame_min_stones) +
                       ", 37] (37: no distances)");
@@ -30,6 +35,29 @@ query_options engine_options(const std::vector<std::string>& db, int threads, ui
   options.distance_min_stones = distance_from;
   options.midgame_memory = midgame_memory;
   return options;
+}
+
+// The answer, with the GIL released; between the layers of a midgame solve Python's signal
+// handlers run, so Ctrl-C (KeyboardInterrupt) stops the solve within a layer.
+position_answer interruptible_answer(query_engine& engine, position_t position) {
+  bool interrupted = false;
+  const auto cancelled = [&] {
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() == 0) return false;
+    interrupted = true;  // the exception stays set on this thread
+    return true;
+  };
+  std::optional<position_answer> answer;
+  {
+    py::gil_scoped_release release;
+    try {
+      answer = engine.answer(position, cancelled);
+    } catch (const midgame_cancelled&) {
+      if (!interrupted) throw;
+    }
+  }
+  if (interrupted) throw py::error_already_set();
+  return std::move(*answer);
 }
 
 }  // namespace
@@ -54,17 +82,13 @@ void bind_query(py::module_& m) {
       .def(
           "answer_json",
           [](query_engine& engine, const py::object& board) {
-            const position_t position = position_argument(board);
-            py::gil_scoped_release release;
-            return answer_json(engine.answer(position));
+            return answer_json(interruptible_answer(engine, position_argument(board)));
           },
           py::arg("board"), "The answer as one line of JSON (pentago-lookup --json).")
       .def(
           "value",
           [](query_engine& engine, const py::object& board) {
-            const position_t position = position_argument(board);
-            py::gil_scoped_release release;
-            return engine.answer(position).value;
+            return interruptible_answer(engine, position_argument(board)).value;
           },
           py::arg("board"), "-1, 0 or 1: the value for the player to move.")
       .def_property_readonly("slices", &query_engine::slices, "the slices the databases hold");

@@ -40,6 +40,11 @@ std::vector<board_t> random_positions(int stones, uint64_t count, uint64_t seed)
   if (stones < 0 || stones > 35)
     throw usage_error("stones must be 0..35 (a board with 36 stones is full), not " +
                       std::to_string(stones));
+  // A bound that keeps the board array (8 bytes each) to at most 8 GiB.
+  constexpr uint64_t max_count = uint64_t(1) << 30;
+  if (count > max_count)
+    throw usage_error("count must be at most " + std::to_string(max_count) + ", not " +
+                      std::to_string(count));
   random_t random(make_uint128(seed, uint64_t(stones)));
   // Far more than any stone count needs: the rarest case (35 stones) keeps about 1 board in
   // a few thousand.

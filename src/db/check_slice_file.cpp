@@ -5,8 +5,10 @@
 #include <atomic>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "pentago/data/supertensor.h"
 #include "pentago/db/check_context.h"
@@ -67,6 +69,36 @@ void checker::check_slice_file(int n, const slice_files& paths,
                                std::to_string(ranges[i].first) +
                                " overlaps the headers or another block");
         break;
+      }
+    }
+    // After the last blob only zeros (padding files of this format carry): other bytes there
+    // were appended to the file, found with or without a run record to give its size.
+    uint64_t end = reader->data_start();
+    for (const auto& [offset, size] : ranges) end = std::max(end, offset + size);
+    std::error_code ec;
+    const uint64_t file_bytes = fs::file_size(paths.slice, ec);
+    if (!ec && file_bytes < end) {
+      report.fail(where, where + ": " + std::to_string(file_bytes) +
+                             " bytes, but its blocks end at " + std::to_string(end) +
+                             " (the file is cut short)");
+    } else if (!ec && file_bytes > end) {
+      std::ifstream in(paths.slice, std::ios::binary);
+      in.seekg(std::streamoff(end));
+      std::vector<char> chunk(1 << 20);
+      for (uint64_t at = end; at < file_bytes && in;) {
+        in.read(chunk.data(), std::streamsize(std::min<uint64_t>(chunk.size(), file_bytes - at)));
+        const auto got = size_t(in.gcount());
+        const auto junk =
+            std::find_if(chunk.begin(), chunk.begin() + got, [](char c) { return c; });
+        if (junk != chunk.begin() + got) {
+          report.fail(where, where + ": bytes appended after the last block (a non-zero byte at " +
+                                 std::to_string(at + uint64_t(junk - chunk.begin())) + " of " +
+                                 std::to_string(file_bytes) + "; the blocks end at " +
+                                 std::to_string(end) + ")");
+          break;
+        }
+        at += got;
+        if (!got) break;
       }
     }
   }

@@ -4,11 +4,13 @@
 #include "pentago/db/http_client.h"
 
 #include <curl/curl.h>
+#include <strings.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -32,7 +34,32 @@ struct transfer {
   bool overflow = false;
   int status = 0;  // of the last response line seen
   std::string content_range;
+  std::string content_encoding;
 };
+
+// A header value from a remote server for a message: at most 80 bytes, with control bytes,
+// non-ASCII bytes and backslashes as \xHH, so that an error stays one clean line.
+std::string printable(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size() && i < 80; i++) {
+    const unsigned char c = (unsigned char)text[i];
+    if (c < 0x20 || c >= 0x7f || c == '\\') {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    } else {
+      out += char(c);
+    }
+  }
+  return text.size() > 80 ? out + "..." : out;
+}
+
+// A header line's value, without the name, surrounding blanks and the line end.
+std::string header_value(const std::string& line, size_t name_size) {
+  std::string value = line.substr(name_size);
+  const size_t a = value.find_first_not_of(" \t"), b = value.find_last_not_of(" \t\r\n");
+  return a == std::string::npos || b < a ? "" : value.substr(a, b - a + 1);
+}
 
 size_t on_body(char* data, size_t, size_t n, void* user) {
   auto& t = *static_cast<transfer*>(user);
@@ -51,12 +78,16 @@ size_t on_header(char* data, size_t, size_t n, void* user) {
   const std::string line(data, n);
   if (line.rfind("HTTP/", 0) == 0) {  // a new response (redirects, 100 Continue)
     t.content_range.clear();
+    t.content_encoding.clear();
     const size_t space = line.find(' ');
     t.status = space == std::string::npos ? 0 : std::atoi(line.c_str() + space + 1);
   }
   static const char name[] = "content-range:";
   if (line.size() > sizeof(name) - 1 && strncasecmp(line.c_str(), name, sizeof(name) - 1) == 0)
     t.content_range = line.substr(sizeof(name) - 1);
+  static const char encoding[] = "content-encoding:";
+  if (strncasecmp(line.c_str(), encoding, sizeof(encoding) - 1) == 0)
+    t.content_encoding = header_value(line, sizeof(encoding) - 1);
   return n;
 }
 
@@ -181,6 +212,13 @@ std::optional<http_client::range_result> http_client::get_range(const std::strin
     curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
     pool_->requests++;
     const CURLcode rc = curl_easy_perform(h);
+    // A range of encoded content (gzip and the like) is not a range of the file's bytes.
+    if (!t.content_encoding.empty() && strcasecmp(t.content_encoding.c_str(), "identity") != 0 &&
+        (t.status == 200 || t.status == 206))
+      throw fetch_error(url + ": the server sent range " + range + " with Content-Encoding '" +
+                        printable(t.content_encoding) +
+                        "' (serve the slice files unencoded: a range of encoded bytes is not "
+                        "a range of the file)");
     if (rc != CURLE_OK) {
       if (t.overflow)
         throw fetch_error(url + ": the server ignores HTTP Range requests (sent more than the " +
@@ -196,7 +234,8 @@ std::optional<http_client::range_result> http_client::get_range(const std::strin
       if (!parse_content_range(t.content_range, first, last, total) || first != offset ||
           last != offset + size - 1 || t.body.size() != size)
         throw fetch_error(url + ": bad partial response to range " + range + " (Content-Range '" +
-                          t.content_range + "', " + std::to_string(t.body.size()) + " bytes)");
+                          printable(header_value(t.content_range, 0)) + "', " +
+                          std::to_string(t.body.size()) + " bytes)");
       return range_result{std::move(t.body), total};
     }
     if (status == 200) {

@@ -1,6 +1,7 @@
 // Human-readable sizes, the ROOT argument, shell quoting and the flushed run log.
 #include "pentago/end/run_options.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -74,6 +75,13 @@ void check_new_output_file(const std::string& option, const std::string& path,
   if (access(folder.c_str(), W_OK | X_OK) != 0)
     throw usage_error(option + " " + path + ": cannot write in " + folder.string() + ": " +
                       std::strerror(errno));
+  // What permissions do not tell (a root user, a read-only or virtual file system such as
+  // /proc): create the file now, and remove it until the run writes it.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw usage_error(option + " " + path + ": cannot create it: " + std::strerror(errno));
+  ::close(fd);
+  ::unlink(path.c_str());
 }
 
 run_log::~run_log() {

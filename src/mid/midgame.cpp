@@ -423,9 +423,15 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
     const uint64_t piece = uint64_t(32) << 20;
     char* base = static_cast<char*>(workspace.data_);
     const uint64_t total = workspace.bytes_;
-    parallel_for(pool, (total + piece - 1) / piece, [&](uint64_t c) {
-      (void)madvise(base + c * piece, std::min(piece, total - c * piece), madv_populate_write);
-    });
+    // A few pieces per thread at a time, so that a cancelled solve stops here too.
+    const uint64_t pieces = (total + piece - 1) / piece, group = 2 * uint64_t(pool.threads() + 1);
+    for (uint64_t first = 0; first < pieces; first += group) {
+      if (root.cancelled && (*root.cancelled)()) throw midgame_cancelled();
+      parallel_for(pool, std::min(group, pieces - first), [&](uint64_t k) {
+        const uint64_t c = first + k;
+        (void)madvise(base + c * piece, std::min(piece, total - c * piece), madv_populate_write);
+      });
+    }
     workspace.fresh_ = false;
   }
   std::vector<std::unique_ptr<midgame_layer>> layers;  // kept between the passes of distances

@@ -3,6 +3,10 @@
 #include "pentago/util/worker_pool.h"
 
 #include <algorithm>
+#include <string>
+#include <system_error>
+
+#include "pentago/util/error.h"
 
 namespace pentago {
 
@@ -12,7 +16,20 @@ const char* activity_name(activity a) {
 }
 
 worker_pool::worker_pool(int threads) {
-  for (int t = 0; t < threads; t++) threads_.emplace_back([this] { work(); });
+  try {
+    for (int t = 0; t < threads; t++) threads_.emplace_back([this] { work(); });
+  } catch (const std::system_error& e) {
+    // Out of threads (a task limit, the process ids): stop the ones started and say so.
+    const size_t started = threads_.size();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_) t.join();
+    throw error("cannot start " + std::to_string(threads) + " threads (" + std::to_string(started) +
+                " started): " + e.what());
+  }
 }
 
 worker_pool::~worker_pool() {

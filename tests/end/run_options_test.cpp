@@ -59,6 +59,9 @@ TEST(check_new_output_file, refuses_what_cannot_be_written) {
   std::ofstream(dir / "exists.json") << "{}";
   EXPECT_THROW(check_new_output_file("--trace", (dir / "exists.json").string(), ""), usage_error);
   EXPECT_THROW(check_new_output_file("--trace", (dir / "no" / "t.json").string(), ""), usage_error);
+  // A folder whose permissions allow writing but where no file can be made (even for root).
+  EXPECT_THROW(check_new_output_file("--trace", "/proc/nope.json", ""), usage_error);
+  EXPECT_FALSE(fs::exists(dir / "t.json"));  // the check leaves nothing behind
   // Inside the run directory, which the run is about to create.
   EXPECT_NO_THROW(
       check_new_output_file("--trace", (dir / "run" / "t.json").string(), (dir / "run/").string()));

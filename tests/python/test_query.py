@@ -1,6 +1,10 @@
 """pentago.query gives the answer of pentago-lookup --json (the same query path) for boards
 valued by the databases, the midgame solver and the rules, and fails with its messages."""
 
+import pathlib
+import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -100,3 +104,52 @@ def test_gil_released_while_solving():
     assert solve > 0.05, "the solve was too quick to tell"
     # Holding the GIL would stop this loop for the whole solve.
     assert max(b - a for a, b in zip(ticks, ticks[1:])) < solve / 2
+
+
+def test_engine_bounds_like_the_cli():
+    # Threads bounded as pentago-lookup's --threads (a billion would start threads until the
+    # machine ran out of process ids), and a cache of 0 bytes refused as --cache 0 is.
+    for threads in (1025, 10**9):
+        with pytest.raises(pentago.UsageError, match="threads"):
+            pentago.Engine([], threads)
+    with pytest.raises(pentago.UsageError, match="cache_bytes"):
+        pentago.Engine([], 1, cache_bytes=0)
+
+
+def test_one_database_given_as_a_str(data_dir):
+    # A str (or path) names one database, not one per character.
+    assert pentago.query("0", db=data_dir)["value"] == "win"
+    assert pentago.query("0", db=pathlib.Path(data_dir))["value"] == "win"
+
+
+def test_undecodable_text_is_a_usage_error():
+    with pytest.raises(pentago.UsageError, match="surrogate"):
+        pentago.parse("\udcff")
+
+
+def test_huge_sample_count_is_a_usage_error():
+    with pytest.raises(pentago.UsageError, match="count"):
+        pentago.random_positions(5, 2**62)
+
+
+def test_ctrl_c_stops_a_midgame_solve():
+    # An 18-stone solve with distances takes seconds; SIGINT half a second in must end it with
+    # KeyboardInterrupt within about a layer, not at the end of the solve.
+    board = int(pentago.random_positions(18, 1, seed=12)[0])
+    script = ("import pentago, sys, time\n"
+              "engine = pentago.Engine([], 1)\n"
+              "print('solving', flush=True)\n"
+              "start = time.monotonic()\n"
+              "try:\n"
+              f"    engine.value({board})\n"
+              "    print('finished', time.monotonic() - start)\n"
+              "except KeyboardInterrupt:\n"
+              "    print('interrupted', time.monotonic() - start)\n")
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == "solving\n"
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)
+    out, _ = child.communicate(timeout=120)
+    word, seconds = out.split()
+    assert word == "interrupted", out
+    assert float(seconds) < 1.5, out

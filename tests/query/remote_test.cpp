@@ -15,6 +15,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "pentago/data/supertensor.h"
@@ -328,4 +329,97 @@ TEST(remote_timeout, a_stalled_server_fails_within_the_timeout) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(seconds, 3.0);
   ::close(listener);
+}
+
+namespace {
+
+// A hostile range server: answers every request with `reply(range_first, range_last)` and
+// closes; runs until destroyed.
+class canned_server {
+ public:
+  explicit canned_server(std::function<std::string(uint64_t, uint64_t)> reply)
+      : reply_(std::move(reply)) {
+    listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof(a);
+    if (::bind(listener_, reinterpret_cast<sockaddr*>(&a), sizeof(a)) || ::listen(listener_, 64) ||
+        ::getsockname(listener_, reinterpret_cast<sockaddr*>(&a), &len))
+      throw std::runtime_error("cannot listen");
+    port = ntohs(a.sin_port);
+    thread_ = std::thread([this] {
+      for (;;) {
+        const int fd = ::accept(listener_, nullptr, nullptr);
+        if (fd < 0 || stop_) break;
+        std::string request;
+        char buffer[4096];
+        while (request.find("\r\n\r\n") == std::string::npos) {
+          const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+          if (n <= 0) break;
+          request.append(buffer, size_t(n));
+        }
+        uint64_t first = 0, last = 0;
+        const size_t at = request.find("Range: bytes=");
+        if (at != std::string::npos)
+          std::sscanf(request.c_str() + at, "Range: bytes=%lu-%lu", &first, &last);
+        const std::string response = reply_(first, last);
+        (void)!::send(fd, response.data(), response.size(), MSG_NOSIGNAL);
+        ::close(fd);
+      }
+    });
+  }
+  ~canned_server() {
+    stop_ = true;
+    ::shutdown(listener_, SHUT_RDWR);
+    ::close(listener_);
+    thread_.join();
+  }
+  int port = 0;
+
+ private:
+  std::function<std::string(uint64_t, uint64_t)> reply_;
+  int listener_ = -1;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+// The reason a database at `url` is refused with (one line expected).
+std::string open_failure(const std::string& url) {
+  query_options o;
+  o.databases = {url};
+  o.fetch_timeout_seconds = 5;
+  o.fetch_attempts = 1;
+  try {
+    query_engine engine(o);
+  } catch (const error& e) {
+    return e.what();
+  }
+  return "(opened)";
+}
+
+}  // namespace
+
+TEST(remote_hostile, raw_content_range_bytes_never_reach_the_message) {
+  canned_server server([](uint64_t, uint64_t) {
+    return std::string("HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \x1b[2J\x07\x1b]0;x") +
+           "\x07 0-3/9\r\nContent-Length: 4\r\nConnection: close\r\n\r\nabcd";
+  });
+  const std::string why = open_failure("http://127.0.0.1:" + std::to_string(server.port));
+  EXPECT_NE(why.find("Content-Range"), std::string::npos) << why;
+  for (const char c : why) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << why;
+  EXPECT_NE(why.find("\\x1b"), std::string::npos) << why;
+}
+
+TEST(remote_hostile, an_encoded_range_is_named_as_such) {
+  canned_server server([](uint64_t first, uint64_t last) {
+    const std::string body(last - first + 6, 'z');  // "compressed" bytes, not the file's
+    return "HTTP/1.1 206 Partial Content\r\nContent-Encoding: gzip\r\nContent-Range: bytes " +
+           std::to_string(first) + "-" + std::to_string(last) +
+           "/1000000\r\nContent-Length: " + std::to_string(body.size()) +
+           "\r\nConnection: close\r\n\r\n" + body;
+  });
+  const std::string why = open_failure("http://127.0.0.1:" + std::to_string(server.port));
+  EXPECT_NE(why.find("Content-Encoding 'gzip'"), std::string::npos) << why;
+  EXPECT_EQ(why.find("ignores HTTP Range"), std::string::npos) << why;
 }
