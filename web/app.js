@@ -103,6 +103,7 @@ function startWorker() {
   worker = new Worker('worker.js');
   worker.postMessage({type: 'init', slices: staticSlices, midgame: midgameFrom});
   worker.onmessage = ({data}) => {
+    if (data.threads) document.body.dataset.threads = String(data.threads);
     if (!workerBusy || data.id !== workerBusy.id) return;
     if (data.progress !== undefined) {
       if (progressHandler) progressHandler(data.progress);

@@ -1,6 +1,7 @@
 // The explorer's engine without a server, in a Web Worker: the WebAssembly module (pentago.js,
-// pentago.wasm beside the page) answers positions from slice files read by HTTP range requests
-// (the sidecar's header, a block's record in it, then the block) and from the midgame solver.
+// pentago.wasm beside the page; one thread) answers positions from slice files read by HTTP
+// range requests (the sidecar's header, a block's record in it, then the block) and from the
+// midgame solver.
 // Messages in: {type: 'init', slices: URL, midgame: N}, {type: 'answer', id, code}. Out:
 // {id, answer} (the JSON shape of the server's answers), {id, error}, {id, progress: layers}.
 'use strict';
@@ -13,7 +14,8 @@ const started = new Promise((resolve) => {
     if (data.type !== 'init') return;
     slices = data.slices;
     resolve(PentagoModule().then((module) => {
-      engine = new module.Explorer(data.midgame || 18);
+      engine = new module.Explorer(data.midgame || 18, 1);
+      postMessage({threads: 1});
     }));
   };
 });

@@ -217,7 +217,7 @@ slice_spot locate_in_slice(board_t board) {
 }
 
 struct web_explorer::impl {
-  int midgame_min = 18;
+  int midgame_min = 18, threads = 1;
   uint64_t cache_limit = 0;
   // Per slice: present (sidecar header checked) or absent.
   std::map<int, bool> slices;
@@ -269,8 +269,10 @@ struct web_explorer::impl {
   }
 };
 
-web_explorer::web_explorer(int midgame_min_stones, uint64_t block_cache_bytes)
+web_explorer::web_explorer(int midgame_min_stones, uint64_t block_cache_bytes, int threads)
     : impl_(std::make_unique<impl>()) {
+  if (threads < 1) throw usage_error("a solve needs at least one thread");
+  impl_->threads = threads;
   if (midgame_min_stones < midgame_min_stones_floor)
     throw usage_error("the midgame solver needs at least " +
                       std::to_string(midgame_min_stones_floor) + " stones");
@@ -384,7 +386,7 @@ web_explorer::result web_explorer::answer(web_position p, const std::function<bo
   if (!database) {
     if (stones >= impl_->midgame_min) {
       midgame_options o;
-      o.threads = 1;
+      o.threads = impl_->threads;
       o.distance = stones >= 18;
       o.workspace_limit = uint64_t(3) << 30;
       if (progress) o.cancelled = progress;

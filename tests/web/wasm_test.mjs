@@ -72,7 +72,7 @@ const compact = '______________________________0_____m';
 check(module.parse(compact).code === native(compact).board, 'parse the compact form');
 check(/invalid|bad board/.test(module.parse('12x').error || ''), `parse 12x: ${module.parse('12x').error}`);
 
-const engine = new module.Explorer(18);
+const engine = new module.Explorer(18, 1);
 // Slices: the empty board, a position to rotate and one to place with one stone.
 const empty = native('0');
 check(same(answer(engine, '0'), empty), 'the empty board equals pentago-lookup');
@@ -93,7 +93,7 @@ for (const code of [rotate19, place19, rotate20]) {
 // Errors: an impossible board, a sidecar of the wrong slice, a corrupt block.
 check(/impossible|bad board|invalid/.test(answer(engine, '1111111111111111111').error || ''),
       'an impossible board is refused');
-const fresh = new module.Explorer(18);
+const fresh = new module.Explorer(18, 1);
 const sidecar = fs.readFileSync(path.join(dataDir, 'slice-1.pentago.index'));
 check(/holds slice 1/.test(fresh.setSidecarHeader(2, sidecar.subarray(0, 24), sidecar.length).error || ''),
       'a sidecar of another slice is refused');
@@ -104,3 +104,4 @@ if (failures.length) {
   process.exit(1);
 }
 console.log('all wasm checks passed');
+

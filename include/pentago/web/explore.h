@@ -54,8 +54,9 @@ struct web_request {
 class web_explorer {
  public:
   // `midgame_min_stones`: the fewest stones solved in the browser (workspace 486 MiB at 18,
-  // 1.4 GiB at 17); `block_cache_bytes` bounds the decoded blocks kept.
-  explicit web_explorer(int midgame_min_stones = 18, uint64_t block_cache_bytes = 64 << 20);
+  // 1.4 GiB at 17); `block_cache_bytes` bounds the decoded blocks kept; `threads` of a solve.
+  explicit web_explorer(int midgame_min_stones = 18, uint64_t block_cache_bytes = 64 << 20,
+                        int threads = 1);
   ~web_explorer();
 
   // What the fetches brought. A slice whose sidecar is missing is absent; a present sidecar's

@@ -38,7 +38,8 @@ val parse(const std::string& text) {
 
 class explorer {
  public:
-  explicit explorer(int midgame_min_stones) : web_(midgame_min_stones) {}
+  explorer(int midgame_min_stones, int threads)
+      : web_(midgame_min_stones, uint64_t(64) << 20, threads) {}
 
   // {json} (the answer), {needs: [{kind, slice, record, offset, size}]}, or {error}.
   // `progress` is called before every layer of a midgame solve.
@@ -104,7 +105,7 @@ class explorer {
 EMSCRIPTEN_BINDINGS(pentago) {
   emscripten::function("parse", &parse);
   emscripten::class_<explorer>("Explorer")
-      .constructor<int>()
+      .constructor<int, int>()
       .function("answer", &explorer::answer)
       .function("setSliceAbsent", &explorer::set_slice_absent)
       .function("setSidecarHeader", &explorer::set_sidecar_header)
