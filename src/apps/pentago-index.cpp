@@ -3,6 +3,8 @@
 // over plain HTTP as a remote database (pentago-lookup --db URL, pentago-serve --db URL).
 #include <cstdio>
 #include <filesystem>
+#include <regex>
+#include <string>
 
 #include "cli.h"
 #include "pentago/data/supertensor.h"
@@ -41,7 +43,16 @@ int main(int argc, char** argv) {
       const std::string index = file + ".index";
       if (!replace && std::filesystem::exists(index))
         throw error(index + " already exists (--replace overwrites it)");
-      write_slice_index(supertensor_reader(file), index);
+      const supertensor_reader reader(file);
+      // A remote database finds slice N by the name slice-N.pentago: a sidecar for a file
+      // that holds another slice would serve wrong blocks under that name.
+      const std::string name = std::filesystem::path(file).filename().string();
+      std::smatch m;
+      if (std::regex_match(name, m, std::regex(R"(slice-(\d+)\.pentago)")) &&
+          std::stoi(m[1]) != reader.slice())
+        throw error(file + " holds slice " + std::to_string(reader.slice()) + ", not the slice " +
+                    m[1].str() + " its name says (no sidecar written)");
+      write_slice_index(reader, index);
       std::printf("wrote %s\n", index.c_str());
     }
     return 0;

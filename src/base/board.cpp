@@ -178,6 +178,14 @@ board_t parse_board(const std::string& text) {
     const unsigned long long v = strtoull(t.c_str(), &end, 10);
     if (errno || *end) throw usage_error("invalid board '" + t + "': number too large");
     board = v;
+  } else if (t.find('\n') == std::string::npos) {
+    // One line, not all digits: neither a code nor a picture (a sign, "0x", a second 'm').
+    std::string shown;
+    for (const char c : t.substr(0, 40))
+      shown += (unsigned char)c >= 0x20 && (unsigned char)c < 0x7f ? c : '?';
+    throw usage_error("invalid board '" + shown + (t.size() > 40 ? "...'" : "'") +
+                      ": a board is a decimal code (digits only; a trailing 'm' when the mover "
+                      "must rotate), 36 cells of '_', '.', '0', '1', or a 6x6 picture");
   } else {
     // 6x6 picture: rows a..f (y = 5..0) of 6 characters from "_01" (also '.', 'b'/'w').
     std::istringstream in(t);

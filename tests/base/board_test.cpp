@@ -26,6 +26,17 @@ TEST(board, packing_example) {
 TEST(board, parse_errors) {
   EXPECT_THROW(parse_board(""), usage_error);
   EXPECT_THROW(parse_board("12x"), usage_error);
+  // One line that is no code: named as such, not as a picture of one row.
+  for (const char* text : {"-1", "+0", "0x0", "0mm", "0M", "12x"}) {
+    try {
+      (void)parse_board(text);
+      ADD_FAILURE() << text << " accepted";
+    } catch (const usage_error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("a board is a decimal code"), std::string::npos) << what;
+      EXPECT_EQ(what.find("rows"), std::string::npos) << what;
+    }
+  }
   EXPECT_THROW(parse_board("99999999999999999999999"), usage_error);
   // Quadrant digit value 3^9 is not a radix-3 quadrant.
   EXPECT_THROW(parse_board("19683"), usage_error);

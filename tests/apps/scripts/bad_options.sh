@@ -36,6 +36,10 @@ expect 2 '~--memory' "$B/pentago-endgame" --memory 1M --dir "$T/e" 44444554
 expect 2 '~slice 2' "$B/pentago-endgame" --restart "$D/slice-2.pentago" --dir "$T/e" 44444554
 [ -e "$T/e" ] && { echo "FAIL: a refused run left $T/e behind"; fail=1; }
 expect 2 '~--threads' "$B/pentago-lookup" --db "$D" --threads 0x10 0
+# pentago-index refuses a file whose name gives another slice than it holds (exit 1).
+mkdir -p "$T/idx" && cp "$D/slice-2.pentago" "$T/idx/slice-5.pentago"
+expect 1 '~holds slice 2, not the slice 5' "$B/pentago-index" "$T/idx/slice-5.pentago"
+[ -e "$T/idx/slice-5.pentago.index" ] && { echo "FAIL: a sidecar for a misnamed slice"; fail=1; }
 expect 2 '~--cache' "$B/pentago-lookup" --db "$D" --cache 0x1G 0
 expect 2 '~--midgame-memory' "$B/pentago-lookup" --midgame-memory lots 3086939205047555958
 # A 17-stone board over a 100M workspace bound: one line naming the need and the limit.
