@@ -22,4 +22,4 @@ endif()
 set_tests_properties(web_wasm_node web_static_browser PROPERTIES FIXTURES_REQUIRED wasm
   LABELS web SKIP_RETURN_CODE 77)
 set_tests_properties(web_wasm_node PROPERTIES TIMEOUT 120)
-set_tests_properties(web_static_browser PROPERTIES TIMEOUT 200)
+set_tests_properties(web_static_browser PROPERTIES TIMEOUT 480)

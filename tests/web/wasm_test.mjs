@@ -90,6 +90,17 @@ for (const code of [rotate19, place19, rotate20]) {
   check(same(mine, theirs), `${code}: ${JSON.stringify(mine).slice(0, 200)} differs from pentago-lookup`);
   check(layers > 10, `${code}: ${layers} progress calls`);
 }
+// The 2013 benchmark board (18 stones): its time and CPU time here, for docs/performance.md.
+{
+  const benchmark = '274440791932540184';
+  const [wall, cpu] = [performance.now(), process.cpuUsage()];
+  const mine = answer(engine, benchmark);
+  const seconds = (performance.now() - wall) / 1000, cpuSeconds = process.cpuUsage(cpu).user / 1e6;
+  check(same(mine, native(benchmark)), `${benchmark} differs from pentago-lookup`);
+  console.log(`${benchmark} in WebAssembly under node: ${seconds.toFixed(2)} s wall, ` +
+              `${cpuSeconds.toFixed(2)} s CPU (one thread, values and distances)`);
+}
+
 // Errors: an impossible board, a sidecar of the wrong slice, a corrupt block.
 check(/impossible|bad board|invalid/.test(answer(engine, '1111111111111111111').error || ''),
       'an impossible board is refused');
