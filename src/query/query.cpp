@@ -3,11 +3,11 @@
 // n) or the midgame solver (15 stones or more), sorts the moves best first, and caches answers
 // by position (also the answers of the children a solve has already valued). A position to
 // place whose own slice is held but whose children's is not gets a partial answer: its value.
+// Which source answers a position is a value (query_route), decided before any work.
 #include "pentago/query/query.h"
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <functional>
@@ -22,48 +22,6 @@
 namespace pentago {
 
 namespace {
-
-constexpr size_t max_position_text = 4096;
-
-const char* color_name(int color) { return color ? "white" : "black"; }
-
-// Who moves at a position: the player to place, or the player who placed and must rotate.
-int mover(position_t p) {
-  const int n = count_stones(p.board);
-  return p.to_rotate ? (n - 1) & 1 : n & 1;
-}
-
-void validate_position(position_t p) {
-  check_board(p.board);
-  if (!p.to_rotate) return;
-  const int n = count_stones(p.board);
-  if (n == 0)
-    throw usage_error("impossible position " + position_code(p) +
-                      ": to rotate, but nobody has placed a stone");
-  const int other = 1 - mover(p);
-  if (won(unpack(p.board, other)))
-    throw usage_error("impossible position " + position_code(p) + ": to rotate, but " +
-                      color_name(other) +
-                      " already had five in a row before the placement (the game was over)");
-}
-
-// The value of a finished position for its mover, by the rules; nullopt while the game goes on.
-std::optional<int> rules_value(position_t p) {
-  if (p.to_rotate) {
-    if (won(unpack(p.board, mover(p)))) return 1;  // five on placement wins at once
-    return std::nullopt;
-  }
-  const int t = terminal_value(p.board);
-  if (t != 2) return t;
-  return std::nullopt;
-}
-
-struct position_hash {
-  size_t operator()(const position_t& p) const {
-    const uint64_t h = (p.board ^ uint64_t(p.to_rotate) << 63) * 0x9e3779b97f4a7c15ULL;
-    return size_t(h ^ h >> 31);
-  }
-};
 
 // The midgame solver's values by position (each for the player to move at that board) and
 // their distances (-1: a tie or not computed).
@@ -136,50 +94,33 @@ int best_distance(const std::vector<T>& moves) {
   return moves.front().distance;
 }
 
+// How an unfinished position is answered, decided before any work: from the databases (its
+// children's slice covers every child), by the midgame solver, with its own value only (a
+// position to place whose own slice is held but whose children's is not), or not at all.
+// `missing` names the slice that is missing for the last two.
+enum class route_kind { database, midgame, own_value_only, unanswerable };
+struct query_route {
+  route_kind kind = route_kind::unanswerable;
+  std::string missing;
+};
+
+// A rotation's answer as a move of a position to rotate.
+move_answer as_move(const rotation_answer& r) {
+  move_answer m;
+  m.move = r.move, m.child = r.child, m.value = r.value, m.source = r.source;
+  m.distance = r.distance;
+  return m;
+}
+
+// The best value of `list` and the source it came from.
+template <class T>
+void best_of(const std::vector<T>& list, int& value, answer_source& from) {
+  value = -2;
+  for (const auto& r : list)
+    if (r.value > value) value = r.value, from = r.source;
+}
+
 }  // namespace
-
-std::string position_code(position_t position) {
-  return std::to_string(position.board) + (position.to_rotate ? "m" : "");
-}
-
-std::string compact_board(board_t board) {
-  const side_t black = unpack(board, 0), white = unpack(board, 1);
-  std::string s;
-  for (int y = 5; y >= 0; y--)
-    for (int x = 0; x < 6; x++)
-      s += black & cell_bit(x, y) ? '0' : white & cell_bit(x, y) ? '1' : '_';
-  return s;
-}
-
-position_t parse_position(const std::string& text) {
-  if (text.size() > max_position_text)
-    throw usage_error("board text too long (" + std::to_string(text.size()) + " bytes; at most " +
-                      std::to_string(max_position_text) + ")");
-  const size_t a = text.find_first_not_of(" \t\r\n"), e = text.find_last_not_of(" \t\r\n");
-  if (a == std::string::npos) throw usage_error("empty board");
-  std::string t = text.substr(a, e - a + 1);
-  auto all = [](const std::string& s, auto pred) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) { return pred(c); });
-  };
-  auto digit = [](char c) { return std::isdigit((unsigned char)c) != 0; };
-  auto cell = [](char c) { return c == '_' || c == '.' || c == '0' || c == '1'; };
-  position_t p;
-  std::string body = t;
-  if (body.size() > 1 && body.back() == 'm') {
-    const std::string rest = body.substr(0, body.size() - 1);
-    if (all(rest, digit) || (rest.size() == 36 && all(rest, cell))) body = rest, p.to_rotate = true;
-  }
-  if (body.size() == 36 && all(body, cell)) {
-    side_t sides[2] = {0, 0};
-    for (int k = 0; k < 36; k++)
-      if (body[k] == '0' || body[k] == '1') sides[body[k] - '0'] |= cell_bit(k % 6, 5 - k / 6);
-    p.board = pack(sides[0], sides[1]);
-  } else {
-    p.board = parse_board(body);  // the decimal code or the 6x6 picture
-  }
-  validate_position(p);
-  return p;
-}
 
 double parse_timeout_option(const std::string& option, const std::string& value) {
   char* end = nullptr;
@@ -200,8 +141,6 @@ const char* answer_source_name(answer_source source) {
   }
   return "?";
 }
-
-const char* value_word(int value) { return value > 0 ? "win" : value < 0 ? "loss" : "tie"; }
 
 struct query_engine::impl {
   query_options options;
@@ -235,7 +174,7 @@ struct query_engine::impl {
     if (p.to_rotate) {
       add_rotations(p.board);
     } else {
-      const int turn = mover(p);
+      const int turn = position_mover(p);
       for (side_t rest = empty_cells(p.board); rest; rest &= rest - 1) {
         const int i = __builtin_ctzll(rest);
         const board_t placed = place_stone(p.board, turn, i / 16, i % 16);
@@ -245,8 +184,8 @@ struct query_engine::impl {
     return result;
   }
 
-  // Which source answers an unfinished position (throws naming the missing slice).
-  answer_source route(position_t p, const std::vector<board_t>& children) const {
+  // Which source answers an unfinished position, and what is missing where none does.
+  query_route route(position_t p, const std::vector<board_t>& children) const {
     const int n = count_stones(p.board), needed = p.to_rotate ? n : n + 1;
     std::optional<board_t> uncovered;
     if (db && db->has_slice(needed)) {
@@ -255,9 +194,9 @@ struct query_engine::impl {
           uncovered = c;
           break;
         }
-      if (!uncovered) return answer_source::database;
+      if (!uncovered) return {route_kind::database, ""};
     }
-    if (n >= midgame_min_stones) return answer_source::midgame;
+    if (n >= midgame_min_stones) return {route_kind::midgame, ""};
     std::string why = "position " + position_code(p) + " (" + std::to_string(n) +
                       (n == 1 ? " stone" : " stones") + ", to " +
                       (p.to_rotate ? "rotate" : "place") + ") needs slice-" +
@@ -268,8 +207,11 @@ struct query_engine::impl {
     else
       why += db ? ", which none of the databases " + db->describe() + " holds"
                 : std::string(", and no database is given (--db)");
-    throw error(why + "; the midgame solver answers positions with " +
-                std::to_string(midgame_min_stones) + " or more stones");
+    why += "; the midgame solver answers positions with " + std::to_string(midgame_min_stones) +
+           " or more stones";
+    // The value of a position to place is in its own slice even when its moves are not.
+    const bool own_value = !p.to_rotate && db && db->covers(p.board);
+    return {own_value ? route_kind::own_value_only : route_kind::unanswerable, why};
   }
 
   // Value for the mover of a position to place, from the databases.
@@ -282,11 +224,95 @@ struct query_engine::impl {
     return black == (board_turn(board) == 0) ? 1 : -1;
   }
 
+  // The values of a position's children, from the databases or from one midgame solve.
+  struct child_values {
+    answer_source source;
+    midgame_values mid;
+  };
+
+  // A position to place's child to place after a rotation, valued for the player who placed.
+  rotation_answer rotation(const child_values& from, board_t placed, int q, int dir) const {
+    rotation_answer r;
+    r.move = rotation_name(q, dir);
+    r.child = {rotate_board(placed, q, dir), false};
+    if (const auto v = rules_value(r.child)) {
+      r.value = -*v;
+      r.source = answer_source::rules;
+      r.distance = *v ? 1 : -1;  // the game ends with this turn
+    } else if (from.source == answer_source::database) {
+      r.value = -database_value(r.child.board);
+      r.source = from.source;
+    } else {
+      const auto it = from.mid.find(r.child);
+      PENTAGO_CHECK(it != from.mid.end(), "midgame result lacks board " + position_code(r.child));
+      r.value = -it->second.value;
+      r.distance = it->second.distance >= 0 ? 1 + it->second.distance : -1;
+      r.source = from.source;
+    }
+    return r;
+  }
+
+  // The 8 rotations of a placed board, best first.
+  std::vector<rotation_answer> rotations(const child_values& from, board_t placed) const {
+    std::vector<rotation_answer> result;
+    for (int q = 0; q < 4; q++)
+      for (const int dir : {1, -1}) result.push_back(rotation(from, placed, q, dir));
+    sort_best_first(result);
+    return result;
+  }
+
+  // The placements of a position to place, each with its rotations (or a win at once).
+  std::vector<move_answer> placements(const child_values& from, position_t p, int turn) const {
+    std::vector<move_answer> moves;
+    for (int y = 5; y >= 0; y--)
+      for (int x = 0; x < 6; x++) {
+        const side_t bit = cell_bit(x, y);
+        if (!(empty_cells(p.board) & bit)) continue;
+        const int i = __builtin_ctzll(bit);
+        const board_t placed = place_stone(p.board, turn, i / 16, i % 16);
+        move_answer m;
+        m.move = cell_name(x, y);
+        if (won(unpack(placed, turn))) {
+          m.child = {placed, false};
+          m.value = 1;
+          m.source = answer_source::rules;
+          m.distance = 1;
+        } else {
+          m.child = {placed, true};
+          m.rotations = rotations(from, placed);
+          best_of(m.rotations, m.value, m.source);
+          m.distance = best_distance(m.rotations);
+        }
+        moves.push_back(std::move(m));
+      }
+    return moves;
+  }
+
+  child_values solve_children(position_t p, const std::vector<board_t>& children, route_kind kind,
+                              const std::function<bool()>& cancelled) {
+    child_values values{
+        kind == route_kind::database ? answer_source::database : answer_source::midgame, {}};
+    if (kind == route_kind::database) {
+      db->prefetch(children);
+      return values;
+    }
+    midgame_in_flight++;
+    try {
+      values.mid = run_midgame(p, options, workspaces, cancelled);
+    } catch (...) {
+      midgame_in_flight--;
+      throw;
+    }
+    midgame_in_flight--;
+    midgame_solves++;
+    return values;
+  }
+
   position_answer compute(position_t p, const std::function<bool()>& cancelled) {
     position_answer a;
     a.position = p;
     a.stones = count_stones(p.board);
-    a.to_move = mover(p);
+    a.to_move = position_mover(p);
     if (const auto v = rules_value(p)) {
       a.value = *v;
       a.source = answer_source::rules;
@@ -294,103 +320,35 @@ struct query_engine::impl {
       return a;
     }
     const std::vector<board_t> children = open_children(p);
-    answer_source source;
-    try {
-      source = route(p, children);
-    } catch (const error& e) {
-      // The value of a position to place is in its own slice even when its moves are not.
-      if (p.to_rotate || !db || !db->covers(p.board)) throw;
-      a.value = database_value(p.board);
-      a.source = answer_source::database;
-      a.slice = a.stones;
-      a.moves_unknown = e.what();
-      return a;
+    const query_route r = route(p, children);
+    switch (r.kind) {
+      case route_kind::unanswerable:
+        throw error(r.missing);
+      case route_kind::own_value_only:
+        a.value = database_value(p.board);
+        a.source = answer_source::database;
+        a.slice = a.stones;
+        a.moves_unknown = r.missing;
+        return a;
+      case route_kind::database:
+        a.slice = a.stones + (p.to_rotate ? 0 : 1);
+        break;
+      case route_kind::midgame:
+        break;
     }
-    midgame_values mid;
-    if (source == answer_source::database) {
-      db->prefetch(children);
-      a.slice = a.stones + (p.to_rotate ? 0 : 1);
-    } else {
-      midgame_in_flight++;
-      try {
-        mid = run_midgame(p, options, workspaces, cancelled);
-      } catch (...) {
-        midgame_in_flight--;
-        throw;
-      }
-      midgame_in_flight--;
-      midgame_solves++;
-    }
-    // The 8 rotations of a placed board, valued for the player who placed.
-    auto rotations = [&](board_t placed) {
-      std::vector<rotation_answer> result;
-      for (int q = 0; q < 4; q++)
-        for (const int dir : {1, -1}) {
-          rotation_answer r;
-          r.move = rotation_name(q, dir);
-          r.child = {rotate_board(placed, q, dir), false};
-          if (const auto v = rules_value(r.child)) {
-            r.value = -*v;
-            r.source = answer_source::rules;
-            r.distance = *v ? 1 : -1;  // the game ends with this turn
-          } else if (source == answer_source::database) {
-            r.value = -database_value(r.child.board);
-            r.source = source;
-          } else {
-            const auto it = mid.find(r.child);
-            PENTAGO_CHECK(it != mid.end(), "midgame result lacks board " + position_code(r.child));
-            r.value = -it->second.value;
-            r.distance = it->second.distance >= 0 ? 1 + it->second.distance : -1;
-            r.source = source;
-          }
-          result.push_back(r);
-        }
-      sort_best_first(result);
-      return result;
-    };
-    auto best_of = [](auto& list, int& value, answer_source& from) {
-      value = -2;
-      for (const auto& r : list)
-        if (r.value > value) value = r.value, from = r.source;
-    };
+    const child_values from = solve_children(p, children, r.kind, cancelled);
     if (p.to_rotate) {
-      for (const auto& r : rotations(p.board)) {
-        move_answer m;
-        m.move = r.move, m.child = r.child, m.value = r.value, m.source = r.source;
-        m.distance = r.distance;
-        a.moves.push_back(m);
-      }
+      for (const auto& rotated : rotations(from, p.board)) a.moves.push_back(as_move(rotated));
     } else {
-      const int turn = a.to_move;
-      for (int y = 5; y >= 0; y--)
-        for (int x = 0; x < 6; x++) {
-          const side_t bit = cell_bit(x, y);
-          if (!(empty_cells(p.board) & bit)) continue;
-          const int i = __builtin_ctzll(bit);
-          const board_t placed = place_stone(p.board, turn, i / 16, i % 16);
-          move_answer m;
-          m.move = cell_name(x, y);
-          if (won(unpack(placed, turn))) {
-            m.child = {placed, false};
-            m.value = 1;
-            m.source = answer_source::rules;
-            m.distance = 1;
-          } else {
-            m.child = {placed, true};
-            m.rotations = rotations(placed);
-            best_of(m.rotations, m.value, m.source);
-            m.distance = best_distance(m.rotations);
-          }
-          a.moves.push_back(std::move(m));
-        }
+      a.moves = placements(from, p, a.to_move);
     }
     best_of(a.moves, a.value, a.source);
     sort_best_first(a.moves);
     a.distance = best_distance(a.moves);
-    if (source == answer_source::midgame) {
-      const auto it = mid.find(p);
+    if (from.source == answer_source::midgame) {
+      const auto it = from.mid.find(p);
       PENTAGO_CHECK(
-          it != mid.end() && it->second.value == a.value &&
+          it != from.mid.end() && it->second.value == a.value &&
               (it->second.distance < 0 || it->second.distance == a.distance),
           "midgame root value or distance disagrees with its children at " + position_code(p));
     }
@@ -411,12 +369,7 @@ struct query_engine::impl {
       c.source = m.source;
       c.distance = m.distance;
       if (c.source == answer_source::database) c.slice = a.slice;
-      for (const auto& r : m.rotations) {
-        move_answer rm;
-        rm.move = r.move, rm.child = r.child, rm.value = r.value, rm.source = r.source;
-        rm.distance = r.distance;
-        c.moves.push_back(rm);
-      }
+      for (const auto& r : m.rotations) c.moves.push_back(as_move(r));
       answers.put(c.position, std::move(c));
     }
   }
@@ -429,11 +382,7 @@ query_engine::~query_engine() = default;
 bool query_engine::needs_midgame(position_t position) const {
   validate_position(position);
   if (rules_value(position) || impl_->answers.contains(position)) return false;
-  try {
-    return impl_->route(position, impl::open_children(position)) == answer_source::midgame;
-  } catch (const error&) {
-    return false;  // unanswerable: answer() says why
-  }
+  return impl_->route(position, impl::open_children(position)).kind == route_kind::midgame;
 }
 
 position_answer query_engine::answer(position_t position, const std::function<bool()>& cancelled) {

@@ -235,35 +235,6 @@ TEST(query, a_corrupt_local_block_is_a_clear_error) {
   fs::remove_all(dir);
 }
 
-TEST(query, parses_codes_compact_boards_and_pictures) {
-  const board_t b = pack(cell_bit(0, 5) | cell_bit(3, 2), cell_bit(5, 0));
-  std::string expected(36, '_');
-  expected[0] = '0', expected[21] = '0', expected[35] = '1';
-  EXPECT_EQ(compact_board(b), expected);
-  for (const bool m : {false, true}) {
-    const position_t p{b, m};
-    EXPECT_EQ(parse_position(position_code(p)), p);
-    EXPECT_EQ(parse_position(compact_board(b) + (m ? "m" : "")), p);
-    EXPECT_EQ(parse_position("  " + position_code(p) + "\n"), p);
-  }
-  EXPECT_EQ(parse_position(str_board(b)).board, b);
-  EXPECT_EQ(position_code({b, true}), std::to_string(b) + "m");
-  // Malformed and impossible boards are usage errors of one line.
-  for (const std::string& bad : std::vector<std::string>{
-           "", "12x", "m", "0m",                  // nobody has placed in the empty board
-           "00________________________________",  // 34 cells
-           rows({"00"}),                          // two black stones, no white
-           std::string(5000, '_'), "99999999999999999999999",
-           rows({"00000_", "111_11"}) + "m"}) {  // black won before white placed
-    try {
-      (void)parse_position(bad);
-      ADD_FAILURE() << "accepted '" << bad.substr(0, 40) << "'";
-    } catch (const usage_error& e) {
-      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
-    }
-  }
-}
-
 TEST(query, json_has_the_shape_of_the_api) {
   query_engine engine(published_options());
   const position_answer a = engine.answer({pack(cell_bit(1, 4), 0), false});

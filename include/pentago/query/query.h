@@ -9,34 +9,16 @@
 #include <string>
 #include <vector>
 
-#include "pentago/base/board.h"
+#include "pentago/base/position.h"
 
 namespace pentago {
-
-// A position in play: the board and whether its mover has placed and must still rotate.
-struct position_t {
-  board_t board = 0;
-  bool to_rotate = false;
-  bool operator==(const position_t&) const = default;
-};
-
-// "<decimal board code>" or "<decimal board code>m" (to rotate), as the published data and
-// the 2013 API.
-std::string position_code(position_t position);
-// Accepts the decimal code (optional trailing m), the 6x6 picture of str_board, or a compact
-// 36-character text form (rows top to bottom, '_' or '.' empty, '0' black, '1' white; a
-// trailing 'm' means to rotate). Validates the position (check_board, and for to_rotate the
-// placer's extra stone); throws usage_error with a one-line reason.
-position_t parse_position(const std::string& text);
-// The compact 36-character form (rows top to bottom, '_' empty, '0' black, '1' white).
-std::string compact_board(board_t board);
 
 // Where a value came from.
 enum class answer_source { rules, database, midgame };
 const char* answer_source_name(answer_source source);  // "rules", "database", "midgame"
 
-// -1 loss, 0 tie, 1 win: always for the player to move at the position it belongs to.
-const char* value_word(int value);  // "loss", "tie", "win"
+// Values are -1 loss, 0 tie, 1 win (value_word, pentago/base/position.h): always for the player
+// to move at the position they belong to.
 
 // A rotation after a placement: quadrant 0..3, direction +1 CCW or -1 CW.
 struct rotation_answer {
