@@ -1,7 +1,8 @@
 // The shared command line of the solver programs: parsing, validation, usage, run requests.
 #include "pentago/end/engine_options.h"
 
-#include "pentago/end/run_options.h"
+#include <unistd.h>
+
 #include "pentago/util/error.h"
 
 namespace pentago {
@@ -16,7 +17,18 @@ bool is(engine_program p, std::initializer_list<engine_program> programs) {
 constexpr auto endgame = engine_program::endgame, local = engine_program::local,
                predict = engine_program::predict;
 
+// The one positional ROOT: parses the cursor's word into root, with a usage_error on a second.
+void take_root(const argument_cursor& args, section_t& root, bool& have_root) {
+  if (have_root) throw usage_error("more than one root section given: " + args.arg());
+  root = section_t::parse(args.arg());
+  have_root = true;
+}
+
 }  // namespace
+
+uint64_t physical_memory() {
+  return uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE));
+}
 
 const char* engine_program_name(engine_program program) {
   switch (program) {

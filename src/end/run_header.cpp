@@ -2,7 +2,7 @@
 #include "pentago/end/run_header.h"
 
 #include "pentago/end/meaningless.h"
-#include "pentago/end/run_options.h"
+#include "pentago/util/format.h"
 
 namespace pentago {
 

@@ -11,10 +11,10 @@
 #include "pentago/end/line_compute.h"
 #include "pentago/end/line_order.h"
 #include "pentago/end/rank_overhead.h"
-#include "pentago/end/run_options.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/util/error.h"
+#include "pentago/util/format.h"
 
 namespace pentago {
 namespace {

@@ -7,9 +7,9 @@
 #include "pentago/end/block_store.h"
 #include "pentago/end/buffer_pool.h"
 #include "pentago/end/compacting_store.h"
-#include "pentago/end/run_options.h"
 #include "pentago/end/slice_loop.h"
 #include "pentago/util/error.h"
+#include "pentago/util/format.h"
 
 namespace pentago {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "pentago/end/run_options.h"
+#include "pentago/util/format.h"
 
 namespace pentago {
 

@@ -14,7 +14,7 @@
 
 #include "pentago/end/engine_options.h"
 #include "pentago/end/run_header.h"
-#include "pentago/end/run_options.h"
+#include "pentago/end/run_log.h"
 #include "pentago/end/run_plan.h"
 #include "pentago/end/run_record.h"
 #include "pentago/end/slice_loop.h"
@@ -25,6 +25,7 @@
 #include "pentago/mpi/restart_checks.h"
 #include "pentago/mpi/trace.h"
 #include "pentago/util/error.h"
+#include "pentago/util/format.h"
 #include "pentago/util/timer.h"
 
 namespace pentago {

@@ -11,10 +11,10 @@
 #include <thread>
 
 #include "pentago/end/partition.h"
-#include "pentago/end/run_options.h"
 #include "pentago/end/run_plan.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/util/error.h"
+#include "pentago/util/format.h"
 #include "pentago/util/parallel_for.h"
 #include "pentago/util/random.h"
 

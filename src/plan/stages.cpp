@@ -9,10 +9,10 @@
 #include <thread>
 
 #include "pentago/end/rank_overhead.h"
-#include "pentago/end/run_options.h"
 #include "pentago/end/run_plan.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/util/error.h"
+#include "pentago/util/format.h"
 #include "pentago/util/options.h"
 #include "pentago/util/parallel_for.h"
 

@@ -15,6 +15,9 @@
 
 namespace pentago {
 
+// Total physical memory of this machine (the programs' default --memory derives from it).
+uint64_t physical_memory();
+
 enum class engine_program { endgame, local, predict };
 const char* engine_program_name(engine_program program);  // "pentago-endgame", ...
 

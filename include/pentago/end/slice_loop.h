@@ -16,7 +16,7 @@
 #include "pentago/end/compacting_store.h"
 #include "pentago/end/engine_options.h"
 #include "pentago/end/line_order.h"
-#include "pentago/end/run_options.h"
+#include "pentago/end/run_log.h"
 #include "pentago/end/run_plan.h"
 #include "pentago/end/run_record.h"
 #include "pentago/end/slice_report.h"

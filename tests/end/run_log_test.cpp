@@ -1,18 +1,14 @@
-// Driver helpers: a log that cannot be written fails loudly, shell quoting survives the shell,
-// output files are checked before a run, and the fast meaningless values equal their
-// definition (XOR over the 8 global symmetries, salts 0-3 for win and 7 for notlose).
-#include "pentago/end/run_options.h"
+// The run log and output files: a log that cannot be written fails loudly, and output files are
+// checked before a run.
+#include "pentago/end/run_log.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
-#include "pentago/end/meaningless.h"
 #include "pentago/util/error.h"
-#include "pentago/util/random.h"
 
 using namespace pentago;
 namespace fs = std::filesystem;
@@ -30,24 +26,6 @@ TEST(run_log, write_error_throws_naming_the_file) {
   } catch (const error& e) {
     EXPECT_NE(std::string(e.what()).find("/dev/full"), std::string::npos) << e.what();
   }
-}
-
-// What sh makes of a word after quoting: the word itself.
-std::string through_shell(const std::string& word) {
-  const std::string command = "printf '%s' " + shell_quote(word);
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string out;
-  char buffer[256];
-  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-  pclose(pipe);
-  return out;
-}
-
-TEST(shell_quote, words_survive_the_shell) {
-  for (const std::string word : {"plain", "run dir", "it's", "a\"b", "$HOME", "x;rm -rf y",
-                                 "back\\slash", "*", "", "tab\there", "--dir=/a b/c"})
-    EXPECT_EQ(through_shell(word), word) << shell_quote(word);
-  EXPECT_EQ(shell_quote("/runs/r-1/slice-35.pentago"), "/runs/r-1/slice-35.pentago");
 }
 
 TEST(check_new_output_file, refuses_what_cannot_be_written) {
@@ -71,25 +49,6 @@ TEST(check_new_output_file, refuses_what_cannot_be_written) {
     EXPECT_THROW(check_new_output_file("--trace", (dir / "locked" / "t.json").string(), ""),
                  usage_error);
     fs::permissions(dir / "locked", fs::perms::owner_all);
-  }
-}
-
-TEST(meaningless, value_equals_its_definition) {
-  random_t random(make_uint128(71, 3));
-  for (int i = 0; i < 200; i++) {
-    // Random positions: each cell empty, black or white.
-    side_t black = 0, white = 0;
-    for (int x = 0; x < 6; x++)
-      for (int y = 0; y < 6; y++) {
-        const int c = int(random.bits<uint64_t>() % 3);
-        (c == 1 ? black : c == 2 ? white : black) |= c ? cell_bit(x, y) : 0;
-      }
-    const board_t board = pack(black, white);
-    const super_t win = super_meaningless(board, 0) | super_meaningless(board, 1) |
-                        super_meaningless(board, 2) | super_meaningless(board, 3);
-    const superinfo_t v = meaningless_value(board);
-    ASSERT_TRUE(v.win == win) << board;
-    ASSERT_TRUE(v.notlose == (win | super_meaningless(board, 7))) << board;
   }
 }
 

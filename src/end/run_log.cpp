@@ -1,60 +1,17 @@
-// Human-readable sizes, the ROOT argument, shell quoting and the flushed run log.
-#include "pentago/end/run_options.h"
+// The flushed run log, and the check that an output file can be written when the run ends
+// (pentago/end/run_log.h).
+#include "pentago/end/run_log.h"
 
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <algorithm>
-#include <cctype>
 #include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
 #include "pentago/util/error.h"
 
 namespace pentago {
-
-std::string format_bytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  int u = 0;
-  while (std::fabs(bytes) >= 1024 && u < 5) bytes /= 1024, u++;
-  char buf[64];
-  std::snprintf(buf, sizeof buf, u ? "%.2f %s" : "%.0f %s", bytes, units[u]);
-  return buf;
-}
-
-std::string format_seconds(double seconds) {
-  char buf[64];
-  if (seconds < 60) {
-    std::snprintf(buf, sizeof buf, "%.1f s", seconds);
-  } else {
-    const long s = std::lround(seconds);
-    std::snprintf(buf, sizeof buf, "%ldh %02ldm %02lds", s / 3600, s / 60 % 60, s % 60);
-  }
-  return buf;
-}
-
-uint64_t physical_memory() {
-  return uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE));
-}
-
-void take_root(const argument_cursor& args, section_t& root, bool& have_root) {
-  if (have_root) throw usage_error("more than one root section given: " + args.arg());
-  root = section_t::parse(args.arg());
-  have_root = true;
-}
-
-std::string shell_quote(const std::string& word) {
-  const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return std::isalnum((unsigned char)c) || std::strchr("_-+=./:,@%", c);
-  });
-  if (safe) return word;
-  std::string quoted = "'";
-  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
 
 void check_new_output_file(const std::string& option, const std::string& path,
                            const std::string& run_dir) {
