@@ -469,12 +469,12 @@ struct server::impl {
   void on_position(const http_request& req, const std::string& code, http_response& res) {
     const auto start = clock_type::now();
     guarded(res, [&] {
-      position_answer a = answer(req, parse(code), start);
+      const position_answer a = answer(req, parse(code), start);
       const bool complete = a.moves_unknown.empty();
-      const double elapsed = a.elapsed_ms;
-      a.elapsed_ms = 0;
-      const std::string tag = entity_tag(answer_json(a));
-      a.elapsed_ms = elapsed;
+      std::string body = answer_json(a);
+      // The tag covers everything before the trailing elapsed_ms (the answer's last field).
+      const size_t timing = body.rfind(",\"elapsed_ms\":");
+      const std::string tag = entity_tag(body.substr(0, timing));
       const std::string cache_control = complete ? immutable() : std::string("no-cache");
       res.headers.push_back({"ETag", tag});
       if (none_match(req.header("if-none-match"), tag)) {
@@ -483,7 +483,7 @@ struct server::impl {
         res.headers.push_back({"Cache-Control", cache_control});
         return;
       }
-      json_reply(res, answer_json(a), cache_control.c_str());
+      json_reply(res, std::move(body), cache_control.c_str());
     });
   }
 
