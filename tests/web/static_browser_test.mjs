@@ -311,6 +311,18 @@ async function main() {
               `(values and distances, ${threads} thread)`);
   await checkPosition(benchmark, await lookup(benchmark));
 
+  // Moving on during a solve cancels it: the next position (the empty board) is shown at once,
+  // and the cancelled solve's answer never replaces it.
+  const slow = randomBoard(18, 99);
+  await evaluate(`location.hash = '#${slow}'`);
+  await waitFor(`/solving in this browser/.test(document.getElementById('status').textContent)`,
+                'progress of a solve');
+  const t1 = Date.now();
+  await show('0');
+  check(Date.now() - t1 < 4000, `the empty board after a cancelled solve took ${Date.now() - t1} ms`);
+  await new Promise((r) => setTimeout(r, 1500));
+  check((await evaluate('document.body.dataset.code')) === '0', 'the cancelled solve stayed cancelled');
+
   // 4. Random 18-24 stone positions solved in WebAssembly against the native solver.
   const codes = [];
   for (let i = 0; i < 21; i++) codes.push(randomBoard(18 + (i % 7), 100 + i));
