@@ -29,8 +29,10 @@ endif()
 set_tests_properties(serve_browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
 set_tests_properties(serve_cli serve_browser PROPERTIES LABELS serve)
 
-# The standing hostile probe (scripts/probe-serve) in its quick form: malformed requests, lookup
-# edge cases, slow clients, chunked bodies, pipelining, log bytes and a mismatched sidecar.
+# The standing hostile probe (scripts/probe-serve) in its quick form: malformed requests,
+# ambiguous framing, lookup edge cases, slow clients, chunked bodies, pipelining, log bytes,
+# floods (idle sockets, never-reading clients, half-sent bodies, no file descriptors), a client
+# that leaves its solves, the per-client limit, ETag revalidation and a mismatched sidecar.
 find_package(Python3 COMPONENTS Interpreter)
 add_test(NAME probe_serve_quick
   COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/probe-serve --quick
