@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstdint>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -28,6 +29,10 @@ namespace pentago {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
+
+// Body bytes read and dropped after a body was refused, before the connection is closed
+// without an answer (a chunked body may never end).
+constexpr uint64_t max_dropped = uint64_t(16) << 20;
 
 // How long stopping waits for the responses under way.
 constexpr double stop_grace_s = 2;
@@ -86,6 +91,7 @@ struct exchange {
   size_t reserved = 0;  // bytes of the body budget held
   int refuse_status = 0;
   std::string refuse_reason;
+  uint64_t dropped = 0;  // body bytes dropped after the refusal
 };
 
 }  // namespace
@@ -285,7 +291,10 @@ struct http_server::impl {
 
   // A piece of the body: kept (within the bounds) or, past them, dropped until the end.
   void take_body(exchange& x, const char* data, size_t size) {
-    if (x.refuse_status) return;
+    if (x.refuse_status) {
+      x.dropped += size;
+      return;
+    }
     std::string& body = x.request.body;
     if (body.size() + size > options.max_body) {
       x.refuse_status = 413;
@@ -314,6 +323,8 @@ struct http_server::impl {
       case exchange::stage::reading:
         if (*upload_size) {
           take_body(*x, upload, *upload_size);
+          // A refused body is read on to its end for the answer to be read, but not forever.
+          if (x->dropped > max_dropped) return MHD_NO;
           *upload_size = 0;
           return MHD_YES;
         }
