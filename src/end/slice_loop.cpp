@@ -9,6 +9,7 @@
 #include "pentago/data/supertensor.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/util/error.h"
+#include "pentago/util/format.h"
 #include "pentago/util/timer.h"
 
 namespace pentago {
