@@ -10,6 +10,10 @@ expect 2 "$serve" --db "$data" --port
 expect 2 "$serve" --db "$data" --timeout 0
 expect 2 "$serve" --db "$data" --cache lots
 expect 2 "$serve" --db "$data" extra
+expect 2 '~--midgame-per-client' "$serve" --db "$data" --midgame-per-client 0
+expect 2 '~--max-per-client' "$serve" --db "$data" --max-per-client 0
+expect 2 '~--trusted-proxy' "$serve" --db "$data" --trusted-proxy ""
+"$serve" --help | grep -q -- '--midgame-per-client N' || { echo "FAIL --help lacks the per-client limit"; fail=1; }
 timeout 60 "$serve" --db "$data/no-such-dir" --port 0 >/dev/null 2>&1 &&
   { echo "FAIL missing database accepted"; fail=1; }
 expect 1 "$serve" --db "$data" --bind 203.0.113.1 --port 0
