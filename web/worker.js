@@ -1,11 +1,14 @@
 // The explorer's engine without a server, in a Web Worker: the WebAssembly module (pentago.js,
-// pentago.wasm beside the page; one thread) answers positions from slice files read by HTTP
-// range requests (the sidecar's header, a block's record in it, then the block) and from the
-// midgame solver.
+// pentago.wasm beside the page, one thread; pentago-threads.js with its .wasm and .worker.js on
+// a cross-origin isolated page, up to 4 threads) answers positions from slice files read by
+// HTTP range requests (the sidecar's header, a block's record in it, then the block) and from
+// the midgame solver.
 // Messages in: {type: 'init', slices: URL, midgame: N}, {type: 'answer', id, code}. Out:
 // {id, answer} (the JSON shape of the server's answers), {id, error}, {id, progress: layers}.
 'use strict';
-importScripts('pentago.js');
+// Shared memory (threads) needs a cross-origin isolated page (COOP and COEP headers).
+const threads = self.crossOriginIsolated ? Math.min(4, navigator.hardwareConcurrency || 1) : 1;
+importScripts(threads > 1 ? 'pentago-threads.js' : 'pentago.js');
 
 let engine = null;
 let slices = null;
@@ -13,9 +16,14 @@ const started = new Promise((resolve) => {
   self.onmessage = ({data}) => {
     if (data.type !== 'init') return;
     slices = data.slices;
-    resolve(PentagoModule().then((module) => {
-      engine = new module.Explorer(data.midgame || 18, 1);
-      postMessage({threads: 1});
+    // The threaded module's pool workers load it again by this URL (a worker has no
+    // document.currentScript to find it by).
+    const load = threads > 1 ? () => PentagoThreadsModule({
+      mainScriptUrlOrBlob: new URL('pentago-threads.js', self.location.href).href,
+    }) : PentagoModule;
+    resolve(load().then((module) => {
+      engine = new module.Explorer(data.midgame || 18, threads);
+      postMessage({threads});
     }));
   };
 });

@@ -82,7 +82,7 @@ super_t merge_halves(halfsuper_t h0, halfsuper_t h1) {
   return s;
 }
 
-std::pair<halfsuper_t, halfsuper_t> halfsuper_wins_both(side_t side) {
+std::pair<halfsuper_t, halfsuper_t> halfsuper_wins_both(side_t side) noexcept {
   const wins_tables& t = tables();
   const auto& c0 = t.covered[0][side & 0x1ff];
   const auto& c1 = t.covered[1][side >> 16 & 0x1ff];
@@ -98,7 +98,7 @@ std::pair<halfsuper_t, halfsuper_t> halfsuper_wins_both(side_t side) {
   return {h0, h1};
 }
 
-halfsuper_t halfsuper_wins(side_t side, int parity) {
+halfsuper_t halfsuper_wins(side_t side, int parity) noexcept {
   const auto both = halfsuper_wins_both(side);
   return parity ? both.second : both.first;
 }

@@ -70,7 +70,8 @@ async function startNginx() {
   const site = path.join(outDir, 'site');
   fs.mkdirSync(path.join(site, 'data'), {recursive: true});
   for (const name of fs.readdirSync(webDir)) fs.copyFileSync(path.join(webDir, name), path.join(site, name));
-  for (const name of ['pentago.js', 'pentago.wasm'])
+  for (const name of ['pentago.js', 'pentago.wasm', 'pentago-threads.js', 'pentago-threads.wasm',
+                      'pentago-threads.worker.js'])
     fs.copyFileSync(path.join(wasmDir, name), path.join(site, name));
   for (const name of fs.readdirSync(dataDir).filter((n) => /^slice-\d+\.pentago(\.index)?$/.test(n)))
     fs.copyFileSync(path.join(dataDir, name), path.join(site, 'data', name));
@@ -92,6 +93,12 @@ http {
   server {
     listen 127.0.0.1:${port};
     root ${site};
+    # The page at / is cross-origin isolated (the threaded module); at /plain/ it is not.
+    location / {
+      add_header Cross-Origin-Opener-Policy same-origin;
+      add_header Cross-Origin-Embedder-Policy require-corp;
+    }
+    location /plain/ { alias ${site}/; }
   }
 }
 `);
@@ -307,8 +314,9 @@ async function main() {
   const t0 = Date.now();
   await show(benchmark);
   const threads = await evaluate('document.body.dataset.threads');
+  check(Number(threads) > 1, `threads of the isolated page: ${threads}`);
   console.log(`18-stone benchmark board ${benchmark} solved in Chromium in ${Date.now() - t0} ms ` +
-              `(values and distances, ${threads} thread)`);
+              `(values and distances, ${threads} threads)`);
   await checkPosition(benchmark, await lookup(benchmark));
 
   // Moving on during a solve cancels it: the next position (the empty board) is shown at once,
@@ -409,6 +417,21 @@ async function main() {
           `a line of ${items} moves for a distance of ${decided.distance} turns`);
     await waitFor(`/Game over/.test(document.getElementById('status').textContent)`, 'the line played out');
   }
+
+  // The page without the isolation headers: the one-thread module.
+  await page('Page.navigate', {url: `${base}/plain/#${benchmark}`});
+  const t2 = Date.now();
+  await waitFor(`document.body.dataset.state === 'ready' && document.body.dataset.code === '${benchmark}'`,
+                'the benchmark board on the page without isolation');
+  const plainThreads = await evaluate('document.body.dataset.threads');
+  check(plainThreads === '1', `threads of the page without isolation: ${plainThreads}`);
+  console.log(`18-stone benchmark board on the page without isolation: ${Date.now() - t2} ms ` +
+              `(${plainThreads} thread, page load included)`);
+  await checkPosition(benchmark, await lookup(benchmark));
+  await show(codes[5]);
+  await checkPosition(codes[5], await natives[5]);
+  await show('0');
+  await checkPosition('0', empty);
 
   // Hints off: moves are not coloured.
   await evaluate(`(() => { const box = document.getElementById('hints'); box.checked = false;

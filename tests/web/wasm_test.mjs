@@ -1,5 +1,6 @@
 // Node test of the explorer's WebAssembly module alone: parsing, slice answers from the
-// published files (fed as the worker feeds range requests) and midgame answers, each equal to
+// published files (fed as the worker feeds range requests) and midgame answers (one thread,
+// and the threaded module on two), each equal to
 // pentago-lookup --json (native), progress calls during a solve, and one-line errors for bad
 // boards, bad sidecars and corrupt blocks.
 // usage: node --no-experimental-fetch wasm_test.mjs WASM_DIR PENTAGO_LOOKUP DATA_DIR
@@ -101,6 +102,15 @@ for (const code of [rotate19, place19, rotate20]) {
               `${cpuSeconds.toFixed(2)} s CPU (one thread, values and distances)`);
 }
 
+// The threaded module (node shares memory without isolation headers) on 2 threads.
+{
+  const threaded = await createRequire(import.meta.url)(path.resolve(wasmDir, 'pentago-threads.js'))();
+  const two = new threaded.Explorer(18, 2);
+  check(same(answer(two, place19), native(place19)), `${place19} on 2 threads differs from pentago-lookup`);
+  check(/impossible|bad board|invalid/.test(answer(two, '1111111111111111111').error || ''),
+        'the threaded module refuses an impossible board');
+}
+
 // Errors: an impossible board, a sidecar of the wrong slice, a corrupt block.
 check(/impossible|bad board|invalid/.test(answer(engine, '1111111111111111111').error || ''),
       'an impossible board is refused');
@@ -115,4 +125,5 @@ if (failures.length) {
   process.exit(1);
 }
 console.log('all wasm checks passed');
+process.exit(0);  // the threaded module's pool workers would keep node running
 

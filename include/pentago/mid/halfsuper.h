@@ -66,8 +66,11 @@ halfsuper_t split_super(const super_t& s, int parity);
 super_t merge_halves(halfsuper_t h0, halfsuper_t h1);
 
 // The parity-p half of super_wins(side), computed directly from per-line quadrant tables.
-halfsuper_t halfsuper_wins(side_t side, int parity);
+// noexcept: a call inside a try block then needs no exception landing pad, which emscripten's
+// JavaScript exceptions cannot give a function returning a 128-bit vector (the explorer's
+// threaded WebAssembly module).
+halfsuper_t halfsuper_wins(side_t side, int parity) noexcept;
 // Both halves at once: {parity 0, parity 1}.
-std::pair<halfsuper_t, halfsuper_t> halfsuper_wins_both(side_t side);
+std::pair<halfsuper_t, halfsuper_t> halfsuper_wins_both(side_t side) noexcept;
 
 }  // namespace pentago
