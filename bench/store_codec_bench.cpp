@@ -1,6 +1,6 @@
 // The in-core block codec on real blocks: every sampled block of slice 35 of a root (one open
 // quadrant, so one line gives its value) is compressed by fast_compress with each built-in codec
-// (--codec: Snappy, zstd, LZ4) and by byte-plane filter variants ahead of Snappy; prints, per
+// of the codec table (--codec) and by byte-plane filter variants ahead of Snappy; prints, per
 // variant, the compressed ratio and the CPU time of compress and decompress per block, plus the
 // share of nodes whose 256 rotation values are uniform (all loss, all tie, all win).
 //
@@ -112,8 +112,9 @@ int main(int argc, char** argv) {
   uint64_t total = 0;
   for (const auto& s : top) total += section_block_count(s);
   const size_t widths[] = {0, 1, 2, 4, 8};
-  tally whole[5], codec_whole[3];
-  const block_codec codecs[3] = {block_codec::snappy, block_codec::zstd, block_codec::lz4};
+  tally whole[5];
+  const auto codecs = block_codecs();  // every row of the codec table
+  std::vector<tally> codec_whole(codecs.size());
   uint64_t nodes = 0, uniform[3] = {0, 0, 0};
   for (int k = 0; k < samples && uint64_t(k) < total; k++) {
     uint64_t flat = uint64_t(k) * total / uint64_t(samples);
@@ -133,8 +134,8 @@ int main(int argc, char** argv) {
         uniform[2]++;
     }
     for (int w = 0; w < 5; w++) run_variant(whole[w], value, widths[w]);
-    for (int c = 0; c < 3; c++)
-      if (block_codec_available(codecs[c])) run_codec(codec_whole[c], value, codecs[c]);
+    for (size_t c = 0; c < codecs.size(); c++)
+      if (codecs[c].built_in) run_codec(codec_whole[c], value, codecs[c].id);
   }
   std::printf("root %s, %d blocks of slice 35 (%llu nodes)\n", root.str().c_str(), whole[0].blocks,
               (unsigned long long)nodes);
@@ -142,15 +143,14 @@ int main(int argc, char** argv) {
               100.0 * uniform[1] / nodes, 100.0 * uniform[2] / nodes);
   std::printf("%-34s %8s %12s %12s\n", "codec (--codec, interleave filter)", "ratio", "comp us/blk",
               "dec us/blk");
-  for (int c = 0; c < 3; c++) {
-    if (!block_codec_available(codecs[c])) {
-      std::printf("%-34s not built in\n", block_codec_name(codecs[c]));
+  for (size_t c = 0; c < codecs.size(); c++) {
+    if (!codecs[c].built_in) {
+      std::printf("%-34s not built in\n", codecs[c].name);
       continue;
     }
     const tally& w = codec_whole[c];
-    std::printf("%-34s %8.3f %12.1f %12.1f\n", block_codec_name(codecs[c]),
-                double(w.compressed) / double(w.raw), 1e6 * w.compress_s / w.blocks,
-                1e6 * w.decompress_s / w.blocks);
+    std::printf("%-34s %8.3f %12.1f %12.1f\n", codecs[c].name, double(w.compressed) / double(w.raw),
+                1e6 * w.compress_s / w.blocks, 1e6 * w.decompress_s / w.blocks);
   }
   std::printf("%-34s %8s %12s %12s\n", "filter ahead of Snappy", "ratio", "comp us/blk",
               "dec us/blk");

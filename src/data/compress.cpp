@@ -1,21 +1,13 @@
 // The interleave filter's dispatch (its ISA versions are interleave_*.cpp), fast in-core
-// compression with a flag byte (Snappy, or zstd / LZ4 where built in), and xz block
+// compression with a flag byte through the codec table (compress_codecs.cpp), and xz block
 // compression through liblzma's one-shot API.
 #include "pentago/data/compress.h"
 
 #include <lzma.h>
-#include <snappy.h>
 
 #include <algorithm>
-#include <atomic>
+#include <array>
 #include <cstring>
-#include <limits>
-#ifdef PENTAGO_HAVE_ZSTD
-#include <zstd.h>
-#endif
-#ifdef PENTAGO_HAVE_LZ4
-#include <lz4.h>
-#endif
 
 #include "interleave_simd.h"
 #include "pentago/util/error.h"
@@ -69,73 +61,32 @@ std::span<uint8_t> scratch_bytes(size_t n) {
   return {scratch.data(), n};
 }
 
-std::atomic<block_codec> codec_in_use{block_codec::snappy};
-
-#ifdef PENTAGO_HAVE_ZSTD
-// zstd's level for in-core blocks: level 1 is its fastest standard level; the negative
-// levels came out barely denser than Snappy in a one-off trial (docs/performance.md).
-constexpr int zstd_level = 1;
-
-// Per-thread zstd contexts (their tables are reused from block to block).
-struct zstd_contexts {
-  ZSTD_CCtx* compress = ZSTD_createCCtx();
-  ZSTD_DCtx* decompress = ZSTD_createDCtx();
-  ~zstd_contexts() {
-    ZSTD_freeCCtx(compress);
-    ZSTD_freeDCtx(decompress);
-  }
-};
-zstd_contexts& zstd() {
-  thread_local zstd_contexts contexts;
-  return contexts;
+// The row of each flag byte (null: none), for the decoders.
+const std::array<const block_codec_row*, 256>& row_of_flag() {
+  static const std::array<const block_codec_row*, 256> table = [] {
+    std::array<const block_codec_row*, 256> t{};
+    for (const block_codec_row& row : block_codecs()) t[uint8_t(row.id)] = &row;
+    return t;
+  }();
+  return table;
 }
-#endif
 
-// Compresses raw bytes with `codec` into out (room for the codec's bound); returns the size,
-// or 0 if the codec failed.
-size_t codec_compress(block_codec codec, const char* raw, size_t size, char* out) {
-  switch (codec) {
-    case block_codec::snappy: {
-      size_t length = 0;
-      snappy::RawCompress(raw, size, out, &length);
-      return length;
-    }
-    case block_codec::zstd:
-#ifdef PENTAGO_HAVE_ZSTD
-    {
-      const size_t length =
-          ZSTD_compressCCtx(zstd().compress, out, ZSTD_compressBound(size), raw, size, zstd_level);
-      return ZSTD_isError(length) ? 0 : length;
-    }
-#else
-      break;
-#endif
-    case block_codec::lz4:
-#ifdef PENTAGO_HAVE_LZ4
-    {
-      // LZ4's raw blocks do not record their size: a 32-bit little-endian prefix does.
-      const uint32_t raw_size = uint32_t(size);
-      std::memcpy(out, &raw_size, 4);
-      const int length =
-          LZ4_compress_default(raw, out + 4, int(size), LZ4_compressBound(int(size)));
-      return length > 0 ? 4 + size_t(length) : 0;
-    }
-#else
-      break;
-#endif
-  }
-  return 0;
+// The built-in row of a flag byte; throws unless there is one.
+const block_codec_row& decoder_of(uint8_t flag) {
+  const block_codec_row* row = row_of_flag()[flag];
+  if (!row || !row->built_in) throw error("fast_uncompress: bad flag byte " + std::to_string(flag));
+  return *row;
 }
 
 // Compresses already filtered nodes into out (size >= fast_compress_bound) with `codec`, or
 // stores them raw where that is no smaller.
-size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out, block_codec codec) {
+size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out,
+                         const block_codec_row& codec) {
   const size_t raw = 64 * n;
-  const size_t length = raw ? codec_compress(codec, reinterpret_cast<const char*>(nodes), raw,
-                                             reinterpret_cast<char*>(out + 1))
-                            : 0;
+  const size_t length =
+      raw ? codec.compress(reinterpret_cast<const uint8_t*>(nodes), raw, out + 1) : 0;
   if (length && length < raw) {
-    out[0] = uint8_t(codec);
+    out[0] = uint8_t(codec.id);
     return 1 + length;
   }
   out[0] = 0;
@@ -175,46 +126,52 @@ void uninterleave(std::span<const superinfo_t> in, std::span<superinfo_t> out) {
   uninterleave_fn()(in.data(), out.data(), in.size());
 }
 
-bool block_codec_available(block_codec codec) {
-  switch (codec) {
-    case block_codec::snappy:
-      return true;
-    case block_codec::zstd:
-#ifdef PENTAGO_HAVE_ZSTD
-      return true;
-#else
-      return false;
-#endif
-    case block_codec::lz4:
-#ifdef PENTAGO_HAVE_LZ4
-      return true;
-#else
-      return false;
-#endif
-  }
-  return false;
+const block_codec_row& block_codec_info(block_codec codec) {
+  const block_codec_row* row = row_of_flag()[uint8_t(codec)];
+  if (!row) throw error("no block codec has the flag " + std::to_string(int(codec)));
+  return *row;
 }
 
-const char* block_codec_name(block_codec codec) {
-  switch (codec) {
-    case block_codec::zstd:
-      return "zstd";
-    case block_codec::lz4:
-      return "lz4";
-    default:
-      return "snappy";
-  }
+std::vector<block_codec> block_codec_auto_order() {
+  std::vector<const block_codec_row*> rows;
+  for (const block_codec_row& row : block_codecs())
+    if (row.built_in && row.auto_place > 0) rows.push_back(&row);
+  std::sort(rows.begin(), rows.end(), [](const block_codec_row* a, const block_codec_row* b) {
+    return a->auto_place < b->auto_place;
+  });
+  std::vector<block_codec> order;
+  for (const block_codec_row* row : rows) order.push_back(row->id);
+  return order;
 }
+
+const block_codec_row& least_cpu_block_codec() {
+  const block_codec_row* first = nullptr;
+  for (const block_codec_row& row : block_codecs())
+    if (row.auto_place > 0 && (!first || row.auto_place < first->auto_place)) first = &row;
+  PENTAGO_CHECK(first, "no block codec has a place in the auto order");
+  return *first;
+}
+
+bool block_codec_available(block_codec codec) {
+  const block_codec_row* row = row_of_flag()[uint8_t(codec)];
+  return row && row->built_in;
+}
+
+const char* block_codec_name(block_codec codec) { return block_codec_info(codec).name; }
 
 block_codec parse_block_codec(const std::string& name) {
-  for (const block_codec c : {block_codec::snappy, block_codec::zstd, block_codec::lz4})
-    if (name == block_codec_name(c)) {
-      if (!block_codec_available(c))
+  std::string names;
+  const auto rows = block_codecs();
+  for (size_t i = 0; i < rows.size(); i++) {
+    if (name == rows[i].name) {
+      if (!rows[i].built_in)
         throw usage_error("codec " + name + " is not built in (install lib" + name +
                           "-dev and rebuild)");
-      return c;
+      return rows[i].id;
     }
-  throw usage_error("unknown codec '" + name + "' (snappy, zstd or lz4)");
+    names += (i == 0 ? "" : i + 1 == rows.size() ? " or " : ", ") + std::string(rows[i].name);
+  }
+  throw usage_error("unknown codec '" + name + "' (" + names + ")");
 }
 
 void require_block_codec(block_codec codec) {
@@ -222,22 +179,12 @@ void require_block_codec(block_codec codec) {
     throw error(std::string("codec ") + block_codec_name(codec) + " is not built in");
 }
 
-void set_block_codec(block_codec codec) {
-  require_block_codec(codec);
-  codec_in_use = codec;
-}
-
-block_codec current_block_codec() { return codec_in_use; }
-
 size_t fast_compress_bound(size_t nodes) {
-  // Snappy's bound (32 + n + n / 6) is above zstd's and LZ4's (about n + n / 255).
-  size_t bound = snappy::MaxCompressedLength(64 * nodes);
-#ifdef PENTAGO_HAVE_ZSTD
-  bound = std::max(bound, ZSTD_compressBound(64 * nodes));
-#endif
-#ifdef PENTAGO_HAVE_LZ4
-  bound = std::max(bound, 4 + size_t(LZ4_compressBound(int(64 * nodes))));
-#endif
+  // The largest of the built-in codecs' bounds (Snappy's, 32 + n + n / 6, is above zstd's and
+  // LZ4's, about n + n / 255).
+  size_t bound = 0;
+  for (const block_codec_row& row : block_codecs())
+    if (row.built_in) bound = std::max(bound, row.bound(64 * nodes));
   return 1 + bound;
 }
 
@@ -246,7 +193,8 @@ void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<u
   require_block_codec(codec);
   // Compress into scratch so that `out` never pays for zero-filling the whole bound.
   const auto buffer = scratch_bytes(fast_compress_bound(filtered.size()));
-  const size_t size = compress_filtered(filtered.data(), filtered.size(), buffer.data(), codec);
+  const size_t size =
+      compress_filtered(filtered.data(), filtered.size(), buffer.data(), block_codec_info(codec));
   out.assign(buffer.data(), buffer.data() + size);
 }
 
@@ -262,42 +210,14 @@ size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out,
                 "fast_compress output buffer too small");
   const auto filtered = scratch_nodes(nodes.size());
   interleave(nodes, filtered);
-  return compress_filtered(filtered.data(), filtered.size(), out.data(), codec);
+  return compress_filtered(filtered.data(), filtered.size(), out.data(), block_codec_info(codec));
 }
 
 size_t fast_uncompressed_nodes(std::span<const uint8_t> compressed) {
   if (compressed.empty()) throw error("fast_uncompress: empty buffer");
-  const char* data = reinterpret_cast<const char*>(compressed.data() + 1);
+  const uint8_t* data = compressed.data() + 1;
   const size_t size = compressed.size() - 1;
-  size_t length = size;
-  switch (compressed[0]) {
-    case 0:
-      break;
-    case uint8_t(block_codec::snappy):
-      if (!snappy::GetUncompressedLength(data, size, &length))
-        throw error("fast_uncompress: corrupt snappy header");
-      break;
-#ifdef PENTAGO_HAVE_ZSTD
-    case uint8_t(block_codec::zstd): {
-      const unsigned long long n = ZSTD_getFrameContentSize(data, size);
-      if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN)
-        throw error("fast_uncompress: corrupt zstd header");
-      length = size_t(n);
-      break;
-    }
-#endif
-#ifdef PENTAGO_HAVE_LZ4
-    case uint8_t(block_codec::lz4): {
-      if (size < 4) throw error("fast_uncompress: corrupt lz4 header");
-      uint32_t n;
-      std::memcpy(&n, data, 4);
-      length = n;
-      break;
-    }
-#endif
-    default:
-      throw error("fast_uncompress: bad flag byte " + std::to_string(compressed[0]));
-  }
+  const size_t length = compressed[0] ? decoder_of(compressed[0]).decoded_bytes(data, size) : size;
   if (length % 64)
     throw error("fast_uncompress: decoded length " + std::to_string(length) +
                 " is not a multiple of 64");
@@ -315,35 +235,13 @@ void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<sup
   if (n != nodes.size())
     throw error("fast_uncompress: decoded " + std::to_string(n) + " nodes, expected " +
                 std::to_string(nodes.size()));
-  const char* data = reinterpret_cast<const char*>(compressed.data() + 1);
-  const size_t size = compressed.size() - 1, expected = 64 * n;
-  char* out = reinterpret_cast<char*>(nodes.data());
-  switch (compressed[0]) {
-    case uint8_t(block_codec::snappy):
-      if (!snappy::RawUncompress(data, size, out))
-        throw error("fast_uncompress: corrupt snappy data");
-      return;
-#ifdef PENTAGO_HAVE_ZSTD
-    case uint8_t(block_codec::zstd): {
-      const size_t length = ZSTD_decompressDCtx(zstd().decompress, out, expected, data, size);
-      if (ZSTD_isError(length) || length != expected)
-        throw error("fast_uncompress: corrupt zstd data");
-      return;
-    }
-#endif
-#ifdef PENTAGO_HAVE_LZ4
-    case uint8_t(block_codec::lz4): {
-      if (size - 4 > size_t(std::numeric_limits<int>::max()))
-        throw error("fast_uncompress: corrupt lz4 header");
-      const int length = LZ4_decompress_safe(data + 4, out, int(size - 4), int(expected));
-      if (length < 0 || size_t(length) != expected)
-        throw error("fast_uncompress: corrupt lz4 data");
-      return;
-    }
-#endif
-    default:  // raw (fast_uncompressed_nodes refused every other flag)
-      if (size) std::memcpy(out, data, size);
-  }
+  const uint8_t* data = compressed.data() + 1;
+  const size_t size = compressed.size() - 1;
+  uint8_t* out = reinterpret_cast<uint8_t*>(nodes.data());
+  if (compressed[0])
+    decoder_of(compressed[0]).decompress(data, size, out, 64 * n);
+  else if (size)  // raw
+    std::memcpy(out, data, size);
 }
 
 void compress_block_lzma(std::span<const uint8_t> data, std::vector<uint8_t>& out, int preset) {

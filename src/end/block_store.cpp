@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "pentago/data/compress.h"
+#include "pentago/end/arena_lending.h"
 #include "pentago/end/line_order.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/layout/quadrant_states.h"
@@ -50,8 +51,9 @@ section_counts_t count_block(const section_t& s, const block_t& b,
 }
 
 block_store::block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
-                         int samples_per_section, compacting_store& heap, uint64_t partial_budget)
-    : block_store(sections, std::move(blocks), samples_per_section, heap, nullptr) {
+                         const block_store_options& options, compacting_store& heap,
+                         uint64_t partial_budget)
+    : block_store(sections, std::move(blocks), options, heap, nullptr) {
   if (partial_budget >= buffer_pool::block_bytes) {
     own_pool_ = std::make_unique<buffer_pool>(partial_budget);
     pool_ = own_pool_.get();
@@ -60,7 +62,8 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
 }
 
 block_store::block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
-                         int samples_per_section, compacting_store& heap, buffer_pool* pool)
+                         const block_store_options& options, compacting_store& heap,
+                         buffer_pool* pool)
     : sections_(sections.begin(), sections.end()),
       keys_(std::move(blocks)),
       missing_dims_(new std::atomic<uint8_t>[keys_.size()]),
@@ -68,8 +71,12 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
       partial_(keys_.size(), nullptr),
       pool_(pool),
       heap_(heap),
-      group_(heap.create_group(keys_.size())),
+      codec_(options.codec),
+      partial_codec_(options.partial_codec),
       counts_(sections_.size(), section_counts_t{0, 0, 0}) {
+  require_block_codec(codec_);
+  require_block_codec(partial_codec_);
+  group_ = heap.create_group(keys_.size());
   held_size_.reset(new uint32_t[keys_.size()]());
   flat_of_.reserve(keys_.size());
   uint64_t missing = 0;
@@ -88,7 +95,7 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
   for (int s = 0; s < int(sections_.size()); s++) {
     random_t rng(sections_[s].hash());
     const auto shape = sections_[s].shape();
-    for (int draw = 0; draw < samples_per_section; draw++) {
+    for (int draw = 0; draw < options.samples_per_section; draw++) {
       const auto index = rng.uniform_index(shape);
       block_t b;
       for (int q = 0; q < 4; q++) b[q] = uint8_t(index[q] / block_size);
@@ -137,12 +144,6 @@ void block_store::drop(int flat) {
 void block_store::drop_complete_blocks() {
   PENTAGO_CHECK(!frozen_, "drop_complete_blocks on a frozen block store");
   drop_complete_ = true;
-}
-
-void block_store::set_partial_codec(block_codec codec) {
-  PENTAGO_CHECK(!frozen_, "set_partial_codec on a frozen block store");
-  require_block_codec(codec);
-  partial_codec_ = codec;
 }
 
 void block_store::complete_block(int flat, std::span<const superinfo_t> values) {
@@ -209,34 +210,19 @@ void block_store::track_buffer(int flat, uint8_t dims_before, uint8_t dims_after
   if (dims_after) by_next_time_.insert({next_time(flat, dims_after), flat});
 }
 
-void block_store::lend_freed_arena(uint64_t reserve) {
+void block_store::lend_freed_arena(arena_lending& lending) {
   PENTAGO_CHECK(!frozen_ && pool_, "lend_freed_arena needs an unfrozen store with a pool");
-  lend_reserve_ = std::max<uint64_t>(reserve, 1);
-  lend_collection_ = heap_.collections();
+  lending_ = &lending;
 }
 
-bool block_store::borrow_from_arena() {
-  // Only a collection moves freed space above the bump pointer: one step per collection.
-  uint64_t seen = lend_collection_.load();
-  const uint64_t now = heap_.collections();
-  if (now == seen || !lend_collection_.compare_exchange_strong(seen, now)) return false;
-  const uint64_t keep = heap_.live_bytes() + lend_reserve_;
-  // Steps of less than a 32nd of the limit are not worth a chunk of their own.
-  if (keep + heap_.limit() / 32 > heap_.limit()) return false;
-  // The pool takes the arena's top pages as they are (mostly resident: no fresh faults).
-  const std::span<uint8_t> top = heap_.lend_top(keep);
-  if (top.empty()) return false;
-  pool_->add_chunk(top);
-  lent_ += top.size();
-  return true;
-}
+uint64_t block_store::arena_lent_bytes() const { return lending_ ? lending_->lent_freed() : 0; }
 
 superinfo_t* block_store::take_buffer(int flat, uint8_t left) {
   // A free buffer, then an input cache copy's, and only then fresh pages.
   if (superinfo_t* b = pool_->take_free()) return b;
   if (superinfo_t* b = cache_->reclaim()) return b;
   if (superinfo_t* b = pool_->take()) return b;
-  if (lend_reserve_ && borrow_from_arena())
+  if (lending_ && lending_->step())
     if (superinfo_t* b = pool_->take()) return b;
   const uint64_t mine = next_time(flat, left);
   int victim;
@@ -333,7 +319,7 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
     if (drop_complete_)
       drop(flat);
     else
-      store_compressed(flat, merged, current_block_codec());
+      store_compressed(flat, merged, codec_);
     if (partial) {
       pool_->give(partial);
       partial = nullptr;
@@ -355,7 +341,7 @@ void block_store::set(int flat, std::span<superinfo_t> values) {
   if (drop_complete_)
     drop(flat);
   else
-    store_compressed(flat, values, current_block_codec());
+    store_compressed(flat, values, codec_);
 }
 
 void block_store::read(int flat, std::span<superinfo_t> out) const {

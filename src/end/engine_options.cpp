@@ -3,6 +3,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "pentago/data/compress.h"
 #include "pentago/util/error.h"
 
 namespace pentago {
@@ -147,6 +152,38 @@ engine_options parse_engine_options(engine_program program, int argc, char** arg
   return o;
 }
 
+// --codec's lines, from the codec table (data/compress.h), wrapped under the option's column.
+static std::string codec_usage() {
+  std::string text = "in-core block codec: ";
+  const auto rows = block_codecs();
+  for (size_t i = 0; i < rows.size(); i++)
+    text += std::string(rows[i].name) + " (" + rows[i].summary + ")" +
+            (i + 1 < rows.size() ? ", " : "");
+  std::vector<const block_codec_row*> order;
+  for (const block_codec_row& row : rows)
+    if (row.auto_place > 0) order.push_back(&row);
+  std::sort(order.begin(), order.end(),
+            [](const auto* a, const auto* b) { return a->auto_place < b->auto_place; });
+  text += " or auto (the first of";
+  for (size_t i = 0; i < order.size(); i++) text += (i ? ", " : " ") + std::string(order[i]->name);
+  text += " whose plan fits)";
+  const std::string indent(23, ' ');
+  std::string out = "  --codec NAME" + std::string(9, ' '), line;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!line.empty() && indent.size() + line.size() + 1 + word.size() > 92) {
+      out += line + "\n" + indent;
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  return out + line + "\n";
+}
+
 std::string engine_usage(engine_program p) {
   std::string s;
   auto add = [&](std::initializer_list<engine_program> programs, const char* text) {
@@ -172,10 +209,8 @@ std::string engine_usage(engine_program p) {
   add({endgame, predict},
       "  --line-limit N       lines allocated at once per rank (default 8, >= 2)\n");
   add({endgame, local, predict},
-      "  --samples K          sparse samples per section (default 256)\n"
-      "  --codec NAME         in-core block codec: snappy (default), zstd (about 1.5x denser,\n"
-      "                       compresses 1.5x slower), lz4 (decompresses 3x faster, the least\n"
-      "                       CPU) or auto (the first of lz4, snappy, zstd whose plan fits)\n");
+      "  --samples K          sparse samples per section (default 256)\n");
+  if (is(p, {endgame, local, predict})) s += codec_usage();
   add({endgame, predict},
       "  --randomize KEY      partition key (default 17; 0 = simple deterministic partition)\n");
   add({endgame, local, predict},

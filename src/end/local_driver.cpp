@@ -10,7 +10,6 @@
 #include "pentago/data/supertensor.h"
 #include "pentago/end/block_store.h"
 #include "pentago/end/compacting_store.h"
-#include "pentago/end/engine_options.h"
 #include "pentago/end/line_compute.h"
 #include "pentago/end/line_order.h"
 #include "pentago/end/meaningless.h"
@@ -49,12 +48,13 @@ class local_computer : public slice_computer {
   int ranks() const override { return 1; }
   int threads_per_rank() const override { return o_.threads; }
 
-  std::unique_ptr<block_store> new_store(int n, int samples, compacting_store& heap,
-                                         buffer_pool* partials, slice_report&) override {
+  std::unique_ptr<block_store> new_store(int n, const block_store_options& options,
+                                         compacting_store& heap, buffer_pool* partials,
+                                         slice_report&) override {
     above_ = std::move(current_);
     current_ = std::make_unique<slice_lines>(slices_[n]);
     // Memory beyond the plan holds incomplete blocks uncompressed (one compression per block).
-    return std::make_unique<block_store>(slices_[n], all_blocks(slices_[n]), samples, heap,
+    return std::make_unique<block_store>(slices_[n], all_blocks(slices_[n]), options, heap,
                                          partials);
   }
   const slice_lines& current_lines() const override { return *current_; }
@@ -176,7 +176,6 @@ void run_local(const local_options& o) {
   // Refuse before creating anything if the plan does not fit (a usage error, as in
   // pentago-endgame: the same request with more memory would run).
   if (!plan.fits) throw usage_error(plan.reason);
-  set_block_codec(plan.codec);
 
   create_run_directory(o.dir);
   run_log log;

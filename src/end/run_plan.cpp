@@ -115,19 +115,7 @@ double sampled_top_ratio(const std::vector<section_t>& slice35, int samples, blo
   return double(compressed) / double(raw);
 }
 
-double codec_ratio_factor(block_codec codec) {
-  // Slice 35 sampled with each codec (store_codec_bench's blocks, 32 per root): zstd 0.235
-  // against Snappy's 0.373 on 44444454 and 0.147 against 0.254 on 25263480; LZ4 0.398 and
-  // 0.276. Stored slices measured with zstd on 2 ranks: 0.198 at 34 (Snappy 0.326).
-  switch (codec) {
-    case block_codec::zstd:
-      return 0.65;
-    case block_codec::lz4:
-      return 1.09;
-    default:
-      return 1;
-  }
-}
+double codec_ratio_factor(block_codec codec) { return block_codec_info(codec).planned_ratio; }
 
 double store_ratio(int slice) {
   // The largest compressed share measured on 2 ranks (docs/tools.md, "calibration"): 0.367 at
@@ -338,13 +326,13 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
 
 run_plan make_run_plan(const run_request& r, const std::vector<std::vector<section_t>>& slices) {
   if (r.codec_auto) {
-    // The least CPU whose plan fits: LZ4 (fastest to decode), Snappy, then the denser zstd
-    // (docs/performance.md); if none fits, zstd's refusal, which names the smallest need.
+    // The least CPU whose plan fits, in the codec table's auto order (LZ4, fastest to decode,
+    // Snappy, then the denser zstd); if none fits, the last one's refusal (the densest's, which
+    // names the smallest need).
     run_request fixed = r;
     fixed.codec_auto = false;
     run_plan p;
-    for (const block_codec c : {block_codec::lz4, block_codec::snappy, block_codec::zstd}) {
-      if (!block_codec_available(c)) continue;
+    for (const block_codec c : block_codec_auto_order()) {
       fixed.codec = c;
       p = make_run_plan(fixed, slices);
       if (p.fits) break;
@@ -374,13 +362,14 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
     return p;
   };
   run_plan p = pooled_plan(r.codec);
-  // The rest of a dropped slice's incomplete blocks in LZ4 where they fit: each is compressed
-  // and decompressed once per contribution, and LZ4 does both with the least CPU. The admission
-  // figure stays the least memory at which the run fits (with the run's codec and no pool),
-  // whatever --memory is given.
+  // The rest of a dropped slice's incomplete blocks in the least-CPU codec (the first of the
+  // auto order, LZ4) where they fit: each is compressed and decompressed once per
+  // contribution. The admission figure stays the least memory at which the run fits (with the
+  // run's codec and no pool), whatever --memory is given.
   const bool dropped = !p.slices.empty() && p.slices.back().dropped;
-  if (dropped && p.fits && r.codec != block_codec::lz4 && block_codec_available(block_codec::lz4)) {
-    run_plan q = pooled_plan(block_codec::lz4);
+  const block_codec_row& cheapest = least_cpu_block_codec();
+  if (dropped && p.fits && r.codec != cheapest.id && cheapest.built_in) {
+    run_plan q = pooled_plan(cheapest.id);
     if (q.fits) {
       q.needed = std::min(q.needed, p.needed);
       p = q;

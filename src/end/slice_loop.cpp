@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "pentago/data/supertensor.h"
+#include "pentago/end/arena_lending.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/util/error.h"
 #include "pentago/util/format.h"
@@ -39,21 +40,24 @@ void describe(slice_report& r, int n, const std::vector<section_t>& sections,
   }
 }
 
-// Before slice n: the plan's ratios re-anchored on how slice n+1 (frozen, not yet read)
-// compressed on this rank give the arena slice n needs; the arena lends the rest of its top
-// to the partial pool for this slice (25263480 @ 0.5G: its pool from 66 MiB to 174, 111, 128
-// and 254 MiB in slices 33-30, docs/performance.md) and takes it back before the next one. The
-// pages move as they are, resident where touched: nothing is released and faulted in again.
+// Before slice n: what was lent for slice n+1 comes back; then the plan's ratios re-anchored
+// on how slice n+1 (frozen, not yet read) compressed on this rank give the arena slice n
+// needs, and the arena lends the rest of its top to the partial pool for this slice
+// (25263480 @ 0.5G: its pool from 66 MiB to 174, 111, 128 and 254 MiB in slices 33-30,
+// docs/performance.md).
 void lend_arena_to_pool(const run_plan& plan, int n, const block_store& above,
-                        compacting_store& heap, buffer_pool& partials) {
-  partials.set_budget(plan.partial_bytes);  // forgets what the arena lent slice n+1
-  heap.reclaim_lent();
-  heap.set_limit(plan.arena_bytes);
+                        arena_lending& lending) {
+  lending.reclaim(plan.partial_bytes, plan.arena_bytes);
   const slice_plan_t* p = plan.slice_plan(n + 1);
   if (!p || p->ratio <= 0 || !above.uncompressed_bytes() || above.drops_complete_blocks()) return;
   const double measured = double(above.compressed_bytes()) / double(above.uncompressed_bytes());
-  const std::span<uint8_t> top = heap.lend_top(plan.arena_bytes_for(n, measured / p->ratio));
-  if (!top.empty()) partials.add_chunk(top);
+  lending.lend_top(plan.arena_bytes_for(n, measured / p->ratio));
+}
+
+// The options of slice n's store: the run's codec, and for a dropped slice the plan's codec
+// of incomplete blocks.
+block_store_options store_options(const run_plan& plan, int samples, bool dropped) {
+  return {samples, plan.codec, dropped ? plan.partial_codec : plan.codec};
 }
 
 }  // namespace
@@ -75,10 +79,7 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
   const int top = top_slice(o.meaningless);
   compacting_store heap(plan.arena_bytes);
   buffer_pool partials(plan.partial_bytes);
-  // A slice that compresses worse than its plan takes back lent pages the pool has not used,
-  // rather than be refused.
-  heap.set_lent_reclaimer(
-      [&partials](uint8_t* at, size_t bytes) { return partials.give_back_lent(at, bytes); });
+  arena_lending lending(heap, partials);
   slice_loop_result result;
   std::vector<int>& done = result.slices;
   auto say = [&](const std::string& line) {
@@ -135,7 +136,7 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     const int n = setup.restart_slice;
     const auto t = clock_type::now();
     slice_report unused;
-    above = computer.new_store(n, 0, heap, nullptr, unused);
+    above = computer.new_store(n, store_options(plan, 0, false), heap, nullptr, unused);
     computer.read_restart(o.restart, *above);
     above->freeze();
     say("restart: read slice " + std::to_string(n) + " from " + o.restart + " in " +
@@ -146,7 +147,7 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     const auto t = clock_type::now();
     slice_report r;
     r.synthesized = true;
-    above = computer.new_store(n, o.samples, heap, nullptr, r);
+    above = computer.new_store(n, store_options(plan, o.samples, false), heap, nullptr, r);
     r.load_balance.reset();
     computer.fill_meaningless(*above);
     above->freeze();
@@ -167,14 +168,15 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     if (slices[n].empty()) break;
     const auto t = clock_type::now();
     slice_report r;
-    if (above) lend_arena_to_pool(plan, n, *above, heap, partials);
-    auto store = computer.new_store(n, o.samples, heap, &partials, r);
+    if (above) lend_arena_to_pool(plan, n, *above, lending);
     const slice_plan_t& sp = *plan.slice_plan(n);
+    auto store =
+        computer.new_store(n, store_options(plan, o.samples, sp.dropped), heap, &partials, r);
     if (sp.dropped) {
-      store->set_partial_codec(plan.partial_codec);
       // As the inputs leave, the arena lends what it no longer needs to the partial pool; it
       // keeps the plan's room for this slice's compressed incomplete blocks and its headroom.
-      store->lend_freed_arena(sp.rank_store_bytes + (plan.arena_bytes - plan.store_peak));
+      lending.lend_freed(sp.rank_store_bytes + (plan.arena_bytes - plan.store_peak));
+      store->lend_freed_arena(lending);
     }
     // A recomputed slice 35 is counted and dropped like the bottom slice; the slice below
     // computes its blocks again instead of reading them.

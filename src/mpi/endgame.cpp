@@ -79,7 +79,6 @@ endgame_plan prepare(const engine_options& o) {
   // The memory plan, identical on every rank (the one pentago-predict reports).
   p.plan = make_run_plan(make_run_request(o, mpi_size(), p.memory, p.restart_slice), p.slices);
   if (!p.plan.fits) throw usage_error(p.plan.reason);
-  set_block_codec(p.plan.codec);  // every rank's in-core blocks, and the blocks it sends
   return p;
 }
 

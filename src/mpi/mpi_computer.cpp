@@ -51,8 +51,9 @@ mpi_computer::mpi_computer(const engine_options& o,
   if (rank_ == o.test_slow_merge_rank) limits_.test_merge_delay_ms = o.test_slow_merge_ms;
 }
 
-std::unique_ptr<block_store> mpi_computer::new_store(int n, int samples, compacting_store& heap,
-                                                     buffer_pool* partials, slice_report& report) {
+std::unique_ptr<block_store> mpi_computer::new_store(int n, const block_store_options& options,
+                                                     compacting_store& heap, buffer_pool* partials,
+                                                     slice_report& report) {
   above_ = std::move(part_);
   part_ = std::make_unique<partition_t>(slices_[n], ranks_, o_.randomize);
   // Load balance: min and max over ranks, one MPI_MAX of the negated mins and the maxes.
@@ -65,7 +66,7 @@ std::unique_ptr<block_store> mpi_computer::new_store(int n, int samples, compact
   slice_report::load_balance_t balance;
   for (int i = 0; i < 5; i++) balance.ranges[i] = {-global[i], global[load_t::fields + i]};
   report.load_balance = balance;
-  return std::make_unique<block_store>(slices_[n], keys_of(*part_, rank_), samples, heap, partials);
+  return std::make_unique<block_store>(slices_[n], keys_of(*part_, rank_), options, heap, partials);
 }
 
 void mpi_computer::compute(int n, block_store& store, block_store* above, slice_report&) {

@@ -104,7 +104,7 @@ TEST(fast_compress, regular_data_compresses) {
   const auto nodes = regular_nodes(4096);
   std::vector<superinfo_t> work = nodes;
   std::vector<uint8_t> out;
-  fast_compress(work, out);
+  fast_compress(work, out, block_codec::snappy);
   EXPECT_EQ(out[0], 1);
   EXPECT_LT(double(out.size()), 0.314 * 64 * nodes.size());
   EXPECT_LE(out.size(), fast_compress_bound(nodes.size()));
@@ -115,7 +115,8 @@ TEST(fast_compress, regular_data_compresses) {
 
   // The non-destructive form gives the same bytes and leaves its input alone.
   std::vector<uint8_t> buffer(fast_compress_bound(nodes.size()));
-  const size_t size = fast_compress(std::span<const superinfo_t>(nodes), buffer);
+  const size_t size =
+      fast_compress(std::span<const superinfo_t>(nodes), buffer, block_codec::snappy);
   buffer.resize(size);
   EXPECT_EQ(buffer, out);
 }
@@ -125,7 +126,7 @@ TEST(fast_compress, random_data_is_stored_raw) {
   for (auto& n : nodes) n = random_pair();
   std::vector<superinfo_t> work = nodes;
   std::vector<uint8_t> out;
-  fast_compress(work, out);
+  fast_compress(work, out, block_codec::snappy);
   EXPECT_EQ(out[0], 0);
   EXPECT_EQ(out.size(), 64 * nodes.size() + 1);
   std::vector<superinfo_t> back(nodes.size());
@@ -136,7 +137,7 @@ TEST(fast_compress, random_data_is_stored_raw) {
 TEST(fast_compress, rejects_bad_input) {
   auto nodes = regular_nodes(100);
   std::vector<uint8_t> good;
-  fast_compress(nodes, good);
+  fast_compress(nodes, good, block_codec::snappy);
   ASSERT_EQ(good[0], 1);
   std::vector<superinfo_t> out(100);
   EXPECT_THROW(fast_uncompress({}, out), pentago::error);
@@ -151,31 +152,63 @@ TEST(fast_compress, rejects_bad_input) {
   // Truncated or corrupted codec data: every_codec_rejects_corrupt_and_truncated_data.
   // Too small a caller buffer is an error, not an overflow.
   std::vector<uint8_t> small(10);
-  EXPECT_THROW(fast_compress(std::span<const superinfo_t>(nodes), small), pentago::error);
+  EXPECT_THROW(fast_compress(std::span<const superinfo_t>(nodes), small, block_codec::snappy),
+               pentago::error);
 }
-
-// Restores the process's block codec after a test.
-struct codec_guard {
-  block_codec saved = current_block_codec();
-  ~codec_guard() { set_block_codec(saved); }
-};
 
 std::vector<block_codec> built_in_codecs() {
   std::vector<block_codec> codecs;
-  for (const block_codec c : {block_codec::snappy, block_codec::zstd, block_codec::lz4})
-    if (block_codec_available(c)) codecs.push_back(c);
+  for (const block_codec_row& row : block_codecs())
+    if (row.built_in) codecs.push_back(row.id);
   return codecs;
+}
+
+// The codec table: one row per flag byte, in flag order, every row complete; the names parse
+// back to their rows; Snappy (the calibration's) plans at 1; the auto order is by place.
+TEST(block_codecs, the_table_is_consistent) {
+  const auto rows = block_codecs();
+  ASSERT_GE(rows.size(), 1u);
+  EXPECT_EQ(rows[0].id, block_codec::snappy);
+  EXPECT_TRUE(rows[0].built_in);
+  EXPECT_EQ(rows[0].planned_ratio, 1.0);
+  for (size_t i = 0; i < rows.size(); i++) {
+    const block_codec_row& row = rows[i];
+    SCOPED_TRACE(row.name);
+    EXPECT_NE(uint8_t(row.id), 0);  // 0 is the raw flag
+    if (i) {
+      EXPECT_LT(uint8_t(rows[i - 1].id), uint8_t(row.id));
+    }
+    EXPECT_EQ(&block_codec_info(row.id), &row);
+    EXPECT_STREQ(block_codec_name(row.id), row.name);
+    EXPECT_GT(row.planned_ratio, 0);
+    EXPECT_EQ(block_codec_available(row.id), row.built_in);
+    const bool calls = row.bound && row.compress && row.decoded_bytes && row.decompress;
+    EXPECT_EQ(calls, row.built_in);
+    if (row.built_in) {
+      EXPECT_EQ(parse_block_codec(row.name), row.id);
+      EXPECT_LE(row.bound(64 * 4096) + 1, fast_compress_bound(4096));
+    } else {
+      EXPECT_THROW(parse_block_codec(row.name), usage_error);
+    }
+  }
+  EXPECT_THROW(block_codec_info(block_codec(0)), pentago::error);
+  EXPECT_THROW(parse_block_codec("gzip"), usage_error);
+  int last = 0;
+  for (const block_codec c : block_codec_auto_order()) {
+    EXPECT_TRUE(block_codec_available(c));
+    EXPECT_GT(block_codec_info(c).auto_place, last);
+    last = block_codec_info(c).auto_place;
+  }
+  EXPECT_FALSE(block_codec_auto_order().empty());
+  EXPECT_EQ(least_cpu_block_codec().auto_place, 1);
 }
 
 // Every size, SIMD level (of the filter) and codec round-trips; compressible data is flagged
 // with the codec in use.
 TEST(fast_compress, every_size_level_and_codec_round_trips) {
-  codec_guard guard;
   level_guard levels_back;
   for (const block_codec codec : built_in_codecs()) {
     SCOPED_TRACE(block_codec_name(codec));
-    set_block_codec(codec);
-    EXPECT_EQ(current_block_codec(), codec);
     for (auto level : levels()) {
       set_simd_level(level);
       for (size_t n : {0, 1, 2, 63, 64, 1000, 4096}) {
@@ -183,7 +216,7 @@ TEST(fast_compress, every_size_level_and_codec_round_trips) {
         for (size_t i = 0; i < n; i += 5) nodes[i] = random_pair();
         auto work = nodes;
         std::vector<uint8_t> out;
-        fast_compress(work, out);
+        fast_compress(work, out, codec);
         ASSERT_LE(out.size(), fast_compress_bound(n));
         if (n >= 64) {
           EXPECT_EQ(out[0], uint8_t(codec)) << n;  // compressible: not stored raw
@@ -197,8 +230,9 @@ TEST(fast_compress, every_size_level_and_codec_round_trips) {
   }
 }
 
-TEST(fast_compress, buffers_of_every_codec_decode_whatever_the_codec_in_use) {
-  codec_guard guard;
+// Decoding follows each buffer's flag byte: buffers of every codec decode side by side, in
+// any order, on one thread.
+TEST(fast_compress, buffers_of_every_codec_decode_side_by_side) {
   const auto nodes = regular_nodes(1000);
   std::vector<std::vector<uint8_t>> buffers;
   for (const block_codec codec : built_in_codecs()) {
@@ -207,14 +241,13 @@ TEST(fast_compress, buffers_of_every_codec_decode_whatever_the_codec_in_use) {
     EXPECT_EQ(bytes[0], uint8_t(codec));
     buffers.push_back(bytes);
   }
-  for (const block_codec in_use : built_in_codecs()) {
-    set_block_codec(in_use);
-    for (const auto& bytes : buffers) {
+  for (int round = 0; round < 2; round++)
+    for (size_t i = 0; i < buffers.size(); i++) {
+      const auto& bytes = buffers[round ? buffers.size() - 1 - i : i];
       std::vector<superinfo_t> back(nodes.size());
       fast_uncompress(bytes, back);
       EXPECT_EQ(back, nodes);
     }
-  }
 }
 
 TEST(fast_compress, every_codec_rejects_corrupt_and_truncated_data) {
@@ -275,7 +308,7 @@ TEST(fast_compress, speed) {
     auto t1 = clock::now();
     for (int r = 0; r < reps; r++) {
       std::copy(nodes.begin(), nodes.end(), work.begin());
-      fast_compress(work, out);
+      fast_compress(work, out, block_codec::snappy);
     }
     auto t2 = clock::now();
     for (int r = 0; r < reps; r++) fast_uncompress(out, work);

@@ -11,6 +11,7 @@
 #include <random>
 #include <thread>
 
+#include "pentago/end/arena_lending.h"
 #include "pentago/util/error.h"
 
 using namespace pentago;
@@ -74,7 +75,7 @@ TEST(block_store, random_merge_orders_give_the_same_blocks) {
     const uint64_t budget = trial % 3 == 0   ? 0
                             : trial % 3 == 1 ? uint64_t(1) << 30
                                              : 3 * buffer_pool::block_bytes;
-    block_store store(sections, keys, 64, heap, budget);
+    block_store store(sections, keys, {64}, heap, budget);
     // Trials 6 to 8 drop complete blocks (the lowest slice of a run that is not saved): the
     // same counts and samples, and nothing left in the heap.
     const bool drop = trial >= 6;
@@ -146,61 +147,79 @@ TEST(block_store, incomplete_slice_cannot_freeze) {
   const auto sections = slice_sections(2);
   std::vector<block_key_t> keys{{0, block_from_index(sections[0], 0)}};
   compacting_store heap(1 << 20);
-  block_store store(sections, keys, 0, heap);
+  block_store store(sections, keys, {}, heap);
   EXPECT_THROW(store.freeze(), error);
 }
 
 // Incomplete blocks without a partial buffer are held in the partial codec (LZ4 for
-// a dropped slice where it fits), complete blocks in the run's codec; both read back exactly.
+// a dropped slice where it fits), complete blocks in the run's codec, both as the store's
+// options name them; both read back exactly.
 TEST(block_store, incomplete_blocks_take_the_partial_codec) {
-  const block_codec partial = block_codec_available(block_codec::lz4)    ? block_codec::lz4
-                              : block_codec_available(block_codec::zstd) ? block_codec::zstd
-                                                                         : block_codec::snappy;
-  if (partial == block_codec::snappy) GTEST_SKIP() << "neither LZ4 nor zstd is built in";
-  ASSERT_NE(current_block_codec(), partial);
+  const block_codec other = block_codec_available(block_codec::lz4)    ? block_codec::lz4
+                            : block_codec_available(block_codec::zstd) ? block_codec::zstd
+                                                                       : block_codec::snappy;
+  if (other == block_codec::snappy) GTEST_SKIP() << "neither LZ4 nor zstd is built in";
   // A whole 8^4 block of a section with three open quadrants, with values drawn from a small
   // palette, so that every codec compresses them (each in its own way).
   const std::vector<section_t> sections{section_t::parse("44444454").standardize()};
   const section_t& section = sections[0];
   ASSERT_EQ(section.open_quadrant_count(), 3);
   const std::vector<block_key_t> keys{{0, block_from_index(section, 0)}};
-  std::mt19937_64 rng(5);
-  std::vector<superinfo_t> palette(6);
-  for (auto& v : palette) v = random_pair(rng);
-  compacting_store heap(16 << 20);
-  block_store store(sections, keys, 0, heap, uint64_t(0));
-  store.set_partial_codec(partial);
-  const int nodes = store.nodes(0);
-  std::vector<superinfo_t> expected(nodes);
-  bool first = true;
-  for (int d = 0; d < 4; d++) {
-    if (section.quadrant_full(d)) continue;
-    std::vector<superinfo_t> values(nodes);
-    for (auto& v : values) v = palette[rng() % palette.size()];
-    for (int i = 0; i < nodes; i++) {
-      expected[i].win |= values[i].win;
-      expected[i].notlose |= values[i].notlose;
+  for (const auto& [complete_codec, partial] :
+       {std::pair{block_codec::snappy, other}, std::pair{other, block_codec::snappy}}) {
+    SCOPED_TRACE(std::string("complete ") + block_codec_name(complete_codec) + ", partial " +
+                 block_codec_name(partial));
+    std::mt19937_64 rng(5);
+    std::vector<superinfo_t> palette(6);
+    for (auto& v : palette) v = random_pair(rng);
+    compacting_store heap(16 << 20);
+    block_store store(sections, keys, {0, complete_codec, partial}, heap, uint64_t(0));
+    const int nodes = store.nodes(0);
+    std::vector<superinfo_t> expected(nodes);
+    bool first = true;
+    for (int d = 0; d < 4; d++) {
+      if (section.quadrant_full(d)) continue;
+      std::vector<superinfo_t> values(nodes);
+      for (auto& v : values) v = palette[rng() % palette.size()];
+      for (int i = 0; i < nodes; i++) {
+        expected[i].win |= values[i].win;
+        expected[i].notlose |= values[i].notlose;
+      }
+      store.accumulate(0, d, values);
+      auto copy = expected;
+      std::vector<uint8_t> bytes;
+      const bool complete = store.missing_contributions() == 0;
+      fast_compress(std::span<superinfo_t>(copy), bytes, complete ? complete_codec : partial);
+      EXPECT_EQ(store.compressed_bytes(), bytes.size())
+          << (complete ? "complete" : "incomplete") << " block after dimension " << d;
+      if (first) {
+        // The other codec's size differs, so the check above tells the codecs apart.
+        auto again = expected;
+        std::vector<uint8_t> other_bytes;
+        fast_compress(std::span<superinfo_t>(again), other_bytes, complete_codec);
+        EXPECT_NE(other_bytes.size(), bytes.size());
+        first = false;
+      }
     }
-    store.accumulate(0, d, values);
-    auto copy = expected;
-    std::vector<uint8_t> bytes;
-    const bool complete = store.missing_contributions() == 0;
-    fast_compress(std::span<superinfo_t>(copy), bytes, complete ? current_block_codec() : partial);
-    EXPECT_EQ(store.compressed_bytes(), bytes.size())
-        << (complete ? "complete" : "incomplete") << " block after dimension " << d;
-    if (first) {
-      // The other codec's size differs, so the check above tells the codecs apart.
-      auto other = expected;
-      std::vector<uint8_t> other_bytes;
-      fast_compress(std::span<superinfo_t>(other), other_bytes, current_block_codec());
-      EXPECT_NE(other_bytes.size(), bytes.size());
-      first = false;
-    }
+    store.freeze();
+    std::vector<superinfo_t> got(nodes);
+    store.read(0, got);
+    EXPECT_EQ(got, expected);
+    EXPECT_EQ(store.compressed(0)[0], uint8_t(complete_codec));  // the flag byte
   }
-  store.freeze();
-  std::vector<superinfo_t> got(nodes);
-  store.read(0, got);
-  EXPECT_EQ(got, expected);
+}
+
+// A codec that is not built in is refused when the store is made, not at its first write.
+TEST(block_store, refuses_a_codec_not_built_in) {
+  const std::vector<section_t> sections{section_t::parse("44444454").standardize()};
+  const std::vector<block_key_t> keys{{0, block_from_index(sections[0], 0)}};
+  compacting_store heap(1 << 20);
+  for (const block_codec_row& row : block_codecs()) {
+    if (row.built_in) continue;
+    EXPECT_THROW(block_store(sections, keys, {0, row.id, block_codec::snappy}, heap), error);
+    EXPECT_THROW(block_store(sections, keys, {0, block_codec::snappy, row.id}, heap), error);
+  }
+  EXPECT_THROW(block_store(sections, keys, {0, block_codec(9), block_codec::snappy}, heap), error);
 }
 
 // A dropped slice's pool grows by the arena space its inputs free. Once the slice
@@ -211,7 +230,7 @@ TEST(block_store, dropped_slice_borrows_the_arena_its_inputs_free) {
   const auto sections = slice_sections(5);
   std::mt19937_64 rng(7);
   compacting_store heap(64 << 20);
-  block_store above(above_sections, all_block_keys(above_sections), 0, heap, uint64_t(0));
+  block_store above(above_sections, all_block_keys(above_sections), {}, heap, uint64_t(0));
   for (int f = 0; f < above.blocks(); f++) {
     std::vector<superinfo_t> values(above.nodes(f));
     for (auto& v : values) v = random_pair(rng);
@@ -222,10 +241,12 @@ TEST(block_store, dropped_slice_borrows_the_arena_its_inputs_free) {
   ASSERT_GT(heap.live_bytes(), 0u);
 
   buffer_pool pool(0);  // dry: every buffer must be borrowed
-  block_store store(sections, all_block_keys(sections), 16, heap, &pool);
+  block_store store(sections, all_block_keys(sections), {16}, heap, &pool);
   store.drop_complete_blocks();
   const uint64_t reserve = 1 << 20;
-  store.lend_freed_arena(reserve);
+  arena_lending lending(heap, pool);
+  lending.lend_freed(reserve);
+  store.lend_freed_arena(lending);
   // The inputs' last reads release them; a collection packs what is left.
   above.expect_reads(std::vector<int>(above_sections.size(), 1));
   for (int f = 0; f < above.blocks(); f++) above.read_done(f);
@@ -269,7 +290,7 @@ TEST(block_store, input_reads_come_from_the_cache_after_the_first) {
   const std::vector<block_key_t> above_keys = all_block_keys(above_sections);
   std::mt19937_64 rng(3);
   compacting_store heap(64 << 20);
-  block_store above(above_sections, above_keys, 0, heap, uint64_t(0));
+  block_store above(above_sections, above_keys, {}, heap, uint64_t(0));
   std::vector<std::vector<superinfo_t>> stored;
   for (int f = 0; f < above.blocks(); f++) {
     std::vector<superinfo_t> values(above.nodes(f));
@@ -283,7 +304,7 @@ TEST(block_store, input_reads_come_from_the_cache_after_the_first) {
 
   buffer_pool pool(uint64_t(above.blocks()) * buffer_pool::block_bytes);
   // (A store of the same blocks, so that its pool's buffers fit every input block.)
-  block_store store(above_sections, above_keys, 0, heap, &pool);
+  block_store store(above_sections, above_keys, {}, heap, &pool);
   {  // buffers carved at the store's size and given back: the free ones the cache may take
     std::vector<superinfo_t*> taken;
     for (int f = 0; f < above.blocks(); f++) taken.push_back(pool.take());

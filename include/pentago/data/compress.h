@@ -24,40 +24,63 @@ void interleave(std::span<const superinfo_t> in, std::span<superinfo_t> out);  /
 void uninterleave(std::span<const superinfo_t> in, std::span<superinfo_t> out);
 
 // ---- Fast compression: flag byte, then the raw filtered bytes (0) or a byte codec's stream --
-// The byte codec of in-core blocks, which is also the flag byte of its output. Snappy is the
-// default (the 2013 design's); zstd (level 1: about 1.5x denser than Snappy, compressing
-// about 1.5x slower and decompressing as fast) and LZ4 (decompressing 3x faster, slightly less
-// dense) are measured options, present when the build found libzstd / liblz4. Decompression
-// follows each buffer's flag, so buffers of every available codec can be mixed.
+// The byte codec of in-core blocks, which is also the flag byte of its output (a format:
+// docs/formats.md, "In-core blocks"). Each has one row in the codec table below; decompression
+// follows each buffer's flag, so buffers of every built-in codec can be mixed. A run names its
+// codec (--codec, the memory plan); it travels to the stores in their options.
 enum class block_codec : uint8_t { snappy = 1, zstd = 2, lz4 = 3 };
+
+// One row of the codec table (compress_codecs.cpp): everything the project knows of a codec.
+// The functions work on raw bytes (the filter and the flag byte are fast_compress's part) and
+// are null where the codec is not built in.
+struct block_codec_row {
+  block_codec id;
+  const char* name;     // --codec NAME, logs and the run record
+  const char* summary;  // for --help: how it compares
+  bool built_in;        // its library was found at build time
+  // Its compressed size against Snappy's on slice data: the memory plan's factor on the
+  // calibrated ratios, which are Snappy's (run_plan.h).
+  double planned_ratio;
+  // Where --codec auto tries it: 1 first (the least CPU), then 2, ...; the first place is also
+  // the codec of a dropped slice's incomplete blocks where they fit (run_plan.h).
+  int auto_place;
+  size_t (*bound)(size_t raw_bytes);  // largest output of compress
+  // Compresses `size` bytes into out (room for bound(size)); the output size, 0 if it failed.
+  size_t (*compress)(const uint8_t* raw, size_t size, uint8_t* out);
+  // The decoded size a stream records; throws pentago::error on a corrupt header.
+  size_t (*decoded_bytes)(const uint8_t* data, size_t size);
+  // Decodes exactly `expected` bytes (its decoded_bytes) into out; throws pentago::error if the
+  // stream is corrupt.
+  void (*decompress)(const uint8_t* data, size_t size, uint8_t* out, size_t expected);
+};
+// Every row, built in or not, in flag order.
+std::span<const block_codec_row> block_codecs();
+// The row of a codec (pentago::error for a value no row has).
+const block_codec_row& block_codec_info(block_codec codec);
+// The built-in codecs in --codec auto's order.
+std::vector<block_codec> block_codec_auto_order();
+// The row in the first place of the auto order, built in or not.
+const block_codec_row& least_cpu_block_codec();
 bool block_codec_available(block_codec codec);
 const char* block_codec_name(block_codec codec);
 // Throws pentago::error ("codec zstd is not built in") unless the codec is available.
 void require_block_codec(block_codec codec);
-// "snappy", "zstd" or "lz4"; throws usage_error for any other name or a codec not built in.
+// A row's name; throws usage_error for any other name or a codec not built in.
 block_codec parse_block_codec(const std::string& name);
-// The codec fast_compress uses in this process (all threads); throws pentago::error if the
-// codec was not built in.
-void set_block_codec(block_codec codec);
-block_codec current_block_codec();
 
 // Largest possible fast_compress output for `nodes` nodes, whatever the codec.
 size_t fast_compress_bound(size_t nodes);
-// Interleaves `nodes` in place (destroying them) and compresses them into `out`, which is
-// resized to the compressed size (its capacity is reused across calls), with `codec` (the
-// current one by default).
-void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out,
-                   block_codec codec = current_block_codec());
-// Same without touching the input, with `codec` (the current one by default); `out.size()`
-// must be >= fast_compress_bound. Returns the compressed size. Interleaves through a
-// thread-local scratch buffer.
-size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out,
-                     block_codec codec = current_block_codec());
+// Interleaves `nodes` in place (destroying them) and compresses them into `out` with `codec`;
+// `out` is resized to the compressed size (its capacity is reused across calls).
+void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec codec);
+// Same without touching the input; `out.size()` must be >= fast_compress_bound. Returns the
+// compressed size. Interleaves through a thread-local scratch buffer.
+size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out, block_codec codec);
 // The two halves of fast compression without the filter, for callers that merge in the
 // filtered form (max is a bitwise OR, which the filter preserves): compress nodes that are
 // already interleaved, and decode to interleaved nodes (exactly `filtered.size()` of them).
 void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out,
-                            block_codec codec = current_block_codec());
+                            block_codec codec);
 void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<superinfo_t> filtered);
 // The number of nodes a fast-compressed buffer decodes to; throws pentago::error unless the
 // flag is valid and the decoded length is a multiple of 64.

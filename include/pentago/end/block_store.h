@@ -1,4 +1,4 @@
-// The compressed block store of one slice: every held block Snappy-compressed in memory, one
+// The compressed block store of one slice: every held block compressed in memory, one
 // line contribution per non-full dimension merged with max (bitwise OR of (win, notlose)) as
 // it arrives, per-section win/notlose/total counts and sparse samples gathered when a block
 // is complete (paper §IV-B; docs/design.md, "Line compute and the block store";
@@ -45,18 +45,30 @@ using section_counts_t = std::array<uint64_t, 3>;
 section_counts_t count_block(const section_t& s, const block_t& b,
                              std::span<const superinfo_t> values);
 
+class arena_lending;
+
+// How a store holds its blocks: the run's codec travels here (data/compress.h).
+struct block_store_options {
+  int samples_per_section = 0;
+  block_codec codec = block_codec::snappy;  // complete blocks
+  // Incomplete blocks that hold no partial buffer (LZ4 for a dropped slice where the plan fits
+  // with it: run_plan::partial_codec).
+  block_codec partial_codec = block_codec::snappy;
+};
+
 class block_store {
  public:
   // `blocks` lists the held blocks; their position is the block's flat id. Samples are drawn
   // for every section of the slice; those landing in held blocks are recorded here.
   // Up to `partial_budget` bytes of incomplete blocks are held uncompressed (outside the
-  // heap), so that each of them is Snappy-compressed once, when complete, instead of once
-  // per contribution; the rest take the compressed path.
+  // heap), so that each of them is compressed once, when complete, instead of once per
+  // contribution; the rest take the compressed path. Throws if a codec is not built in.
   block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
-              int samples_per_section, compacting_store& heap, uint64_t partial_budget = 0);
+              const block_store_options& options, compacting_store& heap,
+              uint64_t partial_budget = 0);
   // The same, taking partial buffers from a pool shared across slices (may be null).
   block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
-              int samples_per_section, compacting_store& heap, buffer_pool* pool);
+              const block_store_options& options, compacting_store& heap, buffer_pool* pool);
   ~block_store();
   block_store(const block_store&) = delete;
   block_store& operator=(const block_store&) = delete;
@@ -108,18 +120,12 @@ class block_store {
   // then not be read. Call before the first write.
   void drop_complete_blocks();
   bool drops_complete_blocks() const { return drop_complete_; }
-  // The codec of incomplete blocks that hold no partial buffer (by default the current one;
-  // complete blocks always take the current one). Call before the first write.
-  void set_partial_codec(block_codec codec);
   // While this (dropped) slice runs, the arena space that the slice above frees as its inputs
-  // are released goes to the partial pool: when the pool runs dry after a collection (which
-  // packs that space at the top of the heap), the heap lends its top down to its live bytes
-  // plus `reserve` (what the plan keeps for this slice's compressed incomplete blocks and the
-  // heap's headroom; compacting_store::lend_top) and the pool carves buffers from those pages
-  // (buffer_pool::add_chunk), so the two still sum to the plan's. The heap must outlive the
-  // pool. Call before the first write; needs a pool.
-  void lend_freed_arena(uint64_t reserve);
-  uint64_t arena_lent_bytes() const { return lent_.load(); }  // given to the pool so far
+  // are released goes to the partial pool: when the pool runs dry, the store asks `lending`
+  // (which owns the protocol and its reserve: arena_lending::lend_freed) for a step. `lending`
+  // must join this store's heap and pool. Call before the first write; needs a pool.
+  void lend_freed_arena(arena_lending& lending);
+  uint64_t arena_lent_bytes() const;  // given to the pool during this store's slice
   bool frozen() const { return frozen_; }
 
   uint64_t missing_contributions() const { return missing_.load(); }
@@ -147,8 +153,6 @@ class block_store {
   // caching rule that compresses least), which is compressed into the heap.
   uint64_t next_time(int flat, uint8_t dims) const;
   superinfo_t* take_buffer(int flat, uint8_t left);
-  // lend_freed_arena's step, at most once per collection; true if the pool's budget grew.
-  bool borrow_from_arena();
   void track_buffer(int flat, uint8_t dims_before, uint8_t dims_after);
 
   std::vector<section_t> sections_;
@@ -173,9 +177,8 @@ class block_store {
   group_id group_;
   bool frozen_ = false;
   bool drop_complete_ = false;
-  block_codec partial_codec_ = current_block_codec();
-  uint64_t lend_reserve_ = 0;  // 0: no lending (lend_freed_arena)
-  std::atomic<uint64_t> lent_{0}, lend_collection_{0};
+  const block_codec codec_, partial_codec_;
+  arena_lending* lending_ = nullptr;                // lend_freed_arena
   std::unique_ptr<uint32_t[]> held_size_;           // per block: compressed bytes in the heap
   std::unique_ptr<std::atomic<int>[]> reads_left_;  // per block, after expect_reads
   std::atomic<uint64_t> held_{0}, peak_held_{0};

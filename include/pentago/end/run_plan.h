@@ -36,8 +36,8 @@ struct run_request {
   bool holds_file = true;    // the writer holds a rank's whole compressed part (MPI) or a batch
   bool plan_writing = true;  // false: leave writing out (pentago-predict --stages' store model)
   block_codec codec = block_codec::snappy;  // in-core codec: slice 35 is sampled with it
-  // --codec auto: the first codec whose plan fits of LZ4, Snappy and zstd (least CPU first,
-  // densest last), among those built in; `codec` is then ignored.
+  // --codec auto: the first built-in codec whose plan fits, in the codec table's auto order
+  // (data/compress.h: LZ4, Snappy, zstd; least CPU first, densest last); `codec` is ignored.
   bool codec_auto = false;
 };
 
@@ -68,7 +68,8 @@ struct slice_plan_t {
 // bytes per node, by slice: the largest measured ratio (0.37 at slice 35, 0.33 at 34, 0.36 at
 // 33 and below); see docs/tools.md. Pseudorandom (meaningless) data does not compress.
 double store_ratio(int slice);
-// The ratio of a codec's compressed size to Snappy's on this data (store_ratio is Snappy's).
+// The ratio of a codec's compressed size to Snappy's on this data (store_ratio is Snappy's):
+// the codec table's planned_ratio (data/compress.h).
 double codec_ratio_factor(block_codec codec);
 // The compressed share of a root's slice 35, from `samples` of its blocks computed and
 // compressed here with `codec` (0 if the slice is empty).
@@ -84,8 +85,8 @@ struct run_plan {
   uint64_t memory = 0;                      // per rank
   block_codec codec = block_codec::snappy;  // the in-core codec the run uses (after --codec auto)
   bool codec_auto = false;                  // chosen by --codec auto
-  // The codec of a dropped slice's incomplete blocks outside the partial pool: LZ4 (the least
-  // CPU to recompress) where its larger blocks fit, else `codec`.
+  // The codec of a dropped slice's incomplete blocks outside the partial pool: the first of the
+  // auto order (LZ4, the least CPU to recompress) where its larger blocks fit, else `codec`.
   block_codec partial_codec = block_codec::snappy;
   double top_ratio = 0;    // this root's slice 35 compression, sampled (0: not measured)
   double ratio_scale = 1;  // applied to store_ratio: the codec's factor, times top_ratio against

@@ -31,11 +31,12 @@ class slice_computer {
   virtual bool leader() const = 0;
   virtual int ranks() const = 0;
   virtual int threads_per_rank() const = 0;  // cores a rank uses, for nodes/s/core
-  // This process's blocks of slice n in a new store; slice n becomes the current layout and
-  // the previous current one the layout above. Collective (MPI: the partition, load balance
-  // into `report`).
-  virtual std::unique_ptr<block_store> new_store(int n, int samples, compacting_store& heap,
-                                                 buffer_pool* partials, slice_report& report) = 0;
+  // This process's blocks of slice n in a new store with `options` (samples, codecs); slice n
+  // becomes the current layout and the previous current one the layout above. Collective
+  // (MPI: the partition, load balance into `report`).
+  virtual std::unique_ptr<block_store> new_store(int n, const block_store_options& options,
+                                                 compacting_store& heap, buffer_pool* partials,
+                                                 slice_report& report) = 0;
   // The block lines of the current slice and of the slice above.
   virtual const slice_lines& current_lines() const = 0;
   virtual const slice_lines& lines_above() const = 0;

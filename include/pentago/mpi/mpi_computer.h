@@ -25,8 +25,9 @@ class mpi_computer : public slice_computer {
   bool leader() const override { return rank_ == 0; }
   int ranks() const override { return ranks_; }
   int threads_per_rank() const override { return o_.threads; }
-  std::unique_ptr<block_store> new_store(int n, int samples, compacting_store& heap,
-                                         buffer_pool* partials, slice_report& report) override;
+  std::unique_ptr<block_store> new_store(int n, const block_store_options& options,
+                                         compacting_store& heap, buffer_pool* partials,
+                                         slice_report& report) override;
   const slice_lines& current_lines() const override { return part_->lines(); }
   const slice_lines& lines_above() const override { return above_->lines(); }
   void compute(int n, block_store& store, block_store* above, slice_report& report) override;
