@@ -416,6 +416,7 @@ document.getElementById('goto').addEventListener('submit', (event) => {
   if (text) location.hash = encodeURIComponent(text);
   codeInput.blur();
 });
+
 // ---- A game against perfect play: the computer answers with the first of the sorted moves
 // (the fastest win, else a move keeping the tie, else the slowest loss); the move list gives
 // the value of each move for its player and marks a move that gave away a win or a tie.
