@@ -8,9 +8,8 @@
 # sampled boards reading both slices agree through the URL and the directory.
 # Usage: serve_saved_run.sh BIN_DIR WORK_DIR DATA_DIR
 B=$1; T=$2; D=$3
-NGINX=/usr/sbin/nginx
-[ -x $NGINX ] || { echo "nginx not installed: skipped"; exit 0; }
-rm -rf "$T"; mkdir -p "$T/nginx/tmp"
+. "$(dirname "$0")/../../lib/nginx.sh"
+rm -rf "$T"; mkdir -p "$T"
 # Every sidecar of run directory $1 for slices $2...: present, and what pentago-index writes.
 check_sidecars() {
   dir=$1; shift
@@ -33,29 +32,9 @@ timeout 200 mpiexec -n 2 "$B/pentago-endgame" --threads 2 --save 35 --level 0 --
 check_sidecars "$P" 34 35
 
 # nginx in the foreground on a free loopback port, serving the run directory.
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-N="$T/nginx"
-cat > "$N/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $N/nginx.pid;
-error_log $N/error.log;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path $N/tmp; proxy_temp_path $N/tmp; fastcgi_temp_path $N/tmp;
-  uwsgi_temp_path $N/tmp; scgi_temp_path $N/tmp;
-  server { listen 127.0.0.1:$port; root $T; }
-}
-CONF
-$NGINX -p "$N" -e "$N/error.log" -c "$N/nginx.conf" > /dev/null 2>&1 &
-nginx_pid=$!
+port=$(free_port)
 trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null' EXIT
-for _ in $(seq 100); do
-  python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null && break
-  sleep 0.1
-done
+start_nginx "$T/nginx" "$port" "  server { listen 127.0.0.1:$port; root $T; }"
 fail=0
 # The answer without its timing.
 lookup() { "$B/pentago-lookup" --json "$@" 2>&1 | sed 's/,"elapsed_ms":[^,}]*//'; }

@@ -4,12 +4,8 @@
 # per-client solve limit counts the client nginx forwards.
 # Usage: sh nginx_cache.sh PENTAGO_SERVE DATA_DIR WORK_DIR
 serve=$1; data=$2; T=$3
-NGINX=/usr/sbin/nginx
-[ -x $NGINX ] || { echo "nginx not installed (Debian nginx-light)"; exit 1; }
-rm -rf "$T"; mkdir -p "$T/nginx/tmp" "$T/nginx/cache"
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
+. "$(dirname "$0")/../../lib/nginx.sh"
+rm -rf "$T"; mkdir -p "$T/nginx/cache"
 "$serve" --db "$data" --port 0 --log "$T/access.log" --trusted-proxy 127.0.0.1 \
   --midgame-per-client 1 > "$T/serve.out" 2>&1 &
 serve_pid=$!
@@ -20,18 +16,7 @@ trap 'kill $serve_pid $nginx_pid 2>/dev/null; wait 2>/dev/null' EXIT
 for _ in $(seq 100); do grep -q 'listening' "$T/serve.out" && break; sleep 0.1; done
 upstream=$(grep -o '127.0.0.1:[0-9]*' "$T/serve.out")
 [ -n "$upstream" ] || { echo "FAIL pentago-serve did not start: $(cat "$T/serve.out")"; exit 1; }
-cat > "$N/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $N/nginx.pid;
-error_log $N/error.log;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path $N/tmp; proxy_temp_path $N/tmp; fastcgi_temp_path $N/tmp;
-  uwsgi_temp_path $N/tmp; scgi_temp_path $N/tmp;
-  proxy_cache_path $N/cache levels=1:2 keys_zone=pentago:10m max_size=1g inactive=365d
+start_nginx "$N" "$port" "  proxy_cache_path $N/cache levels=1:2 keys_zone=pentago:10m max_size=1g inactive=365d
                    use_temp_path=off;
   upstream pentago { server $upstream; keepalive 16; }
   server {
@@ -39,7 +24,7 @@ http {
     location /api/v1/position/ {
       proxy_pass http://pentago;
       proxy_http_version 1.1;
-      proxy_set_header Connection "";
+      proxy_set_header Connection \"\";
       proxy_set_header X-Forwarded-For \$remote_addr;
       proxy_cache pentago;
       proxy_cache_lock on;
@@ -49,17 +34,10 @@ http {
     location / {
       proxy_pass http://pentago;
       proxy_http_version 1.1;
-      proxy_set_header Connection "";
+      proxy_set_header Connection \"\";
     }
   }
-}
-CONF
-$NGINX -p "$N" -e "$N/error.log" -c "$N/nginx.conf" > /dev/null 2>&1 &
-nginx_pid=$!
-for _ in $(seq 100); do
-  python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null && break
-  sleep 0.1
-done
+"
 fail=0
 served() {  # requests pentago-serve logged for path $1 (a line follows its response: wait
   # a moment for one more than $2, which must not come)
