@@ -5,7 +5,6 @@
 #include "pentago/web/explore.h"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -23,40 +22,8 @@
 namespace pentago {
 namespace {
 
-constexpr size_t max_position_text = 4096;
 constexpr int midgame_min_stones_floor = midgame_min_stones;
 constexpr char sidecar_magic[] = "pentago index      \n";
-
-const char* color_name(int color) { return color ? "white" : "black"; }
-const char* value_word(int value) { return value > 0 ? "win" : value < 0 ? "loss" : "tie"; }
-
-int mover(web_position p) {
-  const int n = count_stones(p.board);
-  return p.to_rotate ? (n - 1) & 1 : n & 1;
-}
-
-void validate(web_position p) {
-  check_board(p.board);
-  if (!p.to_rotate) return;
-  if (count_stones(p.board) == 0)
-    throw usage_error("impossible position " + web_position_code(p) +
-                      ": to rotate, but nobody has placed a stone");
-  const int other = 1 - mover(p);
-  if (won(unpack(p.board, other)))
-    throw usage_error("impossible position " + web_position_code(p) + ": to rotate, but " +
-                      color_name(other) +
-                      " already had five in a row before the placement (the game was over)");
-}
-
-std::optional<int> rules_value(web_position p) {
-  if (p.to_rotate) {
-    if (won(unpack(p.board, mover(p)))) return 1;
-    return std::nullopt;
-  }
-  const int t = terminal_value(p.board);
-  if (t != 2) return t;
-  return std::nullopt;
-}
 
 uint32_t load32(const uint8_t* p) {
   return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
@@ -109,7 +76,7 @@ const slice_layout& layout_of(int slice) {
 // (known distances before unknown ones), keeping the board order among equals.
 struct move_entry {
   std::string move;
-  web_position child;
+  position_t child;
   int value = 0;
   const char* source = "rules";
   int distance = -1;
@@ -143,8 +110,7 @@ std::string quoted(const std::string& s) {
 }
 
 std::string move_json(const move_entry& m, bool with_rotations) {
-  std::string j = "{\"move\":" + quoted(m.move) +
-                  ",\"child\":" + quoted(web_position_code(m.child)) +
+  std::string j = "{\"move\":" + quoted(m.move) + ",\"child\":" + quoted(position_code(m.child)) +
                   ",\"value\":" + quoted(value_word(m.value));
   if (m.distance >= 0) j += ",\"distance\":" + std::to_string(m.distance);
   j += ",\"source\":" + quoted(m.source);
@@ -158,40 +124,6 @@ std::string move_json(const move_entry& m, bool with_rotations) {
 }
 
 }  // namespace
-
-std::string web_position_code(web_position p) {
-  return std::to_string(p.board) + (p.to_rotate ? "m" : "");
-}
-
-web_position parse_web_position(const std::string& text) {
-  if (text.size() > max_position_text)
-    throw usage_error("board text too long (" + std::to_string(text.size()) + " bytes; at most " +
-                      std::to_string(max_position_text) + ")");
-  const size_t a = text.find_first_not_of(" \t\r\n"), e = text.find_last_not_of(" \t\r\n");
-  if (a == std::string::npos) throw usage_error("empty board");
-  const std::string t = text.substr(a, e - a + 1);
-  auto all = [](const std::string& s, auto pred) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) { return pred(c); });
-  };
-  auto digit = [](char c) { return std::isdigit((unsigned char)c) != 0; };
-  auto cell = [](char c) { return c == '_' || c == '.' || c == '0' || c == '1'; };
-  web_position p;
-  std::string body = t;
-  if (body.size() > 1 && body.back() == 'm') {
-    const std::string rest = body.substr(0, body.size() - 1);
-    if (all(rest, digit) || (rest.size() == 36 && all(rest, cell))) body = rest, p.to_rotate = true;
-  }
-  if (body.size() == 36 && all(body, cell)) {
-    side_t sides[2] = {0, 0};
-    for (int k = 0; k < 36; k++)
-      if (body[k] == '0' || body[k] == '1') sides[body[k] - '0'] |= cell_bit(k % 6, 5 - k / 6);
-    p.board = pack(sides[0], sides[1]);
-  } else {
-    p.board = parse_board(body);
-  }
-  validate(p);
-  return p;
-}
 
 uint64_t slice_block_count(int slice) { return layout_of(slice).first.back(); }
 
@@ -338,12 +270,12 @@ void web_explorer::set_block(int slice, uint64_t record, std::span<const uint8_t
   }
 }
 
-web_explorer::result web_explorer::answer(web_position p, const std::function<bool()>& progress) {
+web_explorer::result web_explorer::answer(position_t p, const std::function<bool()>& progress) {
   const auto start = std::chrono::steady_clock::now();
-  validate(p);
+  validate_position(p);
   result out;
   const int stones = count_stones(p.board);
-  const int to_move = mover(p);
+  const int to_move = position_mover(p);
   int value = 0, distance = -1, slice = -1;
   const char* source = "rules";
   std::string moves_unknown;
@@ -351,7 +283,7 @@ web_explorer::result web_explorer::answer(web_position p, const std::function<bo
   auto finish = [&] {
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    std::string j = "{\"board\":" + quoted(web_position_code(p)) +
+    std::string j = "{\"board\":" + quoted(position_code(p)) +
                     ",\"stones\":" + std::to_string(stones) +
                     ",\"to_move\":" + quoted(color_name(to_move)) +
                     ",\"phase\":" + quoted(p.to_rotate ? "rotate" : "place") +
@@ -394,7 +326,7 @@ web_explorer::result web_explorer::answer(web_position p, const std::function<bo
       for (const auto& v : r.values) mid[v.to_rotate][v.board] = {v.value, v.distance};
       source = "midgame";
     } else {
-      std::string why = "position " + web_position_code(p) + " (" + std::to_string(stones) +
+      std::string why = "position " + position_code(p) + " (" + std::to_string(stones) +
                         (stones == 1 ? " stone" : " stones") + ", to " +
                         (p.to_rotate ? "rotate" : "place") + ") needs slice-" +
                         std::to_string(needed) +
@@ -436,8 +368,7 @@ web_explorer::result web_explorer::answer(web_position p, const std::function<bo
           r.source = "database";
         } else {
           const auto it = mid[0].find(r.child.board);
-          PENTAGO_CHECK(it != mid[0].end(),
-                        "midgame result lacks board " + web_position_code(r.child));
+          PENTAGO_CHECK(it != mid[0].end(), "midgame result lacks board " + position_code(r.child));
           r.value = -it->second.first;
           r.distance = it->second.second >= 0 ? 1 + it->second.second : -1;
           r.source = "midgame";
@@ -496,7 +427,7 @@ web_explorer::result web_explorer::answer(web_position p, const std::function<bo
     PENTAGO_CHECK(
         it != mid[p.to_rotate].end() && it->second.first == value &&
             (it->second.second < 0 || it->second.second == distance),
-        "midgame root value or distance disagrees with its children at " + web_position_code(p));
+        "midgame root value or distance disagrees with its children at " + position_code(p));
   }
   return finish();
 }

@@ -1,8 +1,7 @@
 // Tests of the explorer's serverless query path (the web layer) against the native one: its xz
 // decoder against liblzma (random data at several presets, every block of the published
 // slices, corrupted and truncated streams), its answers against the query path's JSON (the
-// published slices fetched block by block as the page fetches them, and midgame solves), and
-// its position parser against parse_position.
+// published slices fetched block by block as the page fetches them, and midgame solves).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -122,7 +121,7 @@ TEST(xz, corrupt_and_truncated_streams_fail_cleanly) {
 }
 
 // Answers a position as the page does: fetches what the explorer asks for from the files.
-nlohmann::json web_answer(web_explorer& web, const std::string& dir, web_position p,
+nlohmann::json web_answer(web_explorer& web, const std::string& dir, position_t p,
                           int* rounds = nullptr) {
   for (int round = 1; round <= 5; round++) {
     const auto r = web.answer(p);
@@ -173,19 +172,18 @@ TEST(web_explorer, slice_answers_equal_the_query_path) {
   int checked = 0;
   for (const auto& m : empty["moves"]) {
     const std::string placed = m["child"];
-    EXPECT_EQ(web_answer(web, published, parse_web_position(placed)),
-              native_answer(engine, placed));
+    EXPECT_EQ(web_answer(web, published, parse_position(placed)), native_answer(engine, placed));
     for (const auto& r : m["rotations"]) {
       const std::string one = r["child"];
       const auto native = native_answer(engine, one);
-      EXPECT_EQ(web_answer(web, published, parse_web_position(one)), native);
+      EXPECT_EQ(web_answer(web, published, parse_position(one)), native);
       if (checked++ % 7) continue;
       const std::string two = native["moves"][checked % native["moves"].size()]["child"];
-      EXPECT_EQ(web_answer(web, published, parse_web_position(two)), native_answer(engine, two));
+      EXPECT_EQ(web_answer(web, published, parse_position(two)), native_answer(engine, two));
       // Two stones to place: a partial answer (slice 3 is missing), the value from slice 2.
       const auto two_native = native_answer(engine, two);
       const std::string partial = two_native["moves"][0]["child"];
-      auto mine = web_answer(web, published, parse_web_position(partial));
+      auto mine = web_answer(web, published, parse_position(partial));
       auto theirs = native_answer(engine, partial);
       EXPECT_TRUE(mine["moves"].is_null());
       EXPECT_NE(std::string(mine["moves_unknown"]).find("slice-3.pentago"), std::string::npos);
@@ -196,7 +194,7 @@ TEST(web_explorer, slice_answers_equal_the_query_path) {
   }
   EXPECT_GT(checked, 30);
   // Three stones: neither in the slices nor the midgame solver's.
-  const auto three = parse_web_position("______________________________010___");
+  const auto three = parse_position("______________________________010___");
   EXPECT_THROW(web_answer(web, published, three), error);
 }
 
@@ -219,10 +217,10 @@ TEST(web_explorer, midgame_answers_equal_the_query_path) {
       break;
     }
     for (const bool to_rotate : {false, true}) {
-      const web_position p{board, to_rotate};
+      const position_t p{board, to_rotate};
       if (to_rotate && stones < 21) continue;
-      EXPECT_EQ(web_answer(web, published, p), native_answer(engine, web_position_code(p)))
-          << web_position_code(p);
+      EXPECT_EQ(web_answer(web, published, p), native_answer(engine, position_code(p)))
+          << position_code(p);
       solved++;
     }
   }
@@ -231,32 +229,11 @@ TEST(web_explorer, midgame_answers_equal_the_query_path) {
 
 TEST(web_explorer, cancelled_solve_throws) {
   web_explorer web;
-  const auto p = parse_web_position("274440791932540184");
+  const auto p = parse_position("274440791932540184");
   web.set_slice_absent(19);
   int layers = 0;
   EXPECT_THROW(web.answer(p, [&] { return ++layers > 3; }), midgame_cancelled);
   EXPECT_EQ(layers, 4);
-}
-
-TEST(web_explorer, positions_parse_as_the_query_path) {
-  for (const std::string text :
-       {"0", "15925248m", " 274440791932540184 ", "______________________________0_____",
-        "______________________________0_____m", "0m", "", "abc", "123456789012345678901234",
-        "____________________________________", "1111100000_________________________",
-        "99999999999999999999m", "______________________________1_____m"}) {
-    std::string native, mine;
-    try {
-      native = position_code(parse_position(text));
-    } catch (const usage_error& e) {
-      native = "error";
-    }
-    try {
-      mine = web_position_code(parse_web_position(text));
-    } catch (const usage_error& e) {
-      mine = "error";
-    }
-    EXPECT_EQ(mine, native) << "'" << text << "'";
-  }
 }
 
 TEST(web_explorer, refuses_bad_sidecars_and_blocks) {

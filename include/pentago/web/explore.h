@@ -1,8 +1,7 @@
 // The explorer's query path without a server (compiled to WebAssembly for the page, and
-// natively for its tests): positions parsed as the query path parses them, answered from the
-// rules, from slice files read block by block through their .index sidecars (the caller
-// fetches the bytes, here by HTTP range requests), or from the midgame solver, as the JSON of
-// the server's answers (docs/api.md).
+// natively for its tests): positions (base/position.h) answered from the rules, from slice files
+// read block by block through their .index sidecars (the caller fetches the bytes, here by HTTP
+// range requests), or from the midgame solver, as the JSON of the server's answers (docs/api.md).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -13,20 +12,10 @@
 #include <vector>
 
 #include "pentago/base/board.h"
+#include "pentago/base/position.h"
 #include "pentago/base/super.h"
 
 namespace pentago {
-
-// A position: the board and whether its mover has placed and must still rotate.
-struct web_position {
-  board_t board = 0;
-  bool to_rotate = false;
-};
-
-// The decimal code (optional trailing m), the 6x6 picture or the 36-character form, as the
-// query path's parse_position; throws usage_error with a one-line reason.
-web_position parse_web_position(const std::string& text);
-std::string web_position_code(web_position p);
 
 // Where a board's values lie in its slice file (the 2013 sidecar layout: the sections of
 // slice_sections(n) in order, the blocks of each in row-major order).
@@ -73,7 +62,7 @@ class web_explorer {
     std::vector<web_request> needs;  // else the fetches it needs first
   };
   // `progress` (optional) is called before each layer of a midgame solve; true cancels it.
-  result answer(web_position p, const std::function<bool()>& progress = {});
+  result answer(position_t p, const std::function<bool()>& progress = {});
 
  private:
   struct impl;

@@ -29,7 +29,7 @@ val failure(const std::exception& e) {
 val parse(const std::string& text) {
   try {
     val r = val::object();
-    r.set("code", web_position_code(parse_web_position(text)));
+    r.set("code", position_code(parse_position(text)));
     return r;
   } catch (const std::exception& e) {
     return failure(e);
@@ -45,7 +45,7 @@ class explorer {
   // `progress` is called before every layer of a midgame solve.
   val answer(const std::string& code, val progress) {
     try {
-      const auto r = web_.answer(parse_web_position(code), [&progress] {
+      const auto r = web_.answer(parse_position(code), [&progress] {
         if (!progress.isUndefined()) progress();
         return false;
       });
