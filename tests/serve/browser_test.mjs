@@ -4,9 +4,11 @@
 // API's answers (values, and "win in N" in the status and tooltips), a partial answer's
 // message and the best line played out; saves screenshots for a person to look at.
 // usage: node browser_test.mjs PENTAGO_SERVE DATA_DIR OUT_DIR   (exit 77: no Chromium)
-import {spawn, execFileSync} from 'node:child_process';
+import {spawn} from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+
+import {findProgram, pageActions, startBrowser, TestRun} from '../lib/browser.mjs';
 
 const [serveExe, dataDir, outDir] = process.argv.slice(2);
 if (!serveExe || !dataDir || !outDir) {
@@ -14,18 +16,7 @@ if (!serveExe || !dataDir || !outDir) {
   process.exit(2);
 }
 
-function findChromium() {
-  const names = [process.env.CHROMIUM, 'chromium', 'chromium-browser', 'google-chrome'];
-  for (const name of names.filter(Boolean)) {
-    try {
-      return execFileSync('sh', ['-c', `command -v "${name}"`]).toString().trim();
-    } catch {
-      // not this one
-    }
-  }
-  return null;
-}
-const chromium = findChromium();
+const chromium = findProgram([process.env.CHROMIUM, 'chromium', 'chromium-browser', 'google-chrome']);
 if (!chromium) {
   console.log('SKIPPED: no Chromium found (scripts/setup installs Debian\'s chromium)');
   process.exit(77);
@@ -33,23 +24,10 @@ if (!chromium) {
 
 fs.rmSync(outDir, {recursive: true, force: true});
 fs.mkdirSync(outDir, {recursive: true});
-const failures = [];
-function check(condition, message) {
-  if (!condition) {
-    failures.push(message);
-    console.log('FAIL: ' + message);
-  }
-  return condition;
-}
-const children = [];
-function finish(code) {
-  for (const child of children) child.kill('SIGKILL');
-  process.exit(code);
-}
-setTimeout(() => {
-  console.log('FAIL: the browser test took longer than 150 s');
-  finish(1);
-}, 150000).unref();
+const run = new TestRun('browser test', 150);
+const {failures, children} = run;
+const check = (condition, message) => run.check(condition, message);
+const finish = (code) => run.finish(code);
 
 // ---- the server
 async function startServer() {
@@ -69,96 +47,13 @@ async function startServer() {
   return {server, base: `http://127.0.0.1:${port}`};
 }
 
-// ---- the DevTools protocol over Chromium's pipe (fd 3 in, fd 4 out, NUL-separated JSON)
-class DevTools {
-  constructor(input, output) {
-    this.input = input;
-    this.next = 1;
-    this.pending = new Map();
-    this.exceptions = [];
-    let buffer = '';
-    output.on('data', (chunk) => {
-      buffer += chunk.toString();
-      let end;
-      while ((end = buffer.indexOf('\0')) >= 0) {
-        const message = JSON.parse(buffer.slice(0, end));
-        buffer = buffer.slice(end + 1);
-        this.receive(message);
-      }
-    });
-  }
-  receive(message) {
-    if (message.id && this.pending.has(message.id)) {
-      const {resolve, reject, method} = this.pending.get(message.id);
-      this.pending.delete(message.id);
-      if (message.error) reject(new Error(`${method}: ${message.error.message}`));
-      else resolve(message.result);
-    } else if (message.method === 'Runtime.exceptionThrown') {
-      this.exceptions.push(message.params.exceptionDetails);
-    }
-  }
-  send(method, params = {}, sessionId = undefined) {
-    const id = this.next++;
-    const message = {id, method, params};
-    if (sessionId) message.sessionId = sessionId;
-    this.input.write(JSON.stringify(message) + '\0');
-    return new Promise((resolve, reject) => this.pending.set(id, {resolve, reject, method}));
-  }
-}
-
-async function startBrowser() {
-  const profile = path.join(outDir, 'profile');
-  const browser = spawn(chromium, [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--disable-dev-shm-usage', `--user-data-dir=${profile}`, '--remote-debugging-pipe',
-    'about:blank'], {stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe']});
-  children.push(browser);
-  let errors = '';
-  browser.stderr.on('data', (chunk) => { errors += chunk; });
-  browser.on('exit', (code) => {
-    if (code) console.log(`chromium exited with ${code}: ${errors.slice(-2000)}`);
-  });
-  const tools = new DevTools(browser.stdio[3], browser.stdio[4]);
-  const {targetId} = await tools.send('Target.createTarget', {url: 'about:blank'});
-  const {sessionId} = await tools.send('Target.attachToTarget', {targetId, flatten: true});
-  const page = (method, params) => tools.send(method, params, sessionId);
-  await page('Page.enable');
-  await page('Runtime.enable');
-  return {browser, tools, page};
-}
-
 // ---- helpers on the page
 let page;
-async function evaluate(expression) {
-  const result = await page('Runtime.evaluate', {expression, returnByValue: true,
-                                                 awaitPromise: true});
-  if (result.exceptionDetails) throw new Error(`${expression}: ${result.exceptionDetails.text}`);
-  return result.result.value;
-}
-async function waitFor(expression, what, seconds = 30) {
-  const deadline = Date.now() + seconds * 1000;
-  while (Date.now() < deadline) {
-    // While a page loads its body may not exist yet: an exception counts as "not yet".
-    if (await evaluate(expression).catch(() => false)) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  check(false, `timed out waiting for ${what}`);
-  return false;
-}
+const {evaluate, waitFor, click} = pageActions(() => page, run, 30);
 const shownCode = () => evaluate('document.body.dataset.code');
 async function waitForPosition(code) {
   return waitFor(`document.body.dataset.state === 'ready' && document.body.dataset.code === ${
       JSON.stringify(code)}`, `the page to show ${code}`);
-}
-// A real mouse click at the centre of the element.
-async function click(selector) {
-  const box = await evaluate(`(() => { const r = document.querySelector(${
-      JSON.stringify(selector)}).getBoundingClientRect();
-      return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`);
-  for (const type of ['mousePressed', 'mouseReleased'])
-    await page('Input.dispatchMouseEvent', {type, x: box.x, y: box.y, button: 'left',
-                                            clickCount: 1});
 }
 async function screenshot(name) {
   const {data} = await page('Page.captureScreenshot', {format: 'png'});
@@ -275,7 +170,7 @@ async function playMove(answer, move) {
 async function main() {
   const started = await startServer();
   base = started.base;
-  const browser = await startBrowser();
+  const browser = await startBrowser(chromium, path.join(outDir, 'profile'), run);
   page = browser.page;
   await page('Emulation.setDeviceMetricsOverride', {width: 1000, height: 760,
                                                     deviceScaleFactor: 1, mobile: false});

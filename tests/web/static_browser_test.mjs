@@ -6,11 +6,13 @@
 // WebAssembly), a position neither answers, and a game the page plays against itself, which
 // never moves from a win to a non-win.
 // usage: node static_browser_test.mjs PENTAGO_LOOKUP WASM_DIR DATA_DIR OUT_DIR  (77: skipped)
-import {spawn, execFileSync, execFile} from 'node:child_process';
+import {spawn, execFile} from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
+
+import {findProgram, pageActions, startBrowser, TestRun} from '../lib/browser.mjs';
 
 const [lookupExe, wasmDir, dataDir, outDir] = process.argv.slice(2);
 if (!lookupExe || !wasmDir || !dataDir || !outDir) {
@@ -19,18 +21,8 @@ if (!lookupExe || !wasmDir || !dataDir || !outDir) {
 }
 const webDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
 
-function find(names) {
-  for (const name of names.filter(Boolean)) {
-    try {
-      return execFileSync('sh', ['-c', `command -v "${name}"`]).toString().trim();
-    } catch {
-      // not this one
-    }
-  }
-  return null;
-}
-const chromium = find([process.env.CHROMIUM, 'chromium', 'chromium-browser', 'google-chrome']);
-const nginx = find(['nginx', '/usr/sbin/nginx']);
+const chromium = findProgram([process.env.CHROMIUM, 'chromium', 'chromium-browser', 'google-chrome']);
+const nginx = findProgram(['nginx', '/usr/sbin/nginx']);
 if (!chromium || !nginx) {
   console.log(`SKIPPED: ${chromium ? 'nginx' : 'Chromium'} not found (scripts/setup installs it)`);
   process.exit(77);
@@ -38,23 +30,10 @@ if (!chromium || !nginx) {
 
 fs.rmSync(outDir, {recursive: true, force: true});
 fs.mkdirSync(outDir, {recursive: true});
-const failures = [];
-function check(condition, message) {
-  if (!condition) {
-    failures.push(message);
-    console.log('FAIL: ' + message);
-  }
-  return condition;
-}
-const children = [];
-function finish(code) {
-  for (const child of children) child.kill('SIGKILL');
-  process.exit(code);
-}
-setTimeout(() => {
-  console.log('FAIL: the static browser test took longer than 420 s');
-  finish(1);
-}, 420000).unref();
+const run = new TestRun('static browser test', 420);
+const {failures, children} = run;
+const check = (condition, message) => run.check(condition, message);
+const finish = (code) => run.finish(code);
 
 // ---- the static site and nginx
 async function freePort() {
@@ -116,89 +95,13 @@ http {
   throw new Error('nginx did not start: ' + fs.readFileSync(path.join(outDir, 'error.log'), 'utf8'));
 }
 
-// ---- the DevTools protocol over Chromium's pipe (fd 3 in, fd 4 out, NUL-separated JSON)
-class DevTools {
-  constructor(input, output) {
-    this.input = input;
-    this.next = 1;
-    this.pending = new Map();
-    this.exceptions = [];
-    let buffer = '';
-    output.on('data', (chunk) => {
-      buffer += chunk.toString();
-      let end;
-      while ((end = buffer.indexOf('\0')) >= 0) {
-        const message = JSON.parse(buffer.slice(0, end));
-        buffer = buffer.slice(end + 1);
-        if (message.id && this.pending.has(message.id)) {
-          const {resolve, reject, method} = this.pending.get(message.id);
-          this.pending.delete(message.id);
-          if (message.error) reject(new Error(`${method}: ${message.error.message}`));
-          else resolve(message.result);
-        } else if (message.method === 'Runtime.exceptionThrown') {
-          this.exceptions.push(message.params.exceptionDetails);
-        }
-      }
-    });
-  }
-  send(method, params = {}, sessionId = undefined) {
-    const id = this.next++;
-    const message = {id, method, params};
-    if (sessionId) message.sessionId = sessionId;
-    this.input.write(JSON.stringify(message) + '\0');
-    return new Promise((resolve, reject) => this.pending.set(id, {resolve, reject, method}));
-  }
-}
-
-async function startBrowser() {
-  const browser = spawn(chromium, [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--disable-dev-shm-usage', `--user-data-dir=${path.join(outDir, 'profile')}`,
-    '--remote-debugging-pipe', 'about:blank'], {stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe']});
-  children.push(browser);
-  let errors = '';
-  browser.stderr.on('data', (chunk) => { errors += chunk; });
-  browser.on('exit', (code) => {
-    if (code) console.log(`chromium exited with ${code}: ${errors.slice(-2000)}`);
-  });
-  const tools = new DevTools(browser.stdio[3], browser.stdio[4]);
-  const {targetId} = await tools.send('Target.createTarget', {url: 'about:blank'});
-  const {sessionId} = await tools.send('Target.attachToTarget', {targetId, flatten: true});
-  const page = (method, params) => tools.send(method, params, sessionId);
-  await page('Page.enable');
-  await page('Runtime.enable');
-  return {tools, page};
-}
-
 let page;
-async function evaluate(expression) {
-  const result = await page('Runtime.evaluate', {expression, returnByValue: true, awaitPromise: true});
-  if (result.exceptionDetails) throw new Error(`${expression}: ${result.exceptionDetails.text}`);
-  return result.result.value;
-}
-async function waitFor(expression, what, seconds = 60) {
-  const deadline = Date.now() + seconds * 1000;
-  while (Date.now() < deadline) {
-    if (await evaluate(expression).catch(() => false)) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  check(false, `timed out waiting for ${what}`);
-  return false;
-}
+const {evaluate, waitFor, click} = pageActions(() => page, run, 60);
 async function show(code) {
   await evaluate(`location.hash = ${JSON.stringify('#' + code)}`);
   return waitFor(`document.body.dataset.state !== 'loading' && document.body.dataset.code === ${
       JSON.stringify(code)}`, `the page to show ${code}`);
 }
-async function click(selector) {
-  const box = await evaluate(`(() => { const r = document.querySelector(${
-      JSON.stringify(selector)}).getBoundingClientRect();
-      return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`);
-  for (const type of ['mousePressed', 'mouseReleased'])
-    await page('Input.dispatchMouseEvent', {type, x: box.x, y: box.y, button: 'left', clickCount: 1});
-}
-
 // The native answer: pentago-lookup --json (the query path; slices from DATA_DIR).
 function lookup(code) {
   return new Promise((resolve, reject) => {
@@ -272,7 +175,7 @@ function randomBoard(stones, seed) {
 
 async function main() {
   const {base} = await startNginx();
-  const browser = await startBrowser();
+  const browser = await startBrowser(chromium, path.join(outDir, 'profile'), run);
   page = browser.page;
   await page('Emulation.setDeviceMetricsOverride', {width: 1000, height: 900, deviceScaleFactor: 1,
                                                     mobile: false});
