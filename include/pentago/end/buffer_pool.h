@@ -42,10 +42,10 @@ class buffer_pool {
   // (their owner may take them back), the pool's own chunks beyond the budget are unmapped,
   // and carving starts again from the first chunk.
   void set_budget(uint64_t budget);
-  // Memory the pool does not own (the top of an arena, lent for a slice: slice_loop.cpp,
-  // block_store.h) to carve buffers from, until the next set_budget; the budget grows by its
-  // size. The pool never unmaps it, and its owner must outlive the pool. At any time. Buffers
-  // are carved from lent chunks before the pool's own (whose pages may not be touched yet).
+  // Memory the pool does not own (the top of an arena, lent for a slice: arena_lending.h) to
+  // carve buffers from, until the next set_budget; the budget grows by its size. The pool
+  // never unmaps it, and its owner must outlive the pool. At any time. Buffers are carved from
+  // lent chunks before the pool's own (whose pages may not be touched yet).
   void add_chunk(std::span<uint8_t> memory);
   // High water of buffers handed out since the last set_budget (a slice's, in the engine).
   uint64_t carved_bytes() const;

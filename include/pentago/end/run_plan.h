@@ -115,7 +115,7 @@ struct run_plan {
   // it (the calibrated shape anchored on the measured slice, as slice 35's sample anchors it
   // at the start), at most arena_bytes (all of it at the plan's largest pair and scale 1).
   // The slice loop lends the difference to the partial pool for slice n and takes it back
-  // before slice n-1 (compacting_store::lend_top, reclaim_lent): a slice whose pair is smaller
+  // before slice n-1 (arena_lending::lend_top, reclaim): a slice whose pair is smaller
   // than the largest holds more of its incomplete blocks uncompressed.
   uint64_t arena_bytes_for(int n, double scale) const;
 };
