@@ -11,18 +11,20 @@ export STAGES="35-30:1" ROOT=45510663 SAVE=35 LEVEL=0 THREADS=3 CPUS_PER_TASK=1 
 export TIME=1 CHECKPOINT_MARGIN=60 PENTAGO_RESEND=5 RUN_BASE=$WORK/walltime
 out=$("$REPO/jobs/slurm/staged.sh" 2>&1) || { echo "$out"; fail "staged.sh failed"; }
 wait_for_name pentago-stage-1 300
-outputs=("$RUN_BASE"/stage-1-*.out)
-dirs=("$RUN_BASE"/stage-1 "$RUN_BASE"/stage-1.*)
-[ -d "${dirs[1]}" ] || { cat "${outputs[@]}"; fail "the run finished in one job: no checkpoint, no continuation"; }
+# The jobs' outputs in submission order, and the attempts' directories in order.
+mapfile -t outputs < <(for f in "$RUN_BASE"/stage-1-*.out; do
+  id=${f##*-}; echo "${id%.out} $f"; done | sort -n | cut -d' ' -f2-)
+dirs=("$RUN_BASE/stage-1")
+while [ -d "$RUN_BASE/stage-1.$((${#dirs[@]} + 1))" ]; do dirs+=("$RUN_BASE/stage-1.$((${#dirs[@]} + 1))"); done
+[ ${#dirs[@]} -ge 2 ] || { cat "${outputs[@]}"; fail "the run finished in one job: no checkpoint, no continuation"; }
 [ ${#outputs[@]} -eq ${#dirs[@]} ] || fail "${#outputs[@]} job outputs for ${#dirs[@]} attempts"
 for ((a = 1; a < ${#dirs[@]}; a++)); do
-  prev=${dirs[a - 1]} dir=$RUN_BASE/stage-1.$((a + 1))
-  [ -d "$dir" ] || fail "attempt $((a + 1)) is missing (${dirs[*]})"
-  head -n 1 "$dir/log" | grep -q -- "--restart $prev/slice-[0-9]*.pentago" ||
-    fail "attempt $((a + 1)) did not restart from attempt $a's checkpoint: $(head -n 1 "$dir/log")"
+  head -n 1 "${dirs[a]}/log" | grep -q -- "--restart ${dirs[a - 1]}/slice-[0-9]*.pentago" ||
+    fail "attempt $((a + 1)) did not restart from attempt $a's checkpoint: $(head -n 1 "${dirs[a]}/log")"
+  grep -q "signal received, asking every rank to checkpoint" "${outputs[a - 1]}" ||
+    fail "job $a continued without a warning signal: $(tail -n 3 "${outputs[a - 1]}")"
 done
 grep -h "continues as job" "${outputs[@]}"
-grep -q "signal received, asking every rank to checkpoint" "${outputs[0]}" || fail "no warning signal"
 ! grep -l "CANCELLED\|TIME LIMIT" "${outputs[@]}" || fail "a job was killed at its time limit"
 each_slice_once 35 30 "${dirs[@]}"
 check_published "${dirs[@]}"
