@@ -71,29 +71,6 @@ midgame_values run_midgame(position_t p, const query_options& options, workspace
   return values;
 }
 
-// Sorts best first: by value, then the fastest win and the slowest loss first (known distances
-// before unknown ones), keeping the board order among equals.
-template <class T>
-void sort_best_first(std::vector<T>& moves) {
-  std::stable_sort(moves.begin(), moves.end(), [](const T& a, const T& b) {
-    if (a.value != b.value) return a.value > b.value;
-    if (a.value == 0 || a.distance == b.distance) return false;
-    if ((a.distance < 0) != (b.distance < 0)) return b.distance < 0;
-    return a.value > 0 ? a.distance < b.distance : a.distance > b.distance;
-  });
-}
-
-// The distance of the best of `moves` (sorted best first): known if every move of the best
-// value has one, or the first is a win in one turn (nothing is faster).
-template <class T>
-int best_distance(const std::vector<T>& moves) {
-  if (moves.empty() || moves.front().value == 0) return -1;
-  if (moves.front().value > 0 && moves.front().distance == 1) return 1;
-  for (const T& m : moves)
-    if (m.value == moves.front().value && m.distance < 0) return -1;
-  return moves.front().distance;
-}
-
 // How an unfinished position is answered, decided before any work: from the databases (its
 // children's slice covers every child), by the midgame solver, with its own value only (a
 // position to place whose own slice is held but whose children's is not), or not at all.

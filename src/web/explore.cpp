@@ -83,23 +83,6 @@ struct move_entry {
   std::vector<move_entry> rotations;
 };
 
-void sort_best_first(std::vector<move_entry>& moves) {
-  std::stable_sort(moves.begin(), moves.end(), [](const move_entry& a, const move_entry& b) {
-    if (a.value != b.value) return a.value > b.value;
-    if (a.value == 0 || a.distance == b.distance) return false;
-    if ((a.distance < 0) != (b.distance < 0)) return b.distance < 0;
-    return a.value > 0 ? a.distance < b.distance : a.distance > b.distance;
-  });
-}
-
-int best_distance(const std::vector<move_entry>& moves) {
-  if (moves.empty() || moves.front().value == 0) return -1;
-  if (moves.front().value > 0 && moves.front().distance == 1) return 1;
-  for (const auto& m : moves)
-    if (m.value == moves.front().value && m.distance < 0) return -1;
-  return moves.front().distance;
-}
-
 std::string quoted(const std::string& s) {
   std::string r = "\"";
   for (const char c : s) {

@@ -4,8 +4,10 @@
 // move, the checks that make a position possible, and its value by the rules alone. Shared by
 // the query path, the explorer's WebAssembly engine and every front end.
 #pragma once
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pentago/base/board.h"
 
@@ -48,5 +50,29 @@ std::optional<int> rules_value(position_t position);
 
 const char* color_name(int color);  // "black", "white"
 const char* value_word(int value);  // "loss", "tie", "win" for -1, 0, 1
+
+// The order of a position's moves (any type with `value` and `distance`, -1 where unknown):
+// best first by value, then the fastest win and the slowest loss (known distances before
+// unknown ones), keeping the board order among equals.
+template <class Move>
+void sort_best_first(std::vector<Move>& moves) {
+  std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) {
+    if (a.value != b.value) return a.value > b.value;
+    if (a.value == 0 || a.distance == b.distance) return false;
+    if ((a.distance < 0) != (b.distance < 0)) return b.distance < 0;
+    return a.value > 0 ? a.distance < b.distance : a.distance > b.distance;
+  });
+}
+
+// The distance of the best of `moves` (sorted best first): known if every move of the best
+// value has one, or the first is a win in one turn (nothing is faster); -1 otherwise or a tie.
+template <class Move>
+int best_distance(const std::vector<Move>& moves) {
+  if (moves.empty() || moves.front().value == 0) return -1;
+  if (moves.front().value > 0 && moves.front().distance == 1) return 1;
+  for (const Move& m : moves)
+    if (m.value == moves.front().value && m.distance < 0) return -1;
+  return moves.front().distance;
+}
 
 }  // namespace pentago
