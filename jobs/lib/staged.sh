@@ -75,8 +75,9 @@ pentago_stage_output() {
 }
 
 # Runs stage K (1-based) of the list in $2 with the launcher "${@:3}" ("srun ..." or
-# "mpiexec -n R ..."): pentago-endgame from the previous stage's file (or, for an attempt after
-# the first, from RESTART) into pentago_stage_dir K ATTEMPT. Returns 0 only if the stage reached
+# "mpiexec -n R ..."): pentago-endgame from RESTART if set (required for an attempt after the
+# first; callers set it per stage, pentago_stage_start) or else the previous stage's file, into
+# pentago_stage_dir K ATTEMPT. Returns 0 only if the stage reached
 # its lowest slice and saved what the next stage reads; 3 if it checkpointed before it.
 pentago_run_stage() {
   local k=$1 stage=$2
@@ -86,7 +87,7 @@ pentago_run_stage() {
   IFS=: read -r _ranks _nodes memory save level <<< "$rest"
   local dir file="" restart_args=()
   dir=$(pentago_stage_dir "$k" "$attempt")
-  if [ "$attempt" -gt 1 ] || { [ -n "${RESTART:-}" ] && [ "$k" = "${FIRST_STAGE:-1}" ]; }; then
+  if [ "$attempt" -gt 1 ] || [ -n "${RESTART:-}" ]; then
     file=${RESTART:?an attempt after the first needs RESTART}
   elif [ "$top" -lt 35 ]; then
     file=$(pentago_stage_output $((k - 1)) $((top + 1))) || {
@@ -118,13 +119,20 @@ pentago_run_stage() {
   return 0
 }
 
-# How to continue stage K by hand after it checkpointed (PBS, the local rehearsal, or Slurm
-# with RESUBMIT=0): the same staged command, from that stage and checkpoint.
+# How to continue attempt A of stage K by hand after it checkpointed (PBS, the local rehearsal,
+# or Slurm with RESUBMIT=0): the same staged command, from that stage and checkpoint.
 pentago_continue_hint() {
-  local k=$1 dir
-  dir=$(pentago_stage_dir "$k" "${ATTEMPT:-1}")
-  echo "continue the chain with: FIRST_STAGE=$k ATTEMPT=$(( ${ATTEMPT:-1} + 1 ))" \
+  local k=$1 attempt=$2 dir
+  dir=$(pentago_stage_dir "$k" "$attempt")
+  echo "continue the chain with: FIRST_STAGE=$k ATTEMPT=$((attempt + 1))" \
     "RESTART=$(pentago_checkpoint_of "$dir") RUN_BASE=$RUN_BASE <the same staged.sh command>" >&2
+}
+
+# Sets stage_attempt and stage_restart for stage K of a chain started at FIRST_STAGE: a
+# continued chain's first stage takes ATTEMPT and RESTART, every later stage starts afresh.
+pentago_stage_start() {
+  stage_attempt=1 stage_restart=""
+  if [ "$1" = "${FIRST_STAGE:-1}" ]; then stage_attempt=${ATTEMPT:-1} stage_restart=${RESTART:-}; fi
 }
 
 # Runs every stage here, in order, with mpiexec (no scheduler): the rehearsal of a chain.
@@ -136,9 +144,10 @@ pentago_run_stages_here() {
     k=$((k + 1))
     [ "$k" -lt "${FIRST_STAGE:-1}" ] && continue
     ranks=$(echo "$stage" | cut -d: -f2)
-    pentago_run_stage "$k" "$stage" mpiexec -n "$ranks"
+    pentago_stage_start "$k"
+    ATTEMPT=$stage_attempt RESTART=$stage_restart pentago_run_stage "$k" "$stage" mpiexec -n "$ranks"
     local status=$?
-    [ $status -eq 3 ] && pentago_continue_hint "$k"
+    [ $status -eq 3 ] && pentago_continue_hint "$k" "$stage_attempt"
     [ $status -eq 0 ] || return $status
   done
   echo "pentago staged: $k stages done in $RUN_BASE/stage-*"
@@ -172,9 +181,8 @@ pentago_submit_stages() {
   for stage in "${stages[@]}"; do
     k=$((k + 1))
     [ "$k" -lt "${FIRST_STAGE:-1}" ] && continue
-    local restart="" attempt=1
-    if [ "$k" = "${FIRST_STAGE:-1}" ]; then restart=${RESTART:-} attempt=${ATTEMPT:-1}; fi
-    job=$("$submit" "$k" "$stage" "$previous" "$attempt" "$restart") || return 1
+    pentago_stage_start "$k"
+    job=$("$submit" "$k" "$stage" "$previous" "$stage_attempt" "$stage_restart") || return 1
     echo "stage $k ($stage): job $job${previous:+ after $previous}"
     previous=$job
   done
