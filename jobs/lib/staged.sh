@@ -78,7 +78,8 @@ pentago_stage_output() {
 # "mpiexec -n R ..."): pentago-endgame from RESTART if set (required for an attempt after the
 # first; callers set it per stage, pentago_stage_start) or else the previous stage's file, into
 # pentago_stage_dir K ATTEMPT. Returns 0 only if the stage reached
-# its lowest slice and saved what the next stage reads; 3 if it checkpointed before it.
+# its lowest slice and saved what the next stage reads; 3 if it checkpointed before it (the
+# file then in stage_checkpoint).
 pentago_run_stage() {
   local k=$1 stage=$2
   shift 2
@@ -106,10 +107,9 @@ pentago_run_stage() {
   local status=$?
   echo "$(date '+%F %T') pentago stage $k: pentago-endgame exited with status $status"
   [ $status -eq 0 ] || return $status
-  local checkpoint
-  checkpoint=$(pentago_checkpoint_of "$dir")
-  if [ -n "$checkpoint" ]; then
-    echo "pentago stage $k checkpointed at $checkpoint before slice $bottom"
+  stage_checkpoint=$(pentago_checkpoint_of "$dir")
+  if [ -n "$stage_checkpoint" ]; then
+    echo "pentago stage $k checkpointed at $stage_checkpoint before slice $bottom"
     return 3
   fi
   if [ "$bottom" -le "$save" ] && [ ! -f "$dir/slice-$bottom.pentago" ]; then
@@ -119,13 +119,11 @@ pentago_run_stage() {
   return 0
 }
 
-# How to continue attempt A of stage K by hand after it checkpointed (PBS, the local rehearsal,
-# or Slurm with RESUBMIT=0): the same staged command, from that stage and checkpoint.
+# How to continue attempt A of stage K by hand after pentago_run_stage returned 3 (PBS, the
+# local rehearsal, or Slurm with RESUBMIT=0): the same staged command, from that checkpoint.
 pentago_continue_hint() {
-  local k=$1 attempt=$2 dir
-  dir=$(pentago_stage_dir "$k" "$attempt")
-  echo "continue the chain with: FIRST_STAGE=$k ATTEMPT=$((attempt + 1))" \
-    "RESTART=$(pentago_checkpoint_of "$dir") RUN_BASE=$RUN_BASE <the same staged.sh command>" >&2
+  echo "continue the chain with: FIRST_STAGE=$1 ATTEMPT=$(($2 + 1))" \
+    "RESTART=$stage_checkpoint RUN_BASE=$RUN_BASE <the same staged.sh command>" >&2
 }
 
 # Sets stage_attempt and stage_restart for stage K of a chain started at FIRST_STAGE: a
