@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <cstdio>
 #include <exception>
 #include <mutex>
 #include <set>
@@ -201,30 +200,25 @@ prediction predict(const predict_options& o) {
 }
 
 std::string format_prediction(const predict_options& o, const prediction& p) {
-  std::string out;
-  char buf[512];
-  auto line = [&](const std::string& text) { out += text + "\n"; };
-  std::snprintf(buf, sizeof buf,
-                "pentago-predict: root %s, %d ranks x %d threads, memory %s per rank, save <= %d, "
-                "key %llu, samples %d, line limit %d%s%s",
-                o.root.name().c_str(), o.ranks, o.threads, bytes_text(double(o.memory)).c_str(),
-                o.save, (unsigned long long)o.randomize, o.samples, o.line_limit,
-                o.meaningless ? (", meaningless " + std::to_string(o.meaningless)).c_str() : "",
-                o.restart_slice >= 0
-                    ? (", restart from slice " + std::to_string(o.restart_slice)).c_str()
-                    : "");
-  line(buf);
+  text_lines out;
+  out.addf(
+      "pentago-predict: root %s, %d ranks x %d threads, memory %s per rank, save <= %d, "
+      "key %llu, samples %d, line limit %d%s%s",
+      o.root.name().c_str(), o.ranks, o.threads, bytes_text(double(o.memory)).c_str(), o.save,
+      (unsigned long long)o.randomize, o.samples, o.line_limit,
+      o.meaningless ? (", meaningless " + std::to_string(o.meaningless)).c_str() : "",
+      o.restart_slice >= 0 ? (", restart from slice " + std::to_string(o.restart_slice)).c_str()
+                           : "");
   if (!p.slices.empty()) {
     const auto& s = p.slices.front();
-    std::snprintf(buf, sizeof buf,
-                  "loads of %d of %d ranks per slice%s; memory per rank from pentago-endgame's "
-                  "plan; xz %.2f, %.3g output nodes/s/core",
-                  s.ranks_examined, o.ranks, s.ranks_examined < o.ranks ? " (sampled)" : "",
-                  o.xz_ratio, o.speed);
-    line(buf);
+    out.addf(
+        "loads of %d of %d ranks per slice%s; memory per rank from pentago-endgame's "
+        "plan; xz %.2f, %.3g output nodes/s/core",
+        s.ranks_examined, o.ranks, s.ranks_examined < o.ranks ? " (sampled)" : "", o.xz_ratio,
+        o.speed);
   }
-  line("");
-  line(
+  out.add("");
+  out.add(
       "slice sections     blocks            nodes      lines | lines/rank      blocks/rank     "
       "| store/rank two stores largest line | saved (xz)   time");
   for (const auto& s : p.slices) {
@@ -233,35 +227,31 @@ std::string format_prediction(const predict_options& o, const prediction& p) {
     const std::string blocks = std::to_string(uint64_t(s.rank_blocks.min)) + "-" +
                                std::to_string(uint64_t(s.rank_blocks.max)) +
                                (s.lines_sampled ? "~" : "");
-    std::snprintf(buf, sizeof buf,
-                  "%5d %8llu %10llu %16llu %10llu | %-15s %-15s | %-10s %-10s %-12s | %-12s %s",
-                  s.slice, (unsigned long long)s.sections, (unsigned long long)s.blocks,
-                  (unsigned long long)s.nodes, (unsigned long long)s.lines, lines.c_str(),
-                  blocks.c_str(), bytes_text(double(s.rank_store_bytes)).c_str(),
-                  bytes_text(double(s.pair_bytes)).c_str(),
-                  bytes_text(double(s.max_line_bytes)).c_str(),
-                  s.saved ? bytes_text(o.xz_ratio * double(s.output_bytes)).c_str() : "-",
-                  format_seconds(s.seconds).c_str());
-    line(buf);
+    out.addf("%5d %8llu %10llu %16llu %10llu | %-15s %-15s | %-10s %-10s %-12s | %-12s %s", s.slice,
+             (unsigned long long)s.sections, (unsigned long long)s.blocks,
+             (unsigned long long)s.nodes, (unsigned long long)s.lines, lines.c_str(),
+             blocks.c_str(), bytes_text(double(s.rank_store_bytes)).c_str(),
+             bytes_text(double(s.pair_bytes)).c_str(), bytes_text(double(s.max_line_bytes)).c_str(),
+             s.saved ? bytes_text(o.xz_ratio * double(s.output_bytes)).c_str() : "-",
+             format_seconds(s.seconds).c_str());
   }
-  line("");
+  out.add("");
   // The engine's plan, as pentago-endgame logs it: the only memory figures of the prediction.
-  for (const auto& l : format_run_plan(p.engine)) line(l);
-  line("engine plan: " + bytes_text(double(p.engine.needed)) + " (" +
-       std::to_string(p.engine.needed) + " bytes) per rank needed, compacting arena " +
-       bytes_text(double(p.engine.arena_bytes)) +
-       " (pentago-endgame refuses to start when the need exceeds --memory)");
+  for (const auto& l : format_run_plan(p.engine)) out.add(l);
+  out.add("engine plan: " + bytes_text(double(p.engine.needed)) + " (" +
+          std::to_string(p.engine.needed) + " bytes) per rank needed, compacting arena " +
+          bytes_text(double(p.engine.arena_bytes)) +
+          " (pentago-endgame refuses to start when the need exceeds --memory)");
   if (p.output_bytes)
-    line("output: " + bytes_text(double(p.output_bytes)) + " of slice data, about " +
-         bytes_text(double(p.output_xz_bytes)) + " compressed");
-  std::snprintf(buf, sizeof buf, "%.3g", o.speed);
-  line("time estimate: " + format_seconds(p.seconds) + " of computing at " + buf +
-       " output nodes per CPU-second per core (measured, docs/tools.md) on " +
-       std::to_string(o.ranks * o.threads) +
-       " cores, one per thread; I/O not included; oversubscribed or shared cores are slower");
-  line(p.fits ? "fits in " + bytes_text(double(o.memory)) + " per rank"
-              : "does not fit: " + p.reason);
-  return out;
+    out.add("output: " + bytes_text(double(p.output_bytes)) + " of slice data, about " +
+            bytes_text(double(p.output_xz_bytes)) + " compressed");
+  out.add("time estimate: " + format_seconds(p.seconds) + " of computing at " +
+          format_printf("%.3g", o.speed) + " output nodes per CPU-second per core (measured, " +
+          "docs/tools.md) on " + std::to_string(o.ranks * o.threads) +
+          " cores, one per thread; I/O not included; oversubscribed or shared cores are slower");
+  out.add(p.fits ? "fits in " + bytes_text(double(o.memory)) + " per rank"
+                 : "does not fit: " + p.reason);
+  return out.text();
 }
 
 std::string predict_usage() {

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <thread>
@@ -355,25 +354,20 @@ stage_plan plan_stages(const stage_options& o) {
 }
 
 std::string format_stage_plan(const stage_options& o, const stage_plan& p) {
-  std::string out;
-  char buf[600];
-  auto line = [&](const std::string& text) { out += text + "\n"; };
-  std::snprintf(buf, sizeof buf,
-                "pentago-predict --stages: root %s, nodes of %s with %d cores: %d ranks x %d "
-                "threads per node, --memory %s per rank, save <= %d",
-                o.run.root.name().c_str(), format_bytes(double(o.node_memory)).c_str(),
-                o.cores_per_node, p.ranks_per_node, p.threads,
-                format_bytes(double(p.rank_memory)).c_str(), o.run.save);
-  line(buf);
-  std::snprintf(buf, sizeof buf,
-                "model: %.3g output nodes/s/thread, line imbalance of a random partition, %.0f s "
-                "per slice, %.0f s per job; slice files xz %.2g B/s/core (checkpoints at --level "
-                "0: %.2g), file system %.3g B/s; jobs of at most %.1f h",
-                o.run.speed, o.slice_seconds, o.job_seconds, o.xz_speed, o.checkpoint_speed,
-                o.fs_bandwidth, o.max_job_hours);
-  line(buf);
-  line("");
-  line(
+  text_lines out;
+  out.addf(
+      "pentago-predict --stages: root %s, nodes of %s with %d cores: %d ranks x %d "
+      "threads per node, --memory %s per rank, save <= %d",
+      o.run.root.name().c_str(), format_bytes(double(o.node_memory)).c_str(), o.cores_per_node,
+      p.ranks_per_node, p.threads, format_bytes(double(p.rank_memory)).c_str(), o.run.save);
+  out.addf(
+      "model: %.3g output nodes/s/thread, line imbalance of a random partition, %.0f s "
+      "per slice, %.0f s per job; slice files xz %.2g B/s/core (checkpoints at --level "
+      "0: %.2g), file system %.3g B/s; jobs of at most %.1f h",
+      o.run.speed, o.slice_seconds, o.job_seconds, o.xz_speed, o.checkpoint_speed, o.fs_bandwidth,
+      o.max_job_hours);
+  out.add("");
+  out.add(
       "slice       nodes        lines  line cv | memory of the slice alone: all ranks   "
       "min nodes");
   for (const auto& s : p.slices) {
@@ -403,21 +397,18 @@ std::string format_stage_plan(const stage_options& o, const stage_plan& p) {
       }
       nodes = hi;
     }
-    std::snprintf(buf, sizeof buf, "%5d %11.4g %12llu %8.3f | %36s   %9s", s.slice, double(s.nodes),
-                  (unsigned long long)s.lines, s.line_cv, format_bytes(all).c_str(),
-                  nodes < max_nodes ? std::to_string(nodes).c_str() : "-");
-    line(buf);
+    out.addf("%5d %11.4g %12llu %8.3f | %36s   %9s", s.slice, double(s.nodes),
+             (unsigned long long)s.lines, s.line_cv, format_bytes(all).c_str(),
+             nodes < max_nodes ? std::to_string(nodes).c_str() : "-");
   }
-  line("");
+  out.add("");
   auto describe = [&](const std::vector<stage_t>& stages, const char* title) {
-    std::snprintf(buf, sizeof buf, "%s: %zu stage%s, %.4g node-hours, wall %s", title,
-                  stages.size(), stages.size() == 1 ? "" : "s", total_hours(stages),
-                  format_seconds(total_seconds(stages)).c_str());
-    line(buf);
+    out.addf("%s: %zu stage%s, %.4g node-hours, wall %s", title, stages.size(),
+             stages.size() == 1 ? "" : "s", total_hours(stages),
+             format_seconds(total_seconds(stages)).c_str());
     for (size_t k = 0; k < stages.size(); k++) {
       const stage_t& s = stages[k];
-      std::snprintf(
-          buf, sizeof buf,
+      out.addf(
           "  stage %zu: slices %d-%d on %d nodes (%d ranks), --memory %s, engine plan "
           "%s per rank (peak at slice %d); compute %s, files and start %s, wall %s, "
           "%.4g node-hours%s",
@@ -428,41 +419,36 @@ std::string format_stage_plan(const stage_options& o, const stage_plan& p) {
           s.checkpoint
               ? (", checkpoint slice-" + std::to_string(s.bottom) + ".pentago at --level 0").c_str()
               : "");
-      line(buf);
     }
   };
   if (!p.fits) {
-    line("does not fit: " + p.reason);
-    return out;
+    out.add("does not fit: " + p.reason);
+    return out.text();
   }
   describe(p.stages, "best plan");
   describe(p.single, "best single-stage job");
   const double saved = p.single_node_hours - p.node_hours;
-  std::snprintf(buf, sizeof buf,
-                "saving: %.4g node-hours (%.1f%%) against the best single-stage job; wall %s "
-                "against %s",
-                saved, 100 * saved / std::max(p.single_node_hours, 1e-9),
-                format_seconds(p.seconds).c_str(), format_seconds(p.single_seconds).c_str());
-  line(buf);
+  out.addf(
+      "saving: %.4g node-hours (%.1f%%) against the best single-stage job; wall %s "
+      "against %s",
+      saved, 100 * saved / std::max(p.single_node_hours, 1e-9), format_seconds(p.seconds).c_str(),
+      format_seconds(p.single_seconds).c_str());
   std::string counts = "by stage count:";
   for (size_t k = 0; k < p.best_by_count.size(); k++) {
     if (p.best_by_count[k].empty()) continue;
-    std::snprintf(buf, sizeof buf, " %zu: %.4g node-hours;", k + 1,
-                  total_hours(p.best_by_count[k]));
-    counts += buf;
+    counts += format_printf(" %zu: %.4g node-hours;", k + 1, total_hours(p.best_by_count[k]));
   }
-  line(counts);
+  out.add(counts);
   // One line per job for the scripts that chain them (jobs/*/staged.sh).
   for (size_t k = 0; k < p.stages.size(); k++) {
     const stage_t& s = p.stages[k];
-    std::snprintf(buf, sizeof buf,
-                  "job %zu: --nodes %d --ranks %d --threads %d --memory %llu --stop-after %d "
-                  "--save %d --level %d --restart-slice %d",
-                  k + 1, s.nodes, s.ranks, p.threads, (unsigned long long)s.memory, s.bottom,
-                  s.save, s.checkpoint ? 0 : 6, s.restart_slice);
-    line(buf);
+    out.addf(
+        "job %zu: --nodes %d --ranks %d --threads %d --memory %llu --stop-after %d "
+        "--save %d --level %d --restart-slice %d",
+        k + 1, s.nodes, s.ranks, p.threads, (unsigned long long)s.memory, s.bottom, s.save,
+        s.checkpoint ? 0 : 6, s.restart_slice);
   }
-  return out;
+  return out.text();
 }
 
 bool stages_requested(int argc, char** argv) {

@@ -1,9 +1,10 @@
-// Text for people: sizes, durations, shell quoting (pentago/util/format.h).
+// Text for people: sizes, durations, shell quoting, printf into strings (pentago/util/format.h).
 #include "pentago/util/format.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 
@@ -37,6 +38,35 @@ std::string shell_quote(const std::string& word) {
   std::string quoted = "'";
   for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return quoted + "'";
+}
+
+namespace {
+
+std::string vformat(const char* format, va_list args) {
+  va_list again;
+  va_copy(again, args);
+  const int size = std::vsnprintf(nullptr, 0, format, args);
+  std::string text(size_t(std::max(size, 0)), '\0');
+  if (size > 0) std::vsnprintf(text.data(), text.size() + 1, format, again);
+  va_end(again);
+  return text;
+}
+
+}  // namespace
+
+std::string format_printf(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  std::string text = vformat(format, args);
+  va_end(args);
+  return text;
+}
+
+void text_lines::addf(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  add(vformat(format, args));
+  va_end(args);
 }
 
 }  // namespace pentago

@@ -1,4 +1,5 @@
-// Text for people: sizes and durations read as intended, and shell quoting survives the shell.
+// Text for people: sizes and durations read as intended, shell quoting survives the shell, and
+// printf's formatting into strings and line-at-a-time reports keeps every byte.
 #include "pentago/util/format.h"
 
 #include <gtest/gtest.h>
@@ -34,6 +35,21 @@ TEST(format, sizes_and_durations) {
   EXPECT_EQ(format_bytes(3.0 * (1 << 30)), "3.00 GiB");
   EXPECT_EQ(format_seconds(12.34), "12.3 s");
   EXPECT_EQ(format_seconds(3723), "1h 02m 03s");
+}
+
+TEST(format, printf_into_strings_and_lines) {
+  EXPECT_EQ(format_printf("%.3g", 1e6), "1e+06");
+  EXPECT_EQ(format_printf("%5d|%-4s|", 42, "ab"), "   42|ab  |");
+  EXPECT_EQ(format_printf("%s", ""), "");
+  // Longer than any fixed buffer: never cut short.
+  const std::string long_word(5000, 'x');
+  EXPECT_EQ(format_printf("<%s>", long_word.c_str()), "<" + long_word + ">");
+  text_lines lines;
+  EXPECT_EQ(lines.text(), "");
+  lines.addf("%d ranks x %d threads", 2, 3);
+  lines.add("");
+  lines.add("as given %d");
+  EXPECT_EQ(lines.text(), "2 ranks x 3 threads\n\nas given %d\n");
 }
 
 }  // namespace
