@@ -1,9 +1,11 @@
-// The one query path: validates a position, answers it from the rules, the databases (a
-// position to place with n stones reads its children from slice n+1, one to rotate from slice
-// n) or the midgame solver (15 stones or more), sorts the moves best first, and caches answers
-// by position (also the answers of the children a solve has already valued). A position to
-// place whose own slice is held but whose children's is not gets a partial answer: its value.
-// Which source answers a position is a value (query_route), decided before any work.
+// The one query path: validates a position, answers it from the rules, the
+// databases (a position to place with n stones reads its children from slice
+// n+1, one to rotate from slice n) or the midgame solver (15 stones or more),
+// sorts the moves best first, and caches answers by position (also the answers
+// of the children a solve has already valued). A position to place whose own
+// slice is held but whose children's is not gets a partial answer: its value.
+// Which source answers a position is a value (query_route), decided before any
+// work.
 #include "pentago/query/query.h"
 
 #include <algorithm>
@@ -23,14 +25,15 @@ namespace pentago {
 
 namespace {
 
-// The midgame solver's values by position (each for the player to move at that board) and
-// their distances (-1: a tie or not computed).
+// The midgame solver's values by position (each for the player to move at that
+// board) and their distances (-1: a tie or not computed).
 struct midgame_entry {
   int value = 0, distance = -1;
 };
 using midgame_values = std::unordered_map<position_t, midgame_entry, position_hash>;
 
-// Midgame workspaces kept between solves, one per solve running at the same time.
+// Midgame workspaces kept between solves, one per solve running at the same
+// time.
 class workspace_pool {
  public:
   std::unique_ptr<midgame_workspace> take() {
@@ -71,31 +74,16 @@ midgame_values run_midgame(position_t p, const query_options& options, workspace
   return values;
 }
 
-// How an unfinished position is answered, decided before any work: from the databases (its
-// children's slice covers every child), by the midgame solver, with its own value only (a
-// position to place whose own slice is held but whose children's is not), or not at all.
-// `missing` names the slice that is missing for the last two.
+// How an unfinished position is answered, decided before any work: from the
+// databases (its children's slice covers every child), by the midgame solver,
+// with its own value only (a position to place whose own slice is held but
+// whose children's is not), or not at all. `missing` names the slice that is
+// missing for the last two.
 enum class route_kind { database, midgame, own_value_only, unanswerable };
 struct query_route {
   route_kind kind = route_kind::unanswerable;
   std::string missing;
 };
-
-// A rotation's answer as a move of a position to rotate.
-move_answer as_move(const rotation_answer& r) {
-  move_answer m;
-  m.move = r.move, m.child = r.child, m.value = r.value, m.source = r.source;
-  m.distance = r.distance;
-  return m;
-}
-
-// The best value of `list` and the source it came from.
-template <class T>
-void best_of(const std::vector<T>& list, int& value, answer_source& from) {
-  value = -2;
-  for (const auto& r : list)
-    if (r.value > value) value = r.value, from = r.source;
-}
 
 }  // namespace
 
@@ -138,7 +126,8 @@ struct query_engine::impl {
     }
   }
 
-  // The boards whose values a position's moves need, not counting finished ones.
+  // The boards whose values a position's moves need, not counting finished
+  // ones.
   static std::vector<board_t> open_children(position_t p) {
     std::vector<board_t> result;
     auto add_rotations = [&](board_t placed) {
@@ -161,7 +150,8 @@ struct query_engine::impl {
     return result;
   }
 
-  // Which source answers an unfinished position, and what is missing where none does.
+  // Which source answers an unfinished position, and what is missing where none
+  // does.
   query_route route(position_t p, const std::vector<board_t>& children) const {
     const int n = count_stones(p.board), needed = p.to_rotate ? n : n + 1;
     std::optional<board_t> uncovered;
@@ -186,7 +176,8 @@ struct query_engine::impl {
                 : std::string(", and no database is given (--db)");
     why += "; the midgame solver answers positions with " + std::to_string(midgame_min_stones) +
            " or more stones";
-    // The value of a position to place is in its own slice even when its moves are not.
+    // The value of a position to place is in its own slice even when its moves
+    // are not.
     const bool own_value = !p.to_rotate && db && db->covers(p.board);
     return {own_value ? route_kind::own_value_only : route_kind::unanswerable, why};
   }
@@ -201,68 +192,25 @@ struct query_engine::impl {
     return black == (board_turn(board) == 0) ? 1 : -1;
   }
 
-  // The values of a position's children, from the databases or from one midgame solve.
+  // The values of a position's children, from the databases or from one midgame
+  // solve.
   struct child_values {
     answer_source source;
     midgame_values mid;
   };
 
-  // A position to place's child to place after a rotation, valued for the player who placed.
-  rotation_answer rotation(const child_values& from, board_t placed, int q, int dir) const {
-    rotation_answer r;
-    r.move = rotation_name(q, dir);
-    r.child = {rotate_board(placed, q, dir), false};
-    if (const auto v = rules_value(r.child)) {
-      r.value = -*v;
-      r.source = answer_source::rules;
-      r.distance = *v ? 1 : -1;  // the game ends with this turn
-    } else if (from.source == answer_source::database) {
+  // The value of a rotation's child to place for the player who rotated, from
+  // `from`.
+  void value_child(const child_values& from, rotation_answer& r) const {
+    if (from.source == answer_source::database) {
       r.value = -database_value(r.child.board);
-      r.source = from.source;
     } else {
       const auto it = from.mid.find(r.child);
       PENTAGO_CHECK(it != from.mid.end(), "midgame result lacks board " + position_code(r.child));
       r.value = -it->second.value;
       r.distance = it->second.distance >= 0 ? 1 + it->second.distance : -1;
-      r.source = from.source;
     }
-    return r;
-  }
-
-  // The 8 rotations of a placed board, best first.
-  std::vector<rotation_answer> rotations(const child_values& from, board_t placed) const {
-    std::vector<rotation_answer> result;
-    for (int q = 0; q < 4; q++)
-      for (const int dir : {1, -1}) result.push_back(rotation(from, placed, q, dir));
-    sort_best_first(result);
-    return result;
-  }
-
-  // The placements of a position to place, each with its rotations (or a win at once).
-  std::vector<move_answer> placements(const child_values& from, position_t p, int turn) const {
-    std::vector<move_answer> moves;
-    for (int y = 5; y >= 0; y--)
-      for (int x = 0; x < 6; x++) {
-        const side_t bit = cell_bit(x, y);
-        if (!(empty_cells(p.board) & bit)) continue;
-        const int i = __builtin_ctzll(bit);
-        const board_t placed = place_stone(p.board, turn, i / 16, i % 16);
-        move_answer m;
-        m.move = cell_name(x, y);
-        if (won(unpack(placed, turn))) {
-          m.child = {placed, false};
-          m.value = 1;
-          m.source = answer_source::rules;
-          m.distance = 1;
-        } else {
-          m.child = {placed, true};
-          m.rotations = rotations(from, placed);
-          best_of(m.rotations, m.value, m.source);
-          m.distance = best_distance(m.rotations);
-        }
-        moves.push_back(std::move(m));
-      }
-    return moves;
+    r.source = from.source;
   }
 
   child_values solve_children(position_t p, const std::vector<board_t>& children, route_kind kind,
@@ -314,14 +262,12 @@ struct query_engine::impl {
         break;
     }
     const child_values from = solve_children(p, children, r.kind, cancelled);
-    if (p.to_rotate) {
-      for (const auto& rotated : rotations(from, p.board)) a.moves.push_back(as_move(rotated));
-    } else {
-      a.moves = placements(from, p, a.to_move);
-    }
-    best_of(a.moves, a.value, a.source);
-    sort_best_first(a.moves);
-    a.distance = best_distance(a.moves);
+    auto valued = position_moves<move_answer>(p, [&](rotation_answer& rotation) {
+      value_child(from, rotation);
+      return true;
+    });
+    a.moves = std::move(valued.moves);
+    a.value = valued.value, a.source = valued.source, a.distance = valued.distance;
     if (from.source == answer_source::midgame) {
       const auto it = from.mid.find(p);
       PENTAGO_CHECK(
@@ -333,7 +279,8 @@ struct query_engine::impl {
     return a;
   }
 
-  // The answers of a position to place's children to rotate, which its answer already holds.
+  // The answers of a position to place's children to rotate, which its answer
+  // already holds.
   void remember_children(const position_answer& a) {
     if (a.position.to_rotate) return;
     for (const auto& m : a.moves) {
@@ -346,7 +293,7 @@ struct query_engine::impl {
       c.source = m.source;
       c.distance = m.distance;
       if (c.source == answer_source::database) c.slice = a.slice;
-      for (const auto& r : m.rotations) c.moves.push_back(as_move(r));
+      for (const auto& r : m.rotations) c.moves.push_back(rotation_as_move<move_answer>(r));
       answers.put(c.position, std::move(c));
     }
   }

@@ -72,8 +72,7 @@ const slice_layout& layout_of(int slice) {
   return layouts.emplace(slice, std::move(l)).first->second;
 }
 
-// Sorts best first, as the query path: by value, the fastest win and the slowest loss first
-// (known distances before unknown ones), keeping the board order among equals.
+// A move or a rotation as the query path's move_answer, with its source's name.
 struct move_entry {
   std::string move;
   position_t child;
@@ -329,68 +328,24 @@ web_explorer::result web_explorer::answer(position_t p, const std::function<bool
       return finish();
     }
   }
-  // The 8 rotations of a placed board, valued for the player who placed.
-  bool missing = false;
-  auto rotations = [&](board_t placed) {
-    std::vector<move_entry> list;
-    for (int q = 0; q < 4; q++)
-      for (const int dir : {1, -1}) {
-        move_entry r;
-        r.move = rotation_name(q, dir);
-        r.child = {rotate_board(placed, q, dir), false};
-        if (const auto v = rules_value(r.child)) {
-          r.value = -*v;
-          r.distance = *v ? 1 : -1;
-        } else if (database) {
-          const auto v = impl_->database_value(r.child.board, out.needs);
-          if (!v) {
-            missing = true;
-            continue;
-          }
-          r.value = -*v;
-          r.source = "database";
-        } else {
-          const auto it = mid[0].find(r.child.board);
-          PENTAGO_CHECK(it != mid[0].end(), "midgame result lacks board " + position_code(r.child));
-          r.value = -it->second.first;
-          r.distance = it->second.second >= 0 ? 1 + it->second.second : -1;
-          r.source = "midgame";
-        }
-        list.push_back(r);
-      }
-    sort_best_first(list);
-    return list;
-  };
-  auto best_of = [](const std::vector<move_entry>& list, int& v, const char*& from) {
-    v = -2;
-    for (const auto& r : list)
-      if (r.value > v) v = r.value, from = r.source;
-  };
-  if (p.to_rotate) {
-    moves = rotations(p.board);
-  } else {
-    for (int y = 5; y >= 0; y--)
-      for (int x = 0; x < 6; x++) {
-        const side_t bit = cell_bit(x, y);
-        if (!(empty_cells(p.board) & bit)) continue;
-        const int i = __builtin_ctzll(bit);
-        const board_t placed = place_stone(p.board, to_move, i / 16, i % 16);
-        move_entry m;
-        m.move = cell_name(x, y);
-        if (won(unpack(placed, to_move))) {
-          m.child = {placed, false};
-          m.value = 1;
-          m.distance = 1;
-        } else {
-          m.child = {placed, true};
-          m.rotations = rotations(placed);
-          best_of(m.rotations, m.value, m.source);
-          m.distance = best_distance(m.rotations);
-        }
-        moves.push_back(std::move(m));
-      }
-  }
-  if (missing) {
+  // The moves, each child valued from its slice (blocks not yet fetched leave it out) or from
+  // the solve.
+  auto valued = position_moves<move_entry>(p, [&](move_entry& r) {
+    if (database) {
+      const auto v = impl_->database_value(r.child.board, out.needs);
+      if (!v) return false;
+      r.value = -*v;
+      r.source = "database";
+    } else {
+      const auto it = mid[0].find(r.child.board);
+      PENTAGO_CHECK(it != mid[0].end(), "midgame result lacks board " + position_code(r.child));
+      r.value = -it->second.first;
+      r.distance = it->second.second >= 0 ? 1 + it->second.second : -1;
+      r.source = "midgame";
+    }
+    return true;
+  });
+  if (!valued.complete) {
     // One request per block (several boards share one).
     std::vector<web_request> unique;
     for (const auto& r : out.needs)
@@ -401,9 +356,8 @@ web_explorer::result web_explorer::answer(position_t p, const std::function<bool
     out.needs = std::move(unique);
     return out;
   }
-  best_of(moves, value, source);
-  sort_best_first(moves);
-  distance = best_distance(moves);
+  moves = std::move(valued.moves);
+  value = valued.value, source = valued.source, distance = valued.distance;
   if (database && std::string(source) == "database") slice = needed;
   if (!database) {
     const auto it = mid[p.to_rotate].find(p.board);
