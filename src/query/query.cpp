@@ -1,11 +1,10 @@
-// The one query path: validates a position, answers it from the rules, the
-// databases (a position to place with n stones reads its children from slice
-// n+1, one to rotate from slice n) or the midgame solver (15 stones or more),
-// sorts the moves best first, and caches answers by position (also the answers
-// of the children a solve has already valued). A position to place whose own
-// slice is held but whose children's is not gets a partial answer: its value.
-// Which source answers a position is a value (query_route), decided before any
-// work.
+// The one query path: validates a position, answers it from the rules, the databases (a
+// position to place with n stones reads its children from slice n+1, one to rotate from slice
+// n) or the midgame solver (15 stones or more), sorts the moves best first, and caches answers
+// by position (also the answers of the children a solve has already valued). A position to
+// place whose own slice is held but whose children's is not gets a partial answer: its value.
+// Which source answers a position is a value (query_route), decided before any work: the
+// server holds a midgame slot by it, and the answer follows it without deciding again.
 #include "pentago/query/query.h"
 
 #include <algorithm>
@@ -25,15 +24,14 @@ namespace pentago {
 
 namespace {
 
-// The midgame solver's values by position (each for the player to move at that
-// board) and their distances (-1: a tie or not computed).
+// The midgame solver's values by position (each for the player to move at that board) and
+// their distances (-1: a tie or not computed).
 struct midgame_entry {
   int value = 0, distance = -1;
 };
 using midgame_values = std::unordered_map<position_t, midgame_entry, position_hash>;
 
-// Midgame workspaces kept between solves, one per solve running at the same
-// time.
+// Midgame workspaces kept between solves, one per solve running at the same time.
 class workspace_pool {
  public:
   std::unique_ptr<midgame_workspace> take() {
@@ -73,17 +71,6 @@ midgame_values run_midgame(position_t p, const query_options& options, workspace
   for (const auto& v : r.values) values[{v.board, v.to_rotate}] = {v.value, v.distance};
   return values;
 }
-
-// How an unfinished position is answered, decided before any work: from the
-// databases (its children's slice covers every child), by the midgame solver,
-// with its own value only (a position to place whose own slice is held but
-// whose children's is not), or not at all. `missing` names the slice that is
-// missing for the last two.
-enum class route_kind { database, midgame, own_value_only, unanswerable };
-struct query_route {
-  route_kind kind = route_kind::unanswerable;
-  std::string missing;
-};
 
 }  // namespace
 
@@ -126,8 +113,7 @@ struct query_engine::impl {
     }
   }
 
-  // The boards whose values a position's moves need, not counting finished
-  // ones.
+  // The boards whose values a position's moves need, not counting finished ones.
   static std::vector<board_t> open_children(position_t p) {
     std::vector<board_t> result;
     auto add_rotations = [&](board_t placed) {
@@ -150,20 +136,23 @@ struct query_engine::impl {
     return result;
   }
 
-  // Which source answers an unfinished position, and what is missing where none
-  // does.
-  query_route route(position_t p, const std::vector<board_t>& children) const {
+  // Which source answers an unfinished position (`r.position`, its open children in
+  // `r.children`), and what is missing where none does.
+  void route_open(query_route& r) const {
+    const position_t p = r.position;
     const int n = count_stones(p.board), needed = p.to_rotate ? n : n + 1;
     std::optional<board_t> uncovered;
+    r.kind = route_kind::database;
     if (db && db->has_slice(needed)) {
-      for (const board_t c : children)
+      for (const board_t c : r.children)
         if (!db->covers(c)) {
           uncovered = c;
           break;
         }
-      if (!uncovered) return {route_kind::database, ""};
+      if (!uncovered) return;
     }
-    if (n >= midgame_min_stones) return {route_kind::midgame, ""};
+    r.kind = route_kind::midgame;
+    if (n >= midgame_min_stones) return;
     std::string why = "position " + position_code(p) + " (" + std::to_string(n) +
                       (n == 1 ? " stone" : " stones") + ", to " +
                       (p.to_rotate ? "rotate" : "place") + ") needs slice-" +
@@ -176,10 +165,10 @@ struct query_engine::impl {
                 : std::string(", and no database is given (--db)");
     why += "; the midgame solver answers positions with " + std::to_string(midgame_min_stones) +
            " or more stones";
-    // The value of a position to place is in its own slice even when its moves
-    // are not.
+    // The value of a position to place is in its own slice even when its moves are not.
     const bool own_value = !p.to_rotate && db && db->covers(p.board);
-    return {own_value ? route_kind::own_value_only : route_kind::unanswerable, why};
+    r.kind = own_value ? route_kind::own_value_only : route_kind::unanswerable;
+    r.missing = why;
   }
 
   // Value for the mover of a position to place, from the databases.
@@ -192,15 +181,13 @@ struct query_engine::impl {
     return black == (board_turn(board) == 0) ? 1 : -1;
   }
 
-  // The values of a position's children, from the databases or from one midgame
-  // solve.
+  // The values of a position's children, from the databases or from one midgame solve.
   struct child_values {
     answer_source source;
     midgame_values mid;
   };
 
-  // The value of a rotation's child to place for the player who rotated, from
-  // `from`.
+  // The value of a rotation's child to place for the player who rotated, from `from`.
   void value_child(const child_values& from, rotation_answer& r) const {
     if (from.source == answer_source::database) {
       r.value = -database_value(r.child.board);
@@ -213,17 +200,16 @@ struct query_engine::impl {
     r.source = from.source;
   }
 
-  child_values solve_children(position_t p, const std::vector<board_t>& children, route_kind kind,
-                              const std::function<bool()>& cancelled) {
+  child_values solve_children(const query_route& r, const std::function<bool()>& cancelled) {
     child_values values{
-        kind == route_kind::database ? answer_source::database : answer_source::midgame, {}};
-    if (kind == route_kind::database) {
-      db->prefetch(children);
+        r.kind == route_kind::database ? answer_source::database : answer_source::midgame, {}};
+    if (r.kind == route_kind::database) {
+      db->prefetch(r.children);
       return values;
     }
     midgame_in_flight++;
     try {
-      values.mid = run_midgame(p, options, workspaces, cancelled);
+      values.mid = run_midgame(r.position, options, workspaces, cancelled);
     } catch (...) {
       midgame_in_flight--;
       throw;
@@ -233,20 +219,20 @@ struct query_engine::impl {
     return values;
   }
 
-  position_answer compute(position_t p, const std::function<bool()>& cancelled) {
+  position_answer compute(const query_route& r, const std::function<bool()>& cancelled) {
+    const position_t p = r.position;
     position_answer a;
     a.position = p;
     a.stones = count_stones(p.board);
     a.to_move = position_mover(p);
-    if (const auto v = rules_value(p)) {
-      a.value = *v;
-      a.source = answer_source::rules;
-      a.distance = *v ? 0 : -1;
-      return a;
-    }
-    const std::vector<board_t> children = open_children(p);
-    const query_route r = route(p, children);
     switch (r.kind) {
+      case route_kind::cached:
+        return *r.cached;
+      case route_kind::rules:
+        a.value = *rules_value(p);
+        a.source = answer_source::rules;
+        a.distance = a.value ? 0 : -1;
+        return a;
       case route_kind::unanswerable:
         throw error(r.missing);
       case route_kind::own_value_only:
@@ -261,7 +247,7 @@ struct query_engine::impl {
       case route_kind::midgame:
         break;
     }
-    const child_values from = solve_children(p, children, r.kind, cancelled);
+    const child_values from = solve_children(r, cancelled);
     auto valued = position_moves<move_answer>(p, [&](rotation_answer& rotation) {
       value_child(from, rotation);
       return true;
@@ -279,8 +265,7 @@ struct query_engine::impl {
     return a;
   }
 
-  // The answers of a position to place's children to rotate, which its answer
-  // already holds.
+  // The answers of a position to place's children to rotate, which its answer already holds.
   void remember_children(const position_answer& a) {
     if (a.position.to_rotate) return;
     for (const auto& m : a.moves) {
@@ -303,26 +288,39 @@ query_engine::query_engine(const query_options& options) : impl_(std::make_uniqu
 
 query_engine::~query_engine() = default;
 
-bool query_engine::needs_midgame(position_t position) const {
+query_route query_engine::route(position_t position) const {
   validate_position(position);
-  if (rules_value(position) || impl_->answers.contains(position)) return false;
-  return impl_->route(position, impl::open_children(position)).kind == route_kind::midgame;
+  query_route r;
+  r.position = position;
+  if ((r.cached = impl_->answers.find(position))) {
+    r.kind = route_kind::cached;
+  } else if (rules_value(position)) {
+    r.kind = route_kind::rules;
+  } else {
+    r.children = impl::open_children(position);
+    impl_->route_open(r);
+  }
+  return r;
 }
 
-position_answer query_engine::answer(position_t position, const std::function<bool()>& cancelled) {
+position_answer query_engine::answer(const query_route& route,
+                                     const std::function<bool()>& cancelled) {
   const auto start = std::chrono::steady_clock::now();
-  validate_position(position);
   impl_->queries++;
   bool computed = false;
-  const auto cached = impl_->answers.get(position, [&] {
+  const auto cached = route.cached ? route.cached : impl_->answers.get(route.position, [&] {
     computed = true;
-    return impl_->compute(position, cancelled);
+    return impl_->compute(route, cancelled);
   });
   if (computed) impl_->remember_children(*cached);
   position_answer a = *cached;
   a.elapsed_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return a;
+}
+
+position_answer query_engine::answer(position_t position, const std::function<bool()>& cancelled) {
+  return answer(route(position), cancelled);
 }
 
 std::vector<position_answer> query_engine::best_line(position_t position,

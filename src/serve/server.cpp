@@ -422,8 +422,10 @@ struct server::impl {
 
   position_answer answer(const http_request& req, position_t position,
                          clock_type::time_point start) {
-    position_answer a = gated(req, engine.needs_midgame(position),
-                              [&](const auto& gone) { return engine.answer(position, gone); });
+    // One routing: the slot is held by it, and the answer follows it.
+    const query_route route = engine.route(position);
+    position_answer a = gated(req, route.needs_midgame(),
+                              [&](const auto& gone) { return engine.answer(route, gone); });
     a.elapsed_ms = ms_since(start);
     return a;
   }

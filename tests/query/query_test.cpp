@@ -1,7 +1,8 @@
 // Tests of the query path on the published slices 0-2: answers equal to the slices read
 // independently (negamax between slices 0, 1 and 2), the rules for finished games, positions
 // to rotate, errors naming the missing slice, partial answers, a corrupt local copy, position
-// parsing, the JSON shape, and midgame answers: values, distances and the best line.
+// parsing, the JSON shape, routes decided once and followed, and midgame answers: values,
+// distances and the best line.
 #include "pentago/query/query.h"
 
 #include <gtest/gtest.h>
@@ -145,7 +146,7 @@ TEST(query, finished_games_follow_the_rules_without_data) {
     EXPECT_EQ(a.value, 0);
     EXPECT_EQ(a.source, answer_source::rules);
   }
-  EXPECT_FALSE(engine.needs_midgame({five, false}));
+  EXPECT_FALSE(engine.route({five, false}).needs_midgame());
 }
 
 TEST(query, a_position_beyond_the_data_is_an_error_not_a_guess) {
@@ -290,8 +291,46 @@ TEST(query, the_midgame_range_is_routed_to_the_midgame_solver) {
   query_engine engine(published_options());
   // 18 stones, none in a row of five.
   const position_t p = parse_position(rows({"010101", "101010", "010101"}));
-  EXPECT_TRUE(engine.needs_midgame(p));
-  EXPECT_FALSE(engine.needs_midgame({0, false}));
+  EXPECT_TRUE(engine.route(p).needs_midgame());
+  EXPECT_FALSE(engine.route({0, false}).needs_midgame());
+}
+
+TEST(query, a_route_is_decided_once_and_the_answer_follows_it) {
+  query_engine engine(published_options());
+  // A finished game: the rules.
+  const board_t five = board_of(rows({"00000_", "111_1_"}));
+  EXPECT_EQ(engine.route({five, false}).kind, route_kind::rules);
+  // The empty board: its children's slice, with the children to read.
+  const query_route empty = engine.route({0, false});
+  EXPECT_EQ(empty.kind, route_kind::database);
+  EXPECT_EQ(empty.children.size(), 36u * 8);
+  const position_answer a = engine.answer(empty);
+  EXPECT_EQ(a.source, answer_source::database);
+  EXPECT_EQ(a.moves.size(), 36u);
+  // Answered once: the cache, and the same answer without a second computation.
+  const query_route again = engine.route({0, false});
+  ASSERT_EQ(again.kind, route_kind::cached);
+  ASSERT_TRUE(again.cached);
+  EXPECT_EQ(answer_json(engine.answer(again)).substr(0, 200), answer_json(a).substr(0, 200));
+  EXPECT_EQ(engine.stats().queries, 2u);
+  EXPECT_EQ(engine.stats().answer_cache_hits, 1u);
+  // A position to place with 2 stones: slice 3 is missing, its own value is in slice 2.
+  const query_route partial = engine.route({pack(cell_bit(1, 4), cell_bit(2, 2)), false});
+  EXPECT_EQ(partial.kind, route_kind::own_value_only);
+  EXPECT_NE(partial.missing.find("slice-3.pentago"), std::string::npos) << partial.missing;
+  EXPECT_EQ(engine.answer(partial).moves_unknown, partial.missing);
+  // Six stones: nothing answers; the answer throws the route's reason.
+  const query_route none = engine.route({board_of(rows({"000_11", "1_____"})), false});
+  EXPECT_EQ(none.kind, route_kind::unanswerable);
+  EXPECT_NE(none.missing.find("slice-7.pentago"), std::string::npos) << none.missing;
+  try {
+    (void)engine.answer(none);
+    FAIL() << "an unanswerable route was answered";
+  } catch (const error& e) {
+    EXPECT_EQ(std::string(e.what()), none.missing);
+  }
+  // An impossible position (nobody has placed, yet to rotate) is refused by the routing.
+  EXPECT_THROW((void)engine.route({0, true}), usage_error);
 }
 
 namespace {
@@ -340,10 +379,10 @@ TEST(query, midgame_answers_are_negamax_consistent) {
   std::mt19937_64 rng(20);
   const board_t board = random_open_board(rng, 20);
   query_engine engine(query_options{});
-  EXPECT_TRUE(engine.needs_midgame({board, false}));
+  EXPECT_TRUE(engine.route({board, false}).needs_midgame());
   const position_answer a = engine.answer({board, false});
   EXPECT_EQ(a.source == answer_source::midgame || a.source == answer_source::rules, true);
-  EXPECT_FALSE(engine.needs_midgame({board, false}));  // cached now
+  EXPECT_FALSE(engine.route({board, false}).needs_midgame());  // cached now
   ASSERT_FALSE(a.moves.empty());
   const move_answer& best = a.moves.front();
   EXPECT_EQ(a.value, best.value);

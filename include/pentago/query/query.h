@@ -84,18 +84,44 @@ struct query_stats {
 // A --timeout value: a number of seconds in (0, 86400]; throws usage_error naming the option.
 double parse_timeout_option(const std::string& option, const std::string& value);
 
+// How a position is answered, decided before any work (query_engine::route): from the cache
+// of answers, by the rules (a finished game), from the databases (its children's slice covers
+// every child), by the midgame solver, with its own value only (a position to place whose own
+// slice is held but whose children's is not), or not at all.
+enum class route_kind { cached, rules, database, midgame, own_value_only, unanswerable };
+
+// A valid position and how it is answered: what query_engine::route gives (the only maker of
+// one) and answer takes, as route decided it.
+class query_engine;
+struct query_route {
+  position_t position;
+  route_kind kind = route_kind::unanswerable;
+  std::string missing;                            // own_value_only, unanswerable: why
+  std::vector<board_t> children;                  // database, midgame: the boards to value
+  std::shared_ptr<const position_answer> cached;  // cached: the answer
+  // Whether answering runs the midgame solver (the server holds a slot for it).
+  bool needs_midgame() const { return kind == route_kind::midgame; }
+
+ private:
+  friend class query_engine;
+  query_route() = default;  // nor an aggregate: answer({board, to_rotate}) names a position
+};
+
 // Thread safe. Construction opens (and validates) every database.
 class query_engine {
  public:
   explicit query_engine(const query_options& options);
   ~query_engine();
 
-  // Whether answering this position runs the midgame solver (not cached, 18+ stones).
-  bool needs_midgame(position_t position) const;
-  // Throws pentago::error with one line naming the missing slice-N.pentago (never a guess),
-  // unless the position's own value is in a slice: then a partial answer (moves_unknown).
-  // `cancelled` (optional) is asked between the layers of a midgame solve: true stops it with
-  // midgame_cancelled.
+  // Validates the position (usage_error) and decides how it is answered, reading nothing but
+  // the databases' section lists and the cache of answers.
+  query_route route(position_t position) const;
+  // The answer of a routed position. Throws pentago::error with one line naming the missing
+  // slice-N.pentago (never a guess), unless the position's own value is in a slice: then a
+  // partial answer (moves_unknown). `cancelled` (optional) is asked between the layers of a
+  // midgame solve: true stops it with midgame_cancelled.
+  position_answer answer(const query_route& route, const std::function<bool()>& cancelled = {});
+  // route, then answer.
   position_answer answer(position_t position, const std::function<bool()>& cancelled = {});
   // A best line from the position to the end of the game (the position first).
   std::vector<position_answer> best_line(position_t position,
