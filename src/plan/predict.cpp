@@ -14,6 +14,7 @@
 #include "pentago/layout/line_mapping.h"
 #include "pentago/util/error.h"
 #include "pentago/util/format.h"
+#include "pentago/util/options.h"
 #include "pentago/util/parallel_for.h"
 #include "pentago/util/random.h"
 
@@ -274,14 +275,6 @@ std::string predict_usage() {
 predict_options parse_predict_options(int argc, char** argv) {
   predict_options o;
   for (int i = 0; i < argc; i++) o.arguments.push_back(argv[i]);
-  auto parse_double = [](const std::string& option, const std::string& v, double lo, double hi) {
-    char* end = nullptr;
-    const double x = std::strtod(v.c_str(), &end);
-    if (v.empty() || *end || !(x >= lo && x <= hi))
-      throw usage_error(option + " must be a number in [" + std::to_string(lo) + ", " +
-                        std::to_string(hi) + "], got '" + v + "'");
-    return x;
-  };
   argument_cursor args(argc, argv);
   bool have_root = false;
   while (args.next()) {
@@ -295,9 +288,9 @@ predict_options parse_predict_options(int argc, char** argv) {
                         ? o.slices_lo
                         : int(parse_int_option(arg, v.substr(dash + 1), 0, 35));
     } else if (arg == "--speed")
-      o.speed = parse_double(arg, args.value(), 1, 1e12);
+      o.speed = parse_number_option(arg, args.value(), 1, 1e12);
     else if (arg == "--xz-ratio")
-      o.xz_ratio = parse_double(arg, args.value(), 0.001, 2);
+      o.xz_ratio = parse_number_option(arg, args.value(), 0.001, 2);
     else if (arg == "--rank-samples")
       o.rank_samples = int(args.int_value(0, 1 << 24));
     else if (arg == "--jobs")

@@ -479,14 +479,6 @@ std::string stages_usage() {
 
 stage_options parse_stage_options(int argc, char** argv) {
   stage_options o;
-  auto parse_double = [](const std::string& option, const std::string& v, double lo, double hi) {
-    char* end = nullptr;
-    const double x = std::strtod(v.c_str(), &end);
-    if (v.empty() || *end || !(x >= lo && x <= hi))
-      throw usage_error(option + " must be a number in [" + std::to_string(lo) + ", " +
-                        std::to_string(hi) + "], got '" + v + "'");
-    return x;
-  };
   // The stage options here; the rest go to pentago-predict's own parser, with a rank count and
   // memory that the stages replace.
   std::vector<std::string> rest = {argc ? argv[0] : "pentago-predict"};
@@ -505,17 +497,17 @@ stage_options parse_stage_options(int argc, char** argv) {
     else if (arg == "--max-stages")
       o.max_stages = int(parse_int_option(arg, args.value(), 1, 36));
     else if (arg == "--max-job-hours")
-      o.max_job_hours = parse_double(arg, args.value(), 0.01, 1e5);
+      o.max_job_hours = parse_number_option(arg, args.value(), 0.01, 1e5);
     else if (arg == "--job-seconds")
-      o.job_seconds = parse_double(arg, args.value(), 0, 1e6);
+      o.job_seconds = parse_number_option(arg, args.value(), 0, 1e6);
     else if (arg == "--slice-seconds")
-      o.slice_seconds = parse_double(arg, args.value(), 0, 1e6);
+      o.slice_seconds = parse_number_option(arg, args.value(), 0, 1e6);
     else if (arg == "--fs-bandwidth")
-      o.fs_bandwidth = parse_double(arg, args.value(), 1e3, 1e15);
+      o.fs_bandwidth = parse_number_option(arg, args.value(), 1e3, 1e15);
     else if (arg == "--xz-speed")
-      o.xz_speed = parse_double(arg, args.value(), 1e3, 1e12);
+      o.xz_speed = parse_number_option(arg, args.value(), 1e3, 1e12);
     else if (arg == "--checkpoint-speed")
-      o.checkpoint_speed = parse_double(arg, args.value(), 1e3, 1e12);
+      o.checkpoint_speed = parse_number_option(arg, args.value(), 1e3, 1e12);
     else if (arg == "--ranks" || arg == "--memory" || arg == "--restart" ||
              arg == "--meaningless" || arg == "--slices" || arg == "--rank-samples")
       throw usage_error(arg + " does not apply with --stages");

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
 
 #include "pentago/util/error.h"
 
@@ -24,6 +25,16 @@ long long parse_int_option(const std::string& option, const std::string& value, 
     throw usage_error(option + ": " + value + " is out of range [" + std::to_string(lo) + ", " +
                       std::to_string(hi) + "]");
   return v;
+}
+
+double parse_number_option(const std::string& option, const std::string& value, double lo,
+                           double hi) {
+  char* end = nullptr;
+  const double x = std::strtod(value.c_str(), &end);
+  if (value.empty() || *end || !(x >= lo && x <= hi))
+    throw usage_error(option + " must be a number in [" + std::to_string(lo) + ", " +
+                      std::to_string(hi) + "], got '" + value + "'");
+  return x;
 }
 
 uint64_t parse_memory_option(const std::string& option, const std::string& value) {

@@ -12,28 +12,20 @@
 namespace pentago {
 namespace {
 
-constexpr std::array<uint32_t, 256> make_crc32_table() {
-  std::array<uint32_t, 256> t{};
-  for (uint32_t i = 0; i < 256; i++) {
-    uint32_t c = i;
-    for (int k = 0; k < 8; k++) c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+// The table of a reflected CRC with this polynomial, one entry per byte.
+template <class Word, Word polynomial>
+constexpr std::array<Word, 256> make_crc_table() {
+  std::array<Word, 256> t{};
+  for (Word i = 0; i < 256; i++) {
+    Word c = i;
+    for (int k = 0; k < 8; k++) c = c & 1 ? polynomial ^ (c >> 1) : c >> 1;
     t[i] = c;
   }
   return t;
 }
 
-constexpr std::array<uint64_t, 256> make_crc64_table() {
-  std::array<uint64_t, 256> t{};
-  for (uint64_t i = 0; i < 256; i++) {
-    uint64_t c = i;
-    for (int k = 0; k < 8; k++) c = c & 1 ? 0xc96c5795d7870f42ull ^ (c >> 1) : c >> 1;
-    t[i] = c;
-  }
-  return t;
-}
-
-constexpr auto crc32_table = make_crc32_table();
-constexpr auto crc64_table = make_crc64_table();
+constexpr auto crc32_table = make_crc_table<uint32_t, 0xedb88320u>();
+constexpr auto crc64_table = make_crc_table<uint64_t, 0xc96c5795d7870f42ull>();
 
 uint32_t load32(const uint8_t* p) {
   return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;

@@ -34,6 +34,21 @@ TEST(options, memory_sizes_are_decimal_only) {
     EXPECT_THROW(parse_memory_option("--memory", bad), usage_error) << bad;
 }
 
+TEST(options, numbers_lie_in_their_range) {
+  EXPECT_EQ(parse_number_option("--speed", "1e6", 1, 1e12), 1e6);
+  EXPECT_EQ(parse_number_option("--xz-ratio", "0.15", 0.001, 2), 0.15);
+  EXPECT_EQ(parse_number_option("--job-seconds", "0", 0, 1e6), 0);
+  for (const char* bad : {"", "x", "1e6x", "nan", "3", "-1", "0"})
+    EXPECT_THROW(parse_number_option("--xz-ratio", bad, 0.001, 2), usage_error) << bad;
+  try {
+    parse_number_option("--xz-ratio", "3", 0.001, 2);
+    ADD_FAILURE() << "3 is over the range";
+  } catch (const usage_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--xz-ratio must be a number in [0.001000, 2.000000], got '3'");
+  }
+}
+
 struct command_line {
   std::vector<std::string> words;
   std::vector<char*> argv;

@@ -11,6 +11,10 @@ namespace pentago {
 // A decimal integer in [lo, hi]: optional '-', then digits only (no '+', spaces or prefixes).
 long long parse_int_option(const std::string& option, const std::string& value, long long lo,
                            long long hi);
+// A number in [lo, hi] as strtod reads it (the whole value); usage_error "<option> must be a
+// number in [lo, hi], got '<value>'" otherwise.
+double parse_number_option(const std::string& option, const std::string& value, double lo,
+                           double hi);
 // A positive size: decimal digits with an optional fraction, then an optional suffix B, K, M,
 // G, T (powers of 1024; also KB/KiB etc.). "0x10G", "1e9", "inf" are rejected.
 uint64_t parse_memory_option(const std::string& option, const std::string& value);
