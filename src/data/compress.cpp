@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
 
 #include "interleave_simd.h"
@@ -203,6 +204,14 @@ void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, bloc
   fast_compress_filtered(nodes, out, codec);
 }
 
+void fast_store_raw(std::span<const superinfo_t> nodes, uint8_t* out) {
+  PENTAGO_CHECK(reinterpret_cast<uintptr_t>(out) % 64 == 0, "fast_store_raw: unaligned output");
+  out[0] = raw_block_flag;
+  std::memset(out + 1, 0, 63);
+  if (!nodes.empty())
+    interleave_fn()(nodes.data(), reinterpret_cast<superinfo_t*>(out + 64), nodes.size());
+}
+
 size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out,
                      block_codec codec) {
   require_block_codec(codec);
@@ -215,6 +224,12 @@ size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out,
 
 size_t fast_uncompressed_nodes(std::span<const uint8_t> compressed) {
   if (compressed.empty()) throw error("fast_uncompress: empty buffer");
+  if (compressed[0] == raw_block_flag) {
+    if (compressed.size() < 64 || compressed.size() % 64)
+      throw error("fast_uncompress: uncompressed block of " + std::to_string(compressed.size()) +
+                  " bytes is not whole nodes");
+    return compressed.size() / 64 - 1;
+  }
   const uint8_t* data = compressed.data() + 1;
   const size_t size = compressed.size() - 1;
   const size_t length = compressed[0] ? decoder_of(compressed[0]).decoded_bytes(data, size) : size;
@@ -225,6 +240,18 @@ size_t fast_uncompressed_nodes(std::span<const uint8_t> compressed) {
 }
 
 void fast_uncompress(std::span<const uint8_t> compressed, std::span<superinfo_t> nodes) {
+  // An aligned uncompressed block is un-interleaved where it lies, without a copy.
+  if (!compressed.empty() && compressed[0] == raw_block_flag &&
+      reinterpret_cast<uintptr_t>(compressed.data()) % 64 == 0) {
+    const size_t n = fast_uncompressed_nodes(compressed);
+    if (n != nodes.size())
+      throw error("fast_uncompress: decoded " + std::to_string(n) + " nodes, expected " +
+                  std::to_string(nodes.size()));
+    if (n)
+      uninterleave_fn()(reinterpret_cast<const superinfo_t*>(compressed.data() + 64), nodes.data(),
+                        n);
+    return;
+  }
   fast_uncompress_filtered(compressed, nodes);
   uninterleave(nodes);
 }
@@ -238,7 +265,9 @@ void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<sup
   const uint8_t* data = compressed.data() + 1;
   const size_t size = compressed.size() - 1;
   uint8_t* out = reinterpret_cast<uint8_t*>(nodes.data());
-  if (compressed[0])
+  if (compressed[0] == raw_block_flag)
+    std::memcpy(out, compressed.data() + 64, 64 * n);
+  else if (compressed[0])
     decoder_of(compressed[0]).decompress(data, size, out, 64 * n);
   else if (size)  // raw
     std::memcpy(out, data, size);

@@ -36,9 +36,17 @@ void arena_lending::lend_freed(uint64_t reserve) {
 
 bool arena_lending::step() {
   if (!reserve_) return false;
-  uint64_t seen = collection_.load();
-  const uint64_t now = arena_.collections();
-  if (now == seen || !collection_.compare_exchange_strong(seen, now)) return false;
+  const std::unique_lock<std::mutex> one(step_mutex_, std::try_to_lock);
+  if (!one.owns_lock()) return false;
+  const uint64_t seen = collection_.load();
+  if (arena_.collections() == seen) {
+    // Inputs released since the last collection lie below the bump pointer until one runs:
+    // where they add up to an eighth of the limit, collecting now lends them to the pool.
+    const compacting_store_stats s = arena_.stats();
+    if (s.bump_bytes < s.live_bytes + s.limit / 8) return false;
+    arena_.collect();
+  }
+  collection_ = arena_.collections();
   const uint64_t keep = arena_.live_bytes() + reserve_;
   // Steps of less than a 32nd of the limit are not worth a chunk of their own.
   if (keep + arena_.limit() / 32 > arena_.limit()) return false;

@@ -73,6 +73,7 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
       heap_(heap),
       codec_(options.codec),
       partial_codec_(options.partial_codec),
+      raw_reserve_ratio_(options.raw_reserve_ratio),
       counts_(sections_.size(), section_counts_t{0, 0, 0}) {
   require_block_codec(codec_);
   require_block_codec(partial_codec_);
@@ -89,6 +90,7 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
     uncompressed_bytes_ += 64 * uint64_t(nodes(f));
   }
   missing_ = missing;
+  unstored_nodes_ = uncompressed_bytes_ / 64;
   if (pool_) attach_pool();
   // Samples: per section a counter RNG seeded by the section hash, draws with replacement.
   block_samples_.resize(keys_.size());
@@ -133,6 +135,39 @@ void block_store::store_compressed(int flat, std::span<superinfo_t> values, bloc
   fast_compress(values, scratch_bytes, codec);
   heap_.set(group_, flat, scratch_bytes.data(), scratch_bytes.size());
   held_changed(flat, uint32_t(scratch_bytes.size()));
+}
+
+bool block_store::room_for_raw(size_t nodes) const {
+  if (raw_reserve_ratio_ <= 0) return false;
+  // Room for this block, the rest of the store at the planned ratio and a margin of an eighth
+  // of the arena (at least 16 MiB), so that collections stay rare: each slides the live data.
+  const uint64_t need = raw_block_bytes(nodes);
+  const uint64_t rest = unstored_nodes_.load(std::memory_order_relaxed) - nodes;
+  const double reserve = raw_reserve_ratio_ * 64 * double(rest);
+  const uint64_t limit = heap_.limit();
+  const uint64_t margin = std::max<uint64_t>(limit / 8, uint64_t(16) << 20);
+  return double(heap_.live_bytes() + need + margin) + reserve <= double(limit);
+}
+
+void block_store::store_complete(int flat, std::span<superinfo_t> values) {
+  if (drop_complete_) {
+    drop(flat);
+  } else if (room_for_raw(values.size())) {
+    const size_t bytes = raw_block_bytes(values.size());
+    heap_.set_filled(group_, flat, bytes, [&](uint8_t* array) { fast_store_raw(values, array); });
+    held_changed(flat, uint32_t(bytes));
+    raw_bytes_ += bytes;
+    raw_nodes_ += values.size();
+  } else {
+    store_compressed(flat, values, codec_);
+  }
+  unstored_nodes_ -= values.size();
+}
+
+double block_store::codec_ratio() const {
+  const uint64_t nodes = uncompressed_bytes_ / 64 - raw_nodes_.load();
+  if (!nodes) return 0;
+  return double(held_.load() - raw_bytes_.load()) / (64 * double(nodes));
 }
 
 void block_store::drop(int flat) {
@@ -316,10 +351,7 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
   missing_dims_[flat].store(left, std::memory_order_relaxed);
   if (!left) {
     complete_block(flat, merged);
-    if (drop_complete_)
-      drop(flat);
-    else
-      store_compressed(flat, merged, codec_);
+    store_complete(flat, merged);
     if (partial) {
       pool_->give(partial);
       partial = nullptr;
@@ -338,10 +370,7 @@ void block_store::set(int flat, std::span<superinfo_t> values) {
   const uint8_t dims = missing_dims_[flat].exchange(0);
   missing_ -= popcount(dims);
   complete_block(flat, values);
-  if (drop_complete_)
-    drop(flat);
-  else
-    store_compressed(flat, values, codec_);
+  store_complete(flat, values);
 }
 
 void block_store::read(int flat, std::span<superinfo_t> out) const {

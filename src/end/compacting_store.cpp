@@ -193,6 +193,13 @@ bool compacting_store::try_bump(size_t n, size_t& offset) {
 }
 
 void compacting_store::set(group_id group, size_t index, const void* bytes, size_t size) {
+  set_filled(group, index, size, [&](uint8_t* array) {
+    if (size) std::memcpy(array, bytes, size);
+  });
+}
+
+void compacting_store::set_filled(group_id group, size_t index, size_t size,
+                                  const array_filler& fill) {
   if (size > max_array_size)
     throw error("compacting store: array of " + std::to_string(size) + " bytes exceeds the " +
                 std::to_string(max_array_size) + " byte limit");
@@ -206,7 +213,7 @@ void compacting_store::set(group_id group, size_t index, const void* bytes, size
     size_t offset = entry.offset;
     const bool fits = need <= have || try_bump(need, offset);
     if (fits) {
-      if (size) std::memcpy(heap_ + offset, bytes, size);
+      fill(heap_ + offset);
       entry.offset = offset;
       entry.size = uint32_t(size);
       unlock_entry(entry);
@@ -215,10 +222,11 @@ void compacting_store::set(group_id group, size_t index, const void* bytes, size
     }
     unlock_entry(entry);
   }
-  set_exclusive(group, index, bytes, size);
+  set_exclusive(group, index, size, fill);
 }
 
-void compacting_store::set_exclusive(group_id group, size_t index, const void* bytes, size_t size) {
+void compacting_store::set_exclusive(group_id group, size_t index, size_t size,
+                                     const array_filler& fill) {
   const exclusive_guard guard(heap_lock_);
   // The group or array may have changed while no lock was held: check everything again.
   array_entry& entry = checked_entry(group, index, "set");
@@ -261,7 +269,7 @@ void compacting_store::set_exclusive(group_id group, size_t index, const void* b
                   std::to_string(min_free_fraction_));
     PENTAGO_CHECK(try_bump(need, offset), "bump after collection");
   }
-  if (size) std::memcpy(heap_ + offset, bytes, size);
+  fill(heap_ + offset);
   entry.offset = offset;
   entry.size = uint32_t(size);
   add_live(need, have);

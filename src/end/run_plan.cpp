@@ -60,6 +60,24 @@ constexpr double unplanned_share = 0.02;
 // of the plan that hand the pool more room (make_run_plan).
 constexpr double pooled_fill = 0.9;
 constexpr int pool_passes = 6;
+// The partial pool keeps this much more than the simulated incomplete peak of every computed
+// slice before the rest of it becomes arena room for uncompressed complete blocks.
+constexpr double pool_need_margin = 1.1;
+
+// The partial pool's need per rank: the largest incomplete peak of a computed slice (a
+// dropped slice's held nodes, the simulated peak of the others, in completion order), as
+// uncompressed bytes with the drift of ranks and the margin.
+uint64_t partial_pool_need(const run_plan& p, const std::vector<std::vector<section_t>>& slices) {
+  double most = 0;
+  for (const slice_plan_t& s : p.slices) {
+    if (!s.computed || s.recomputed) continue;
+    const double nodes =
+        s.dropped ? double(s.held_nodes)
+                  : double(incomplete_peak_nodes(slice_lines(slices[s.slice]))) * dropped_drift;
+    most = std::max(most, nodes);
+  }
+  return uint64_t(pool_need_margin * p.rank_share * 64 * most);
+}
 
 }  // namespace
 
@@ -362,6 +380,7 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
     return p;
   };
   run_plan p = pooled_plan(r.codec);
+  // The pool beyond its need becomes arena room for complete blocks kept uncompressed.
   // The rest of a dropped slice's incomplete blocks in the least-CPU codec (the first of the
   // auto order, LZ4) where they fit: each is compressed and decompressed once per
   // contribution. The admission figure stays the least memory at which the run fits (with the
@@ -375,6 +394,15 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
       p = q;
     }
   }
+  if (p.fits) {
+    const uint64_t need = partial_pool_need(p, slices);
+    p.raw_bytes = p.partial_bytes > need ? p.partial_bytes - need : 0;
+    p.partial_bytes -= p.raw_bytes;
+    p.arena_bytes += p.raw_bytes;
+    // The pool still holds all of a dropped slice's incomplete peak (its need), where the
+    // passes above planned for more.
+    p.pooled_bytes = std::min(p.pooled_bytes, p.partial_bytes);
+  }
   return p;
 }
 
@@ -384,12 +412,12 @@ std::vector<std::string> format_run_plan(const run_plan& p) {
   std::snprintf(
       buf, sizeof buf,
       "memory plan per rank: %s of %s (fixed %s, arena %s for stores up to %s at slices "
-      "%d+%d, lines %s, partial blocks %s, writing %s)",
+      "%d+%d and %s uncompressed, lines %s, partial blocks %s, writing %s)",
       format_bytes(double(p.needed)).c_str(), format_bytes(double(p.memory)).c_str(),
       format_bytes(double(p.fixed_bytes)).c_str(), format_bytes(double(p.arena_bytes)).c_str(),
       format_bytes(double(p.store_peak)).c_str(), p.peak_slice + 1, p.peak_slice,
-      format_bytes(double(p.line_bytes)).c_str(), format_bytes(double(p.partial_bytes)).c_str(),
-      format_bytes(double(p.write_bytes)).c_str());
+      format_bytes(double(p.raw_bytes)).c_str(), format_bytes(double(p.line_bytes)).c_str(),
+      format_bytes(double(p.partial_bytes)).c_str(), format_bytes(double(p.write_bytes)).c_str());
   lines.push_back(buf);
   if (p.top_ratio > 0) {
     std::snprintf(

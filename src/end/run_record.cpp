@@ -120,6 +120,7 @@ json plan_json(const run_plan& p, int save) {
           {"line_bytes", p.line_bytes},
           {"min_line_bytes", p.min_line_bytes},
           {"partial_bytes", p.partial_bytes},
+          {"raw_bytes", p.raw_bytes},
           {"pooled_bytes", p.pooled_bytes},
           {"total_nodes", p.total_nodes},
           {"slices", slices}};

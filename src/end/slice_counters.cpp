@@ -70,6 +70,7 @@ slice_counters measure_slice_counters(const block_store& store, const compacting
   c.arena_lent_in_slice = store.arena_lent_bytes();
   c.partial_recompressions = store.partial_recompressions();
   c.partial_evictions = store.partial_evictions();
+  c.raw_block_bytes = store.raw_bytes();
   return c;
 }
 

@@ -50,14 +50,18 @@ void lend_arena_to_pool(const run_plan& plan, int n, const block_store& above,
   lending.reclaim(plan.partial_bytes, plan.arena_bytes);
   const slice_plan_t* p = plan.slice_plan(n + 1);
   if (!p || p->ratio <= 0 || !above.uncompressed_bytes() || above.drops_complete_blocks()) return;
-  const double measured = double(above.compressed_bytes()) / double(above.uncompressed_bytes());
-  lending.lend_top(plan.arena_bytes_for(n, measured / p->ratio));
+  // The codec's share alone: blocks kept uncompressed say nothing of how slice n compresses.
+  const double measured = above.codec_ratio();
+  lending.lend_top(plan.arena_bytes_for(n, measured > 0 ? measured / p->ratio : 1.0));
 }
 
-// The options of slice n's store: the run's codec, and for a dropped slice the plan's codec
-// of incomplete blocks.
-block_store_options store_options(const run_plan& plan, int samples, bool dropped) {
-  return {samples, plan.codec, dropped ? plan.partial_codec : plan.codec};
+// The options of slice n's store: the run's codec, for a dropped slice the plan's codec of
+// incomplete blocks, and for a stored one complete blocks kept uncompressed where the arena
+// has room beyond the rest of the store at its planned ratio.
+block_store_options store_options(const run_plan& plan, int n, int samples, bool dropped) {
+  const slice_plan_t* p = plan.slice_plan(n);
+  const double raw_reserve = plan.raw_bytes && p && !dropped ? p->ratio : 0;
+  return {samples, plan.codec, dropped ? plan.partial_codec : plan.codec, raw_reserve};
 }
 
 }  // namespace
@@ -136,7 +140,7 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     const int n = setup.restart_slice;
     const auto t = clock_type::now();
     slice_report unused;
-    above = computer.new_store(n, store_options(plan, 0, false), heap, nullptr, unused);
+    above = computer.new_store(n, store_options(plan, n, 0, false), heap, nullptr, unused);
     computer.read_restart(o.restart, *above);
     above->freeze();
     say("restart: read slice " + std::to_string(n) + " from " + o.restart + " in " +
@@ -147,7 +151,7 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     const auto t = clock_type::now();
     slice_report r;
     r.synthesized = true;
-    above = computer.new_store(n, store_options(plan, o.samples, false), heap, nullptr, r);
+    above = computer.new_store(n, store_options(plan, n, o.samples, false), heap, nullptr, r);
     r.load_balance.reset();
     computer.fill_meaningless(*above);
     above->freeze();
@@ -171,11 +175,12 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     if (above) lend_arena_to_pool(plan, n, *above, lending);
     const slice_plan_t& sp = *plan.slice_plan(n);
     auto store =
-        computer.new_store(n, store_options(plan, o.samples, sp.dropped), heap, &partials, r);
+        computer.new_store(n, store_options(plan, n, o.samples, sp.dropped), heap, &partials, r);
     if (sp.dropped) {
       // As the inputs leave, the arena lends what it no longer needs to the partial pool; it
       // keeps the plan's room for this slice's compressed incomplete blocks and its headroom.
-      lending.lend_freed(sp.rank_store_bytes + (plan.arena_bytes - plan.store_peak));
+      lending.lend_freed(sp.rank_store_bytes +
+                         (plan.arena_bytes - plan.raw_bytes - plan.store_peak));
       store->lend_freed_arena(lending);
     }
     // A recomputed slice 35 is counted and dropped like the bottom slice; the slice below

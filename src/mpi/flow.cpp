@@ -193,14 +193,23 @@ class flow {
     const int flat = prev_->flat_id(payload[0], unpack_block(payload[1]));
     if (flat < 0)
       throw error("rank " + std::to_string(source) + " requested a block this rank does not own");
-    // A copy, so that the block can be released (and its neighbours moved) during the send.
-    auto bytes = std::make_shared<std::vector<uint8_t>>();
+    // A copy, so that the block can be released (and its neighbours moved) during the send,
+    // into a buffer of an earlier response where one is back (fresh pages cost a fault each).
+    std::shared_ptr<std::vector<uint8_t>> bytes;
+    if (spare_responses_.empty()) {
+      bytes = std::make_shared<std::vector<uint8_t>>();
+    } else {
+      bytes = std::move(spare_responses_.back());
+      spare_responses_.pop_back();
+    }
     prev_->read_compressed(flat, *bytes);
     if (!prev_->read_done(flat)) store_.forget_input(flat);
     MPI_Request r;
     PENTAGO_MPI(MPI_Isend(bytes->data(), int(bytes->size()), MPI_BYTE, source, payload[2],
                           comms_.response, &r));
-    add_request(r, [bytes](const MPI_Status&) {});
+    add_request(r, [this, bytes](const MPI_Status&) {
+      if (spare_responses_.size() < spare_response_limit) spare_responses_.push_back(bytes);
+    });
   }
 
   // ---- Receiving output contributions for our blocks --------------------------------------
@@ -472,6 +481,9 @@ class flow {
   std::vector<int> free_tags_;
 
   std::vector<MPI_Request> requests_, new_requests_;
+  // Buffers of sent responses, for the next (used by the communication thread alone).
+  static constexpr size_t spare_response_limit = 16;
+  std::vector<std::shared_ptr<std::vector<uint8_t>>> spare_responses_;
   std::vector<handler> handlers_, new_handlers_;
   std::vector<int> indices_;
   std::vector<MPI_Status> statuses_;

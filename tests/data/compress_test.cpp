@@ -134,6 +134,41 @@ TEST(fast_compress, random_data_is_stored_raw) {
   EXPECT_EQ(back, nodes);
 }
 
+// Uncompressed blocks: flag 0xff, padding, the filtered nodes at 64 bytes; decoded aligned
+// (straight from the buffer) and unaligned (through a copy), and refused when truncated.
+TEST(fast_store_raw, round_trips_aligned_and_not) {
+  for (const size_t n : {size_t(0), size_t(1), size_t(37), size_t(4096)}) {
+    std::vector<superinfo_t> nodes(n);
+    for (auto& x : nodes) x = random_pair();
+    std::vector<superinfo_t> buffer(n + 2);  // 64-byte aligned nodes
+    uint8_t* raw = reinterpret_cast<uint8_t*>(buffer.data());
+    fast_store_raw(nodes, raw);
+    const std::span<const uint8_t> bytes(raw, raw_block_bytes(n));
+    EXPECT_EQ(bytes[0], raw_block_flag);
+    EXPECT_EQ(fast_uncompressed_nodes(bytes), n);
+    for (size_t i = 0; i < n; i++)
+      ASSERT_EQ(buffer[i + 1], interleave(nodes[i])) << "node " << i << " of " << n;
+    std::vector<superinfo_t> back(n);
+    fast_uncompress(bytes, back);
+    EXPECT_EQ(back, nodes);
+    // The same bytes one byte off alignment (a received copy in a byte vector).
+    std::vector<uint8_t> shifted(bytes.size() + 1);
+    std::memcpy(shifted.data() + 1, bytes.data(), bytes.size());
+    std::vector<superinfo_t> again(n);
+    fast_uncompress(std::span<const uint8_t>(shifted).subspan(1), again);
+    EXPECT_EQ(again, nodes);
+    std::vector<superinfo_t> filtered(n);
+    fast_uncompress_filtered(bytes, filtered);
+    for (size_t i = 0; i < n; i++) ASSERT_EQ(filtered[i], buffer[i + 1]);
+    if (n) {
+      std::vector<superinfo_t> wrong(n - 1);
+      EXPECT_THROW(fast_uncompress(bytes, wrong), pentago::error);
+      EXPECT_THROW(fast_uncompressed_nodes(bytes.first(bytes.size() - 64 + 3)), pentago::error);
+    }
+  }
+  EXPECT_THROW(fast_uncompressed_nodes(std::vector<uint8_t>(10, raw_block_flag)), pentago::error);
+}
+
 TEST(fast_compress, rejects_bad_input) {
   auto nodes = regular_nodes(100);
   std::vector<uint8_t> good;

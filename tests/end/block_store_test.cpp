@@ -42,15 +42,13 @@ std::vector<block_key_t> all_block_keys(const std::vector<section_t>& sections) 
   return keys;
 }
 
-}  // namespace
-
-TEST(block_store, random_merge_orders_give_the_same_blocks) {
-  const auto sections = slice_sections(5);
-  const std::vector<block_key_t> keys = all_block_keys(sections);
-  std::mt19937_64 rng(99);
-  // One random contribution per (block, open dimension), and the expected OR.
+// One random contribution per (block, open dimension) of `keys`, and each block's expected OR.
+std::vector<contribution> random_contributions(const std::vector<section_t>& sections,
+                                               const std::vector<block_key_t>& keys,
+                                               std::mt19937_64& rng,
+                                               std::vector<std::vector<superinfo_t>>& expected) {
   std::vector<contribution> contributions;
-  std::vector<std::vector<superinfo_t>> expected(keys.size());
+  expected.assign(keys.size(), {});
   for (int f = 0; f < int(keys.size()); f++) {
     const section_t& s = sections[keys[f].section];
     const int nodes = block_nodes(s, keys[f].block);
@@ -66,6 +64,17 @@ TEST(block_store, random_merge_orders_give_the_same_blocks) {
       contributions.push_back(std::move(c));
     }
   }
+  return contributions;
+}
+
+}  // namespace
+
+TEST(block_store, random_merge_orders_give_the_same_blocks) {
+  const auto sections = slice_sections(5);
+  const std::vector<block_key_t> keys = all_block_keys(sections);
+  std::mt19937_64 rng(99);
+  std::vector<std::vector<superinfo_t>> expected;
+  const auto contributions = random_contributions(sections, keys, rng, expected);
   std::vector<section_counts_t> first_counts;
   std::vector<sample_t> first_samples;
   for (int trial = 0; trial < 9; trial++) {
@@ -140,6 +149,63 @@ TEST(block_store, random_merge_orders_give_the_same_blocks) {
         EXPECT_EQ(samples[i].value, first_samples[i].value);
       }
     }
+  }
+}
+
+// Complete blocks are kept uncompressed while the arena has room beyond the rest of the store
+// at the reserve ratio and the margin (16 MiB in arenas under 128 MiB): all of them in a large
+// arena, some in a smaller one, none with a zero ratio; every block reads back the same.
+TEST(block_store, complete_blocks_stay_uncompressed_where_the_arena_has_room) {
+  const auto sections = slice_sections(5);
+  const std::vector<block_key_t> keys = all_block_keys(sections);
+  std::mt19937_64 rng(7);
+  std::vector<std::vector<superinfo_t>> expected;
+  const auto contributions = random_contributions(sections, keys, rng, expected);
+  uint64_t all_raw = 0;
+  for (const auto& e : expected) all_raw += raw_block_bytes(e.size());
+  const size_t margin = size_t(16) << 20;
+  std::vector<section_counts_t> first_counts;
+  for (const auto& [arena, ratio] :
+       {std::pair{margin + 2 * all_raw + (1 << 20), 0.3}, std::pair{margin + all_raw / 2, 0.1},
+        std::pair{margin + 2 * all_raw + (1 << 20), 0.0}}) {
+    SCOPED_TRACE("arena " + std::to_string(arena) + " ratio " + std::to_string(ratio));
+    compacting_store heap(arena);
+    block_store_options options;
+    options.raw_reserve_ratio = ratio;
+    block_store store(sections, keys, options, heap, uint64_t(0));
+    for (auto c : contributions) store.accumulate(c.flat, c.dimension, c.values);
+    store.freeze();
+    uint64_t raw = 0, coded = 0, coded_nodes = 0;
+    for (int f = 0; f < store.blocks(); f++) {
+      const auto bytes = store.compressed(f);
+      if (bytes[0] == raw_block_flag) {
+        raw += bytes.size();
+      } else {
+        EXPECT_TRUE(bytes[0] == 0 || bytes[0] == uint8_t(block_codec::snappy));
+        coded += bytes.size();
+        coded_nodes += uint64_t(store.nodes(f));
+      }
+      std::vector<superinfo_t> got(store.nodes(f));
+      store.read(f, got);
+      ASSERT_EQ(got, expected[f]) << "block " << f;
+    }
+    EXPECT_EQ(store.raw_bytes(), raw);
+    EXPECT_EQ(store.compressed_bytes(), raw + coded);
+    if (coded_nodes) {
+      EXPECT_DOUBLE_EQ(store.codec_ratio(), double(coded) / (64 * double(coded_nodes)));
+    } else {
+      EXPECT_EQ(store.codec_ratio(), 0);
+    }
+    if (ratio == 0.3) {
+      EXPECT_EQ(raw, all_raw);
+    } else if (ratio > 0) {
+      EXPECT_GT(raw, 0u);
+      EXPECT_LT(raw, all_raw);
+    } else {
+      EXPECT_EQ(raw, 0u);
+    }
+    if (first_counts.empty()) first_counts = store.counts();
+    EXPECT_EQ(store.counts(), first_counts);
   }
 }
 

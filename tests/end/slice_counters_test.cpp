@@ -60,6 +60,7 @@ slice_report full_report() {
   c.arena_lent_in_slice = 6666666;
   c.partial_recompressions = 12;
   c.partial_evictions = 13;
+  c.raw_block_bytes = 14680064;
   c.line_bytes = 7777777;
   r.memory.limit = uint64_t(200) << 20;
   r.memory.plan_store_bytes = 4000000;
@@ -179,12 +180,14 @@ TEST(slice_counters, log_and_record_text) {
             "  worker time: compute 1.00s compress 2.00s decompress 3.00s accumulate 4.00s io "
             "5.00s idle 6.00s, idle 12.5%, input cache 123 of 500 reads, traffic 1004 B in, 77 "
             "output blocks sent");
-  EXPECT_EQ(lines[3],
-            "  plan vs measured (max over ranks): store 3.81 MiB vs 3.72 MiB, ratio 0.40 vs "
-            "0.375; arena live 1.06 MiB, touched 2.12 MiB of 3.18 MiB; partial blocks 4.24 MiB "
-            "of 5.30 MiB (12 compressed while incomplete, 13 evicted); resident 300.00 MiB of "
-            "--memory 200.00 MiB; 6.36 MiB of the pool lent by the arena during the slice; the "
-            "lent arena's limit raised back 5 times; lines 7.42 MiB of 8.48 MiB");
+  EXPECT_EQ(
+      lines[3],
+      "  plan vs measured (max over ranks): store 3.81 MiB vs 3.72 MiB, ratio 0.40 vs "
+      "0.375; arena live 1.06 MiB, touched 2.12 MiB of 3.18 MiB; partial blocks 4.24 MiB "
+      "of 5.30 MiB (12 compressed while incomplete, 13 evicted); resident 300.00 MiB of "
+      "--memory 200.00 MiB; 6.36 MiB of the pool lent by the arena during the slice; the "
+      "lent arena's limit raised back 5 times; complete blocks 14.00 MiB uncompressed; lines 7.42 "
+      "MiB of 8.48 MiB");
   EXPECT_EQ(lines[4], "  warning: slice 34: resident 300.00 MiB exceeds --memory 200.00 MiB");
   EXPECT_EQ(
       record_line(full_report(), "slice-counters-text"),
@@ -199,6 +202,7 @@ TEST(slice_counters, log_and_record_text) {
       R"("arena_live":1111111,"arena_touched":2222222,"arena_bytes":3333333,)"
       R"("arena_limit_raises":5,"partial_bytes":4444444,"partial_plan_bytes":5555555,)"
       R"("arena_lent_in_slice":6666666,"partial_recompressions":12,"partial_evictions":13,)"
+      R"("raw_block_bytes":14680064,)"
       R"("line_bytes":7777777,"line_plan_bytes":8888888},"load_balance":{"lines":[0,1],)"
       R"("line_blocks":[1,3],"line_nodes":[2,5],"blocks":[3,7],"nodes":[4,9]},"files":[)"
       R"({"name":"counts-30.npy"},{"name":"slice-30.pentago","bytes":999,"seconds":0.5}],)"

@@ -73,6 +73,14 @@ size_t fast_compress_bound(size_t nodes);
 // Interleaves `nodes` in place (destroying them) and compresses them into `out` with `codec`;
 // `out` is resized to the compressed size (its capacity is reused across calls).
 void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec codec);
+// Blocks kept uncompressed (where memory allows: no codec CPU to store or read them) have a
+// flag of their own: raw_block_flag, 63 bytes of padding, then the filtered nodes, so that in a
+// 64-byte aligned buffer the nodes are aligned and are read without a copy (fast_uncompress
+// un-interleaves them straight into the output).
+constexpr uint8_t raw_block_flag = 0xff;
+constexpr size_t raw_block_bytes(size_t nodes) { return 64 * (nodes + 1); }
+// Writes that form of `nodes` into out (raw_block_bytes(nodes.size()) bytes, 64-byte aligned).
+void fast_store_raw(std::span<const superinfo_t> nodes, uint8_t* out);
 // Same without touching the input; `out.size()` must be >= fast_compress_bound. Returns the
 // compressed size. Interleaves through a thread-local scratch buffer.
 size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out, block_codec codec);

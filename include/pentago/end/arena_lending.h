@@ -13,6 +13,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 
 #include "pentago/end/buffer_pool.h"
 #include "pentago/end/compacting_store.h"
@@ -36,7 +37,9 @@ class arena_lending {
   // From now until reclaim, step() lends the arena down to its live bytes plus `reserve`.
   void lend_freed(uint64_t reserve);
   // lend_freed's step, at most once per collection (only a collection moves freed space
-  // above the bump pointer); true if the pool's budget grew. Thread safe.
+  // above the bump pointer); where none ran since the last step but an eighth of the limit lies
+  // freed below the bump pointer (released inputs, garbage), it runs one first. True if the
+  // pool's budget grew. Thread safe.
   bool step();
   // What step() lent since the last reclaim.
   uint64_t lent_freed() const { return lent_.load(); }
@@ -46,6 +49,7 @@ class arena_lending {
   buffer_pool& pool_;
   uint64_t reserve_ = 0;  // 0: no lend_freed
   std::atomic<uint64_t> lent_{0}, collection_{0};
+  std::mutex step_mutex_;  // one step at a time (the others go on without one)
 };
 
 }  // namespace pentago

@@ -54,6 +54,11 @@ struct block_store_options {
   // Incomplete blocks that hold no partial buffer (LZ4 for a dropped slice where the plan fits
   // with it: run_plan::partial_codec).
   block_codec partial_codec = block_codec::snappy;
+  // Complete blocks are kept uncompressed (fast_store_raw: no codec to store or read them)
+  // while the arena has room for them beyond what the store's blocks still to come need at
+  // this compressed share of their bytes (the plan's ratio for the slice) and a margin against
+  // frequent collections; 0: every complete block goes through the codec.
+  double raw_reserve_ratio = 0;
 };
 
 class block_store {
@@ -134,6 +139,11 @@ class block_store {
   uint64_t compressed_bytes() const;
   uint64_t peak_held_bytes() const { return peak_held_.load(); }  // compressed, high water
   uint64_t uncompressed_bytes() const { return uncompressed_bytes_; }
+  // Complete blocks stored uncompressed (block_store_options::raw_reserve_ratio): their bytes
+  // in the store when it froze, and the compressed share of the blocks that went through the
+  // codec (held bytes over their uncompressed bytes; 0 if none did). Before any release.
+  uint64_t raw_bytes() const { return raw_bytes_.load(); }
+  double codec_ratio() const;
   // Incomplete blocks compressed into the heap (each contribution that found no partial
   // buffer but was not the last), and partial blocks compressed to give their buffer to a
   // block needed sooner.
@@ -142,6 +152,9 @@ class block_store {
 
  private:
   void complete_block(int flat, std::span<const superinfo_t> values);
+  // Stores (or drops) a complete block: uncompressed where the arena has room, else compressed.
+  void store_complete(int flat, std::span<superinfo_t> values);
+  bool room_for_raw(size_t nodes) const;
   void store_compressed(int flat, std::span<superinfo_t> values, block_codec codec);
   void drop(int flat);  // frees a block's compressed bytes
   void held_changed(int flat, uint32_t size);
@@ -182,6 +195,9 @@ class block_store {
   std::unique_ptr<uint32_t[]> held_size_;           // per block: compressed bytes in the heap
   std::unique_ptr<std::atomic<int>[]> reads_left_;  // per block, after expect_reads
   std::atomic<uint64_t> held_{0}, peak_held_{0};
+  const double raw_reserve_ratio_;
+  std::atomic<uint64_t> unstored_nodes_{0};  // nodes of blocks not yet stored complete
+  std::atomic<uint64_t> raw_bytes_{0}, raw_nodes_{0};
 
   struct sample_slot {
     int section, draw, offset;  // offset within the block

@@ -136,6 +136,10 @@ class compacting_store {
   void set(group_id group, size_t index, std::span<const uint8_t> bytes) {
     set(group, index, bytes.data(), bytes.size());
   }
+  // The same, with `fill` writing the array's size bytes in place (at a 64-byte aligned
+  // address, under the array's lock) instead of a copy.
+  using array_filler = std::function<void(uint8_t* array)>;
+  void set_filled(group_id group, size_t index, size_t size, const array_filler& fill);
   // The current size of an array in bytes (0 if never set). Thread safe.
   size_t size(group_id group, size_t index) const;
 
@@ -200,7 +204,7 @@ class compacting_store {
   // Reserves n bytes at the bump pointer without locks; returns false if they do not fit.
   bool try_bump(size_t n, size_t& offset);
   // The slow path of set, holding the heap lock exclusively.
-  void set_exclusive(group_id group, size_t index, const void* bytes, size_t size);
+  void set_exclusive(group_id group, size_t index, size_t size, const array_filler& fill);
   void collect_exclusive();
   void add_live(size_t added, size_t removed);
   // `bytes` rounded up to whole pages, at least the bump pointer, at most `cap` (heap lock

@@ -99,10 +99,14 @@ struct run_plan {
   uint64_t line_bytes = 0;      // lines in flight (inputs and outputs)
   uint64_t min_line_bytes = 0;  // the least that keeps two of the largest lines in flight
   uint64_t partial_bytes = 0;   // uncompressed incomplete blocks, from what is left
-  uint64_t pooled_bytes = 0;    // of those, what the dropped slice's store estimate leaves out
-  uint64_t write_bytes = 0;     // the largest slice_plan_t::write_bytes (encoders, output)
-  uint64_t needed = 0;          // admission: fixed + arena + min_line_bytes + write_bytes with no
-                                // pooled partial blocks (the arena may then shrink: pooled_bytes)
+  // Arena room for complete blocks kept uncompressed (block_store_options::raw_reserve_ratio):
+  // what is left beyond the partial pool's need at the incomplete peak of every computed slice.
+  // It is part of arena_bytes; a dropped slice lends it to the pool as its inputs leave.
+  uint64_t raw_bytes = 0;
+  uint64_t pooled_bytes = 0;  // of those, what the dropped slice's store estimate leaves out
+  uint64_t write_bytes = 0;   // the largest slice_plan_t::write_bytes (encoders, output)
+  uint64_t needed = 0;        // admission: fixed + arena + min_line_bytes + write_bytes with no
+                              // pooled partial blocks (the arena may then shrink: pooled_bytes)
   bool fits = true;
   std::string reason;        // why not, one line
   uint64_t total_nodes = 0;  // nodes computed

@@ -38,6 +38,8 @@ struct slice_counters {
   // Contributions compressed into incomplete blocks, and partial blocks compressed to free
   // their buffer (block_store::partial_recompressions, _evictions).
   uint64_t partial_recompressions = 0, partial_evictions = 0;
+  // Complete blocks kept uncompressed in the arena, bytes (block_store::raw_bytes).
+  uint64_t raw_block_bytes = 0;
   // MPI: lines in flight and other ranks' outputs waiting, at most.
   uint64_t line_bytes = 0;
 };
@@ -114,6 +116,9 @@ inline constexpr std::array slice_counter_fields = {
     counter_field{"partial_evictions", counter_unit::count, counter_combine::sum,
                   counter_place::memory, counter_scope::every_run,
                   &slice_counters::partial_evictions},
+    counter_field{"raw_block_bytes", counter_unit::bytes, counter_combine::sum,
+                  counter_place::memory, counter_scope::every_run, &slice_counters::raw_block_bytes,
+                  "complete blocks {} uncompressed"},
     counter_field{"line_bytes", counter_unit::bytes, counter_combine::max, counter_place::memory,
                   counter_scope::mpi, &slice_counters::line_bytes},
 };
