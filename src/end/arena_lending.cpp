@@ -29,27 +29,26 @@ uint64_t arena_lending::lend_top(uint64_t keep) {
   return top.size();
 }
 
-void arena_lending::lend_freed(uint64_t reserve) {
-  reserve_ = std::max<uint64_t>(reserve, 1);
-  collection_ = arena_.collections();
-}
+void arena_lending::lend_freed(uint64_t reserve) { reserve_ = std::max<uint64_t>(reserve, 1); }
 
 bool arena_lending::step() {
   if (!reserve_) return false;
   const std::unique_lock<std::mutex> one(step_mutex_, std::try_to_lock);
   if (!one.owns_lock()) return false;
-  const uint64_t seen = collection_.load();
-  if (arena_.collections() == seen) {
-    // Inputs released since the last collection lie below the bump pointer until one runs:
-    // where they add up to an eighth of the limit, collecting now lends them to the pool.
-    const compacting_store_stats s = arena_.stats();
-    if (s.bump_bytes < s.live_bytes + s.limit / 8) return false;
-    arena_.collect();
-  }
-  collection_ = arena_.collections();
-  const uint64_t keep = arena_.live_bytes() + reserve_;
+  compacting_store_stats s = arena_.stats();
+  const uint64_t keep = s.live_bytes + reserve_;
   // Steps of less than a 32nd of the limit are not worth a chunk of their own.
-  if (keep + arena_.limit() / 32 > arena_.limit()) return false;
+  const uint64_t least = s.limit / 32;
+  if (keep + least > s.limit) return false;
+  // Room above the bump pointer is lent as it is. Space freed below it (released inputs,
+  // garbage) is lent once a collection packs it: one runs first where that space adds up to an
+  // eighth of the limit and to more than the room above; else a step too small is not taken.
+  const uint64_t above = s.limit - std::min<uint64_t>(s.limit, std::max(keep, s.bump_bytes));
+  const uint64_t freed = s.bump_bytes - std::min(s.bump_bytes, uint64_t(s.live_bytes));
+  if (freed >= s.limit / 8 && freed > above)
+    arena_.collect();
+  else if (above < least)
+    return false;
   // The pool takes the arena's top pages as they are (mostly resident: no fresh faults).
   const uint64_t lent = lend_top(keep);
   lent_ += lent;

@@ -176,9 +176,11 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     const slice_plan_t& sp = *plan.slice_plan(n);
     auto store =
         computer.new_store(n, store_options(plan, n, o.samples, sp.dropped), heap, &partials, r);
-    if (sp.dropped) {
+    if (sp.dropped || (plan.raw_bytes && !sp.recomputed)) {
       // As the inputs leave, the arena lends what it no longer needs to the partial pool; it
-      // keeps the plan's room for this slice's compressed incomplete blocks and its headroom.
+      // keeps the plan's room for this slice's store (a dropped slice's compressed incomplete
+      // blocks) and its headroom. A stored slice's pool that runs dry so takes the room that
+      // would have kept complete blocks uncompressed: its incomplete blocks need it more.
       lending.lend_freed(sp.rank_store_bytes +
                          (plan.arena_bytes - plan.raw_bytes - plan.store_peak));
       store->lend_freed_arena(lending);

@@ -59,32 +59,36 @@ TEST(arena_lending, lends_the_top_and_takes_it_back) {
   }
 }
 
-// During a dropped slice: step() lends nothing before lend_freed, then once per collection
-// down to the live bytes plus the reserve; reclaim ends it.
-TEST(arena_lending, lends_freed_space_once_per_collection) {
+// While a slice runs: step() lends nothing before lend_freed, then the room above the arena's
+// data down to its live bytes plus the reserve; space freed below its data after a collection
+// that step() runs itself; nothing in steps of less than a 32nd of the limit; reclaim ends it.
+TEST(arena_lending, lends_the_room_above_its_data_and_collects_freed_space) {
   compacting_store arena(64 * page, 0);
   buffer_pool pool(0, page / sizeof(superinfo_t));
   arena_lending lending(arena, pool);
   const group_id g = arena.create_group(64);
   for (size_t i = 0; i < 48; i++) arena.set(g, i, page_of(uint8_t(i)));
-  EXPECT_FALSE(lending.step());
-  arena.collect();
   EXPECT_FALSE(lending.step());  // not asked to lend
   lending.lend_freed(4 * page);
-  EXPECT_FALSE(lending.step());  // no collection since
-  for (size_t i = 8; i < 48; i++) arena.set(g, i, nullptr, 0);
-  arena.collect();
   EXPECT_TRUE(lending.step());
+  EXPECT_EQ(arena.limit(), 52 * page);
+  EXPECT_EQ(pool.budget(), 12 * page);
+  EXPECT_FALSE(lending.step());  // nothing more to lend
+  for (size_t i = 8; i < 48; i++) arena.set(g, i, nullptr, 0);
+  const uint64_t collections = arena.collections();
+  EXPECT_TRUE(lending.step());  // 40 pages freed below the data: collected, then lent
+  EXPECT_EQ(arena.collections(), collections + 1);
   EXPECT_EQ(arena.limit(), 12 * page);
   EXPECT_EQ(lending.lent_freed(), 52 * page);
   EXPECT_EQ(pool.budget(), 52 * page);
-  EXPECT_FALSE(lending.step());  // once per collection
-  arena.collect();
-  EXPECT_FALSE(lending.step());  // nothing more to lend (less than a 32nd of the limit)
+  arena.set(g, 8, page_of(8));
+  arena.set(g, 8, nullptr, 0);  // one page of garbage: too little to collect for
+  EXPECT_FALSE(lending.step());
+  EXPECT_EQ(arena.collections(), collections + 1);
   lending.reclaim(0, 64 * page);
   EXPECT_EQ(lending.lent_freed(), 0u);
   EXPECT_EQ(pool.budget(), 0u);
-  arena.collect();
+  for (size_t i = 8; i < 40; i++) arena.set(g, i, nullptr, 0);
   EXPECT_FALSE(lending.step());  // ended by reclaim
   for (size_t i = 8; i < 64; i++) arena.set(g, i, page_of(uint8_t(i)));
 }

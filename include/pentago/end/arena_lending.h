@@ -5,9 +5,10 @@
 // * between slices, reclaim: the pool forgets what it was lent (its budget back to the plan's),
 //   the arena takes its top back and its limit goes to the plan's;
 // * between slices, lend_top: the arena lends its top down to what the next slice needs;
-// * during a dropped slice, lend_freed and step: as the slice above's inputs are released, each
-//   collection leaves their space at the top of the heap, and when the pool runs dry the arena
-//   lends it down to its live bytes plus the reserve.
+// * during a slice, lend_freed and step: when the pool runs dry, the arena lends its top down
+//   to its live bytes plus the reserve: the room a dropped slice's released inputs free (a
+//   collection moves it to the top of the heap), or a stored slice's room for uncompressed
+//   complete blocks (its incomplete blocks need it more).
 // While anything is lent, a write that finds no room in the arena takes back lent pages the
 // pool has not carved yet (buffer_pool::give_back_lent) rather than be refused.
 #pragma once
@@ -36,10 +37,11 @@ class arena_lending {
   uint64_t lend_top(uint64_t keep);
   // From now until reclaim, step() lends the arena down to its live bytes plus `reserve`.
   void lend_freed(uint64_t reserve);
-  // lend_freed's step, at most once per collection (only a collection moves freed space
-  // above the bump pointer); where none ran since the last step but an eighth of the limit lies
-  // freed below the bump pointer (released inputs, garbage), it runs one first. True if the
-  // pool's budget grew. Thread safe.
+  // lend_freed's step: lends the arena down to its live bytes plus the reserve. Where more than
+  // the room above the bump pointer, and an eighth of the limit, lies freed below it (released
+  // inputs, garbage), it runs a collection first (only a collection moves freed space above the
+  // bump pointer). Steps of less than a 32nd of the limit are not taken. True if the pool's
+  // budget grew. Thread safe.
   bool step();
   // What step() lent since the last reclaim.
   uint64_t lent_freed() const { return lent_.load(); }
@@ -48,7 +50,7 @@ class arena_lending {
   compacting_store& arena_;
   buffer_pool& pool_;
   uint64_t reserve_ = 0;  // 0: no lend_freed
-  std::atomic<uint64_t> lent_{0}, collection_{0};
+  std::atomic<uint64_t> lent_{0};
   std::mutex step_mutex_;  // one step at a time (the others go on without one)
 };
 
