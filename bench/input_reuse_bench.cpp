@@ -30,15 +30,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "input_reuse_bench: slice %d is not between the root's slice and 34\n", n);
     return 2;
   }
-  const slice_lines order(slices[n]);
-  const slice_lines above(slices[n + 1]);
+  const slice_lines_t order(slices[n]);
+  const slice_lines_t above(slices[n + 1]);
   std::vector<line_t> lines;
   for (uint64_t i = 0; i < order.total_lines(); i++) lines.push_back(order.line(i));
   sort_lines_for_completion(lines, order);
   // Every read as (child section index, block).
   std::vector<uint64_t> reads;
   for (const auto& l : lines) {
-    const line_dependency dep = line_dependency_of(l);
+    const line_dependency_t dep = line_dependency_of(l);
     const uint64_t section = uint64_t(above.section_index(dep.child));
     for (int b = 0; b < dep.input.length(); b++) {
       const block_t k = dep.input.block(b);

@@ -18,27 +18,27 @@ namespace {
 
 // Some lines of one section (every non-full dimension, lines spread over the section) with
 // pseudorandom input blocks.
-struct line_case {
-  struct one_line {
-    line_dependency dep;
+struct line_case_t {
+  struct one_line_t {
+    line_dependency_t dep;
     std::vector<std::vector<superinfo_t>> blocks;
     std::vector<const superinfo_t*> inputs;
   };
-  std::vector<one_line> lines;
+  std::vector<one_line_t> lines;
   uint64_t nodes = 0;
 };
 
-const line_case& get_case(const std::string& section_name) {
-  static std::map<std::string, std::unique_ptr<line_case>> cache;
+const line_case_t& get_case(const std::string& section_name) {
+  static std::map<std::string, std::unique_ptr<line_case_t>> cache;
   auto& slot = cache[section_name];
   if (slot) return *slot;
-  slot = std::make_unique<line_case>();
+  slot = std::make_unique<line_case_t>();
   const section_t s = section_t::parse(section_name).standardize();
-  const slice_lines lines(std::vector<section_t>{s});
+  const slice_lines_t lines(std::vector<section_t>{s});
   std::mt19937_64 rng(7);
   const uint64_t total = lines.total_lines(), count = std::min<uint64_t>(total, 6);
   for (uint64_t n = 0; n < count; n++) {
-    line_case::one_line l{line_dependency_of(lines.line(n * total / count)), {}, {}};
+    line_case_t::one_line_t l{line_dependency_of(lines.line(n * total / count)), {}, {}};
     if (s.sum() < 35)
       for (int b = 0; b < l.dep.input.length(); b++) {
         std::vector<superinfo_t> block(block_nodes(l.dep.child, l.dep.input.block(b)));
@@ -55,14 +55,14 @@ const line_case& get_case(const std::string& section_name) {
   return *slot;
 }
 
-void bm_line(benchmark::State& state, const char* section, simd_level level) {
+void bm_line(benchmark::State& state, const char* section, simd_level_t level) {
   if (!simd_supported(level)) {
     state.SkipWithError("SIMD level not supported by this CPU");
     return;
   }
-  const simd_level saved = current_simd_level();
+  const simd_level_t saved = current_simd_level();
   set_simd_level(level);
-  const line_case& c = get_case(section);
+  const line_case_t& c = get_case(section);
   std::vector<superinfo_t> output(4096);
   for (auto _ : state)
     for (const auto& l : c.lines)
@@ -79,12 +79,12 @@ void bm_line(benchmark::State& state, const char* section, simd_level level) {
 
 // Slice 35 (no children, 1 empty cell), slice 34 (the root of the 44444554 run, a reflecting
 // child), and deeper sections with more empty cells per quadrant.
-#define PENTAGO_LINE_CASES(name, section)                                     \
-  BENCHMARK_CAPTURE(bm_line, name##_portable, section, simd_level::portable); \
-  BENCHMARK_CAPTURE(bm_line, name##_sse, section, simd_level::sse);           \
-  BENCHMARK_CAPTURE(bm_line, name##_avx2, section, simd_level::avx2);         \
-  BENCHMARK_CAPTURE(bm_line, name##_avx512, section, simd_level::avx512);     \
-  BENCHMARK_CAPTURE(bm_line, name##_avx512vbmi, section, simd_level::avx512vbmi)
+#define PENTAGO_LINE_CASES(name, section)                                       \
+  BENCHMARK_CAPTURE(bm_line, name##_portable, section, simd_level_t::portable); \
+  BENCHMARK_CAPTURE(bm_line, name##_sse, section, simd_level_t::sse);           \
+  BENCHMARK_CAPTURE(bm_line, name##_avx2, section, simd_level_t::avx2);         \
+  BENCHMARK_CAPTURE(bm_line, name##_avx512, section, simd_level_t::avx512);     \
+  BENCHMARK_CAPTURE(bm_line, name##_avx512vbmi, section, simd_level_t::avx512vbmi)
 
 PENTAGO_LINE_CASES(s35_54444554, "54444554");
 PENTAGO_LINE_CASES(s34_44444554, "44444554");

@@ -40,13 +40,13 @@ double process_cpu_seconds() {
 
 void run_midgame(benchmark::State& state, bool distance) {
   const int stones = int(state.range(0));
-  midgame_options options;
+  midgame_options_t options;
   options.threads = int(state.range(1));
   options.distance = distance;
   const board_t board = fixed_position(stones);
   // range(2): 1 keeps the workspace between iterations (warm), 0 maps fresh memory each time.
-  midgame_workspace workspace;
-  midgame_result r;
+  midgame_workspace_t workspace;
+  midgame_result_t r;
   if (state.range(2)) r = midgame_solve(board, false, options, workspace);  // warms it up
   const double cpu_start = process_cpu_seconds();
   for (auto _ : state) {

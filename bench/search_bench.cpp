@@ -37,8 +37,8 @@ const std::vector<board_t>& positions() {
   return result;
 }
 
-super_search_options with_threads(int threads) {
-  super_search_options options;
+super_search_options_t with_threads(int threads) {
+  super_search_options_t options;
   options.threads = threads;
   options.table_bits = 18;
   return options;
@@ -53,7 +53,7 @@ double process_cpu_seconds() {
 }
 
 // Seconds to solve all positions once with a cleared table.
-double solve_all(super_searcher& engine) {
+double solve_all(super_searcher_t& engine) {
   engine.clear_table();
   const auto start = std::chrono::steady_clock::now();
   for (const board_t b : positions()) benchmark::DoNotOptimize(engine.solve(b));
@@ -63,7 +63,7 @@ double solve_all(super_searcher& engine) {
 // The serial time, measured once (best of 3) as the baseline of the speedup counter.
 double serial_seconds() {
   static const double seconds = [] {
-    super_searcher engine(with_threads(1));
+    super_searcher_t engine(with_threads(1));
     double best = 1e30;
     for (int i = 0; i < 3; i++) best = std::min(best, solve_all(engine));
     return best;
@@ -74,7 +74,7 @@ double serial_seconds() {
 // Solves the 10 positions from an empty table; argument: threads.
 void BM_solve_positions(benchmark::State& state) {
   const int threads = int(state.range(0));
-  super_searcher engine(with_threads(threads));
+  super_searcher_t engine(with_threads(threads));
   double seconds = 0, cpu_seconds = 0;
   for (auto _ : state) {
     state.PauseTiming();
@@ -86,7 +86,7 @@ void BM_solve_positions(benchmark::State& state) {
     cpu_seconds += process_cpu_seconds() - cpu_start;
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
-  const search_stats stats = engine.stats();
+  const search_stats_t stats = engine.stats();
   const double iterations = double(state.iterations());
   state.counters["positions"] = benchmark::Counter(double(stats.nodes) / iterations);
   state.counters["positions_per_s"] = benchmark::Counter(double(stats.nodes) / seconds);

@@ -39,13 +39,13 @@ void unbyte_planes(const uint8_t* in, uint8_t* out, size_t nodes, size_t width) 
       std::memcpy(out + i * 64 + p * width, in + (p * nodes + i) * width, width);
 }
 
-struct tally {
+struct tally_t {
   uint64_t raw = 0, compressed = 0;
   double compress_s = 0, decompress_s = 0;
   int blocks = 0;
 };
 
-void run_variant(tally& t, const std::vector<superinfo_t>& block, size_t width) {
+void run_variant(tally_t& t, const std::vector<superinfo_t>& block, size_t width) {
   const size_t n = block.size();
   std::vector<superinfo_t> filtered(n), planes(n), back(n);
   std::string bytes;
@@ -80,7 +80,7 @@ void run_variant(tally& t, const std::vector<superinfo_t>& block, size_t width) 
 }
 
 // fast_compress / fast_uncompress as the store runs them (filter included), with `codec`.
-void run_codec(tally& t, const std::vector<superinfo_t>& block, block_codec codec) {
+void run_codec(tally_t& t, const std::vector<superinfo_t>& block, block_codec_t codec) {
   const size_t n = block.size();
   std::vector<superinfo_t> back(n);
   std::vector<uint8_t> bytes(fast_compress_bound(n));
@@ -112,9 +112,9 @@ int main(int argc, char** argv) {
   uint64_t total = 0;
   for (const auto& s : top) total += section_block_count(s);
   const size_t widths[] = {0, 1, 2, 4, 8};
-  tally whole[5];
+  tally_t whole[5];
   const auto codecs = block_codecs();  // every row of the codec table
-  std::vector<tally> codec_whole(codecs.size());
+  std::vector<tally_t> codec_whole(codecs.size());
   uint64_t nodes = 0, uniform[3] = {0, 0, 0};
   for (int k = 0; k < samples && uint64_t(k) < total; k++) {
     uint64_t flat = uint64_t(k) * total / uint64_t(samples);
@@ -148,7 +148,7 @@ int main(int argc, char** argv) {
       std::printf("%-34s not built in\n", codecs[c].name);
       continue;
     }
-    const tally& w = codec_whole[c];
+    const tally_t& w = codec_whole[c];
     std::printf("%-34s %8.3f %12.1f %12.1f\n", codecs[c].name, double(w.compressed) / double(w.raw),
                 1e6 * w.compress_s / w.blocks, 1e6 * w.decompress_s / w.blocks);
   }

@@ -36,7 +36,7 @@ std::vector<side_t> random_sides() {
 }
 
 // Skips the benchmark when the CPU lacks the level; otherwise selects it.
-bool select_level(benchmark::State& state, simd_level level) {
+bool select_level(benchmark::State& state, simd_level_t level) {
   if (!simd_supported(level)) {
     state.SkipWithError("SIMD level not supported by this CPU");
     return false;
@@ -52,7 +52,7 @@ void set_counters(benchmark::State& state) {
   state.counters["positions_per_s"] = benchmark::Counter(256 * calls, benchmark::Counter::kIsRate);
 }
 
-void bm_rmax(benchmark::State& state, simd_level level) {
+void bm_rmax(benchmark::State& state, simd_level_t level) {
   if (!select_level(state, level)) return;
   const auto in = random_supers();
   super_t out;
@@ -64,7 +64,7 @@ void bm_rmax(benchmark::State& state, simd_level level) {
   set_counters(state);
 }
 
-void bm_super_wins(benchmark::State& state, simd_level level) {
+void bm_super_wins(benchmark::State& state, simd_level_t level) {
   if (!select_level(state, level)) return;
   const auto sides = random_sides();
   super_t out;
@@ -78,7 +78,7 @@ void bm_super_wins(benchmark::State& state, simd_level level) {
 
 // All 2048 symmetries in a fixed pseudorandom order (global part varies call to call), or
 // only those with global part state.range(0) when it is in 0..7.
-void bm_transform(benchmark::State& state, simd_level level) {
+void bm_transform(benchmark::State& state, simd_level_t level) {
   if (!select_level(state, level)) return;
   const auto in = random_supers();
   const int global = int(state.range(0));
@@ -98,10 +98,10 @@ void bm_transform(benchmark::State& state, simd_level level) {
   set_counters(state);
 }
 
-#define PENTAGO_LEVELS(bm)                                              \
-  BENCHMARK_CAPTURE(bm, portable, simd_level::portable) TRANSFORM_ARGS; \
-  BENCHMARK_CAPTURE(bm, sse, simd_level::sse) TRANSFORM_ARGS;           \
-  BENCHMARK_CAPTURE(bm, avx2, simd_level::avx2) TRANSFORM_ARGS
+#define PENTAGO_LEVELS(bm)                                                \
+  BENCHMARK_CAPTURE(bm, portable, simd_level_t::portable) TRANSFORM_ARGS; \
+  BENCHMARK_CAPTURE(bm, sse, simd_level_t::sse) TRANSFORM_ARGS;           \
+  BENCHMARK_CAPTURE(bm, avx2, simd_level_t::avx2) TRANSFORM_ARGS
 
 #define TRANSFORM_ARGS
 PENTAGO_LEVELS(bm_rmax);

@@ -27,7 +27,7 @@ inline std::string fresh_dir(const std::string& prefix, const std::string& name)
 inline void corrupt_first_block(const std::string& path) {
   blob_t blob;
   {
-    const supertensor_reader reader(path);
+    const supertensor_reader_t reader(path);
     blob = reader.block_blob(0, {0, 0, 0, 0});
   }
   std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);

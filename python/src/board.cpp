@@ -19,7 +19,7 @@ position_t position_argument(const py::handle& value) {
     const char* text = PyUnicode_AsUTF8AndSize(value.ptr(), &size);
     if (!text) {
       PyErr_Clear();
-      throw usage_error(
+      throw usage_error_t(
           "a board is text of digits, '_', '.', '0', '1' and 'm'; this str is not "
           "even valid Unicode (a lone surrogate)");
     }
@@ -29,8 +29,8 @@ position_t position_argument(const py::handle& value) {
     // Through the text form, so that a bad code gets the same message as on the command line.
     return parse_position(py::str(value).cast<std::string>());
   }
-  throw usage_error("a board is a pentago.Position, a str or an int, not " +
-                    std::string(py::str(py::type::of(value).attr("__name__"))));
+  throw usage_error_t("a board is a pentago.Position, a str or an int, not " +
+                      std::string(py::str(py::type::of(value).attr("__name__"))));
 }
 
 void bind_board(py::module_& m) {

@@ -35,15 +35,15 @@ py::array records(const py::dtype& dtype, uint64_t rows, const uint64_t* words) 
 }
 
 // A .npy file with exactly `cols` columns, or a one-line error naming the file.
-npy_array read_table(const std::string& path, uint64_t cols, const char* what) {
-  npy_array table;
+npy_array_t read_table(const std::string& path, uint64_t cols, const char* what) {
+  npy_array_t table;
   {
     py::gil_scoped_release release;
     table = read_npy(path);
   }
   if (table.cols != cols)
-    throw error(path + ": a " + what + " file has " + std::to_string(cols) + " columns, not " +
-                std::to_string(table.cols));
+    throw pentago_error_t(path + ": a " + what + " file has " + std::to_string(cols) +
+                          " columns, not " + std::to_string(table.cols));
   return table;
 }
 
@@ -54,17 +54,17 @@ std::array<int, 4> block_coordinates(const section_t& section, const std::array<
   const std::array<int, 4> blocks = section_blocks(section);
   for (int i = 0; i < 4; i++)
     if (block[i] < 0 || block[i] >= blocks[i])
-      throw usage_error("block coordinate " + std::to_string(i) + " is " +
-                        std::to_string(block[i]) + ", outside 0.." + std::to_string(blocks[i] - 1) +
-                        " of section " + section.str());
+      throw usage_error_t("block coordinate " + std::to_string(i) + " is " +
+                          std::to_string(block[i]) + ", outside 0.." +
+                          std::to_string(blocks[i] - 1) + " of section " + section.str());
   return block;
 }
 
-const section_t& checked_section(const supertensor_reader& file, int index) {
+const section_t& checked_section(const supertensor_reader_t& file, int index) {
   const int count = int(file.sections().size());
   if (index < 0 || index >= count)
-    throw usage_error(file.name() + ": no section " + std::to_string(index) + " (it has " +
-                      std::to_string(count) + ")");
+    throw usage_error_t(file.name() + ": no section " + std::to_string(index) + " (it has " +
+                        std::to_string(count) + ")");
   return file.sections()[index];
 }
 
@@ -75,7 +75,7 @@ void bind_files(py::module_& m) {
   m.def(
       "read_counts",
       [](const std::string& path) {
-        const npy_array table = read_table(path, 4, "counts");
+        const npy_array_t table = read_table(path, 4, "counts");
         return records(record_dtype({{"section", "<u8"},
                                      {"black_wins", "<u8"},
                                      {"white_wins", "<u8"},
@@ -89,7 +89,7 @@ void bind_files(py::module_& m) {
       [](uint64_t id) {
         const section_t section = section_t::from_sig(id);
         if (section.sig() != id || !section.valid())
-          throw usage_error("invalid section id " + std::to_string(id));
+          throw usage_error_t("invalid section id " + std::to_string(id));
         std::set<uint64_t> transforms;
         for (int g = 0; g < 8; g++) transforms.insert(section.transform(g).sig());
         return transforms.size();
@@ -100,25 +100,25 @@ void bind_files(py::module_& m) {
   m.def(
       "read_sparse",
       [](const std::string& path) {
-        const npy_array table = read_table(path, 9, "sparse");
+        const npy_array_t table = read_table(path, 9, "sparse");
         return records(record_dtype({{"board", "<u8"}, {"black", "(4,)<u8"}, {"white", "(4,)<u8"}}),
                        table.rows, table.data.data());
       },
       py::arg("path"),
       "sparse-N.npy as an array with fields board, black (4 words), white (4 words).");
 
-  py::class_<supertensor_reader, std::shared_ptr<supertensor_reader>>(
+  py::class_<supertensor_reader_t, std::shared_ptr<supertensor_reader_t>>(
       m, "SliceFile", "A slice-N.pentago file (or one-section supertensor), validated on open.")
       .def(py::init([](const std::string& path) {
              py::gil_scoped_release release;
-             return std::make_shared<supertensor_reader>(path);
+             return std::make_shared<supertensor_reader_t>(path);
            }),
            py::arg("path"))
-      .def_property_readonly("name", &supertensor_reader::name)
-      .def_property_readonly("slice", &supertensor_reader::slice)
+      .def_property_readonly("name", &supertensor_reader_t::name)
+      .def_property_readonly("slice", &supertensor_reader_t::slice)
       .def_property_readonly(
           "sections",
-          [](const supertensor_reader& file) {
+          [](const supertensor_reader_t& file) {
             py::list out;
             for (const section_t& s : file.sections()) out.append(s.str());
             return out;
@@ -126,19 +126,19 @@ void bind_files(py::module_& m) {
           "section names, b0 w0 b1 w1 b2 w2 b3 w3 (stones per quadrant), in file order")
       .def(
           "shape",
-          [](const supertensor_reader& file, int index) {
+          [](const supertensor_reader_t& file, int index) {
             return checked_section(file, index).shape();
           },
           py::arg("section"), "nodes per axis of a section (one axis per quadrant)")
       .def(
           "blocks",
-          [](const supertensor_reader& file, int index) {
+          [](const supertensor_reader_t& file, int index) {
             return section_blocks(checked_section(file, index));
           },
           py::arg("section"), "blocks per axis of a section")
       .def(
           "block",
-          [](const supertensor_reader& file, int index, const std::array<int, 4>& block) {
+          [](const supertensor_reader_t& file, int index, const std::array<int, 4>& block) {
             const section_t& section = checked_section(file, index);
             const std::array<int, 4> b = block_coordinates(section, block);
             const block_t coordinates = {uint8_t(b[0]), uint8_t(b[1]), uint8_t(b[2]),
@@ -158,14 +158,14 @@ void bind_files(py::module_& m) {
           "white (4 words each: bit r = the board rotated by r is won by that colour).")
       .def(
           "board",
-          [](const supertensor_reader& file, int index, const std::array<int, 4>& node) {
+          [](const supertensor_reader_t& file, int index, const std::array<int, 4>& node) {
             const section_t& section = checked_section(file, index);
             const std::array<int, 4> shape = section.shape();
             for (int i = 0; i < 4; i++)
               if (node[i] < 0 || node[i] >= shape[i])
-                throw usage_error("node index " + std::to_string(i) + " is " +
-                                  std::to_string(node[i]) + ", outside 0.." +
-                                  std::to_string(shape[i] - 1) + " of section " + section.str());
+                throw usage_error_t("node index " + std::to_string(i) + " is " +
+                                    std::to_string(node[i]) + ", outside 0.." +
+                                    std::to_string(shape[i] - 1) + " of section " + section.str());
             return section_board(section, node);
           },
           py::arg("section"), py::arg("node"),

@@ -10,8 +10,8 @@ namespace py = pybind11;
 PYBIND11_MODULE(_pentago, m) {
   m.doc() = "pentago: boards, the query path, the data files and labelled samples";
   // pybind11 tries translators newest first, so the more specific UsageError comes second.
-  auto error = py::register_exception<pentago::error>(m, "Error", PyExc_RuntimeError);
-  py::register_exception<pentago::usage_error>(m, "UsageError", error);
+  auto error = py::register_exception<pentago::pentago_error_t>(m, "Error", PyExc_RuntimeError);
+  py::register_exception<pentago::usage_error_t>(m, "UsageError", error);
   pentago::python::bind_board(m);
   pentago::python::bind_query(m);
   pentago::python::bind_files(m);

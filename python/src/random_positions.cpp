@@ -38,13 +38,13 @@ board_t random_board(random_t& random, int stones) {
 
 std::vector<board_t> random_positions(int stones, uint64_t count, uint64_t seed) {
   if (stones < 0 || stones > 35)
-    throw usage_error("stones must be 0..35 (a board with 36 stones is full), not " +
-                      std::to_string(stones));
+    throw usage_error_t("stones must be 0..35 (a board with 36 stones is full), not " +
+                        std::to_string(stones));
   // A bound that keeps the board array (8 bytes each) to at most 8 GiB.
   constexpr uint64_t max_count = uint64_t(1) << 30;
   if (count > max_count)
-    throw usage_error("count must be at most " + std::to_string(max_count) + ", not " +
-                      std::to_string(count));
+    throw usage_error_t("count must be at most " + std::to_string(max_count) + ", not " +
+                        std::to_string(count));
   random_t random(make_uint128(seed, uint64_t(stones)));
   // Far more than any stone count needs: the rarest case (35 stones) keeps about 1 board in
   // a few thousand.
@@ -54,8 +54,8 @@ std::vector<board_t> random_positions(int stones, uint64_t count, uint64_t seed)
   uint64_t draws = 0;
   while (boards.size() < count) {
     if (++draws > max_draws)
-      throw error("no unfinished board with " + std::to_string(stones) + " stones in " +
-                  std::to_string(max_draws) + " draws");
+      throw pentago_error_t("no unfinished board with " + std::to_string(stones) + " stones in " +
+                            std::to_string(max_draws) + " draws");
     const board_t board = random_board(random, stones);
     if (won(unpack(board, 0)) || won(unpack(board, 1))) continue;
     boards.push_back(board);

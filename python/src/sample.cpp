@@ -16,18 +16,18 @@ namespace pentago::python {
 
 namespace {
 
-struct labelled_sample {
+struct labelled_sample_t {
   std::vector<board_t> boards;
   std::vector<int8_t> values;
   std::vector<int32_t> distances;  // -1 where unknown
   bool any_distance = false;
 };
 
-labelled_sample label(query_engine& engine, std::vector<board_t> boards) {
-  labelled_sample out;
+labelled_sample_t label(query_engine_t& engine, std::vector<board_t> boards) {
+  labelled_sample_t out;
   out.boards = std::move(boards);
   for (const board_t board : out.boards) {
-    const position_answer answer = engine.answer(position_t{board, false});
+    const position_answer_t answer = engine.answer(position_t{board, false});
     out.values.push_back(int8_t(answer.value));
     const auto json = nlohmann::json::parse(answer_json(answer));
     const auto distance = json.find("distance");
@@ -65,8 +65,8 @@ void bind_sample(py::module_& m) {
       "Board codes of uniformly random unfinished positions to place (see pentago.sample).");
   m.def(
       "sample_with",
-      [](query_engine& engine, int stones, uint64_t count, uint64_t seed) {
-        labelled_sample sample;
+      [](query_engine_t& engine, int stones, uint64_t count, uint64_t seed) {
+        labelled_sample_t sample;
         {
           py::gil_scoped_release release;
           sample = label(engine, random_positions(stones, count, seed));

@@ -21,10 +21,10 @@ std::string read_capped(std::istream& in, const std::string& where) {
   std::string text(max_board_bytes + 1, '\0');
   in.read(text.data(), std::streamsize(text.size()));
   text.resize(size_t(in.gcount()));
-  if (in.bad()) throw error("cannot read " + where);
+  if (in.bad()) throw pentago_error_t("cannot read " + where);
   if (text.size() > max_board_bytes)
-    throw usage_error(where + " holds more than " + std::to_string(max_board_bytes) +
-                      " bytes: not a board (a board is a number or a 6x6 picture)");
+    throw usage_error_t(where + " holds more than " + std::to_string(max_board_bytes) +
+                        " bytes: not a board (a board is a number or a 6x6 picture)");
   return text;
 }
 
@@ -45,17 +45,17 @@ bool is_board_code(const std::string& arg) {
 std::string board_text(const std::string& arg, std::istream& stdin_stream) {
   if (arg == "-") return read_capped(stdin_stream, "standard input");
   if (arg.size() > max_board_bytes)
-    throw usage_error("board argument longer than " + std::to_string(max_board_bytes) + " bytes");
+    throw usage_error_t("board argument longer than " + std::to_string(max_board_bytes) + " bytes");
   if (is_board_code(arg) || arg.find('\n') != std::string::npos) return arg;
   namespace fs = std::filesystem;
   std::error_code ec;
   const auto status = fs::status(arg, ec);
   if (!fs::exists(status))
-    throw usage_error("board '" + arg +
-                      "' is neither a number, a picture nor an existing file (no such file)");
-  if (fs::is_directory(status)) throw usage_error("board file '" + arg + "' is a directory");
+    throw usage_error_t("board '" + arg +
+                        "' is neither a number, a picture nor an existing file (no such file)");
+  if (fs::is_directory(status)) throw usage_error_t("board file '" + arg + "' is a directory");
   std::ifstream file(arg, std::ios::binary);
-  if (!file) throw usage_error("cannot open board file '" + arg + "': " + std::strerror(errno));
+  if (!file) throw usage_error_t("cannot open board file '" + arg + "': " + std::strerror(errno));
   return read_capped(file, "board file '" + arg + "'");
 }
 
@@ -84,7 +84,7 @@ int run_main(const char* name, const std::string& usage, int argc, char** argv,
       }
   try {
     return body(argc, argv);
-  } catch (const usage_error& e) {
+  } catch (const usage_error_t& e) {
     std::fflush(stdout);
     std::fputs(error_line(name, e.what(), true).c_str(), stderr);
     return 2;

@@ -180,7 +180,7 @@ void run_branch(bool json) {
 }
 
 int run(int argc, char** argv) {
-  if (argc < 2) throw usage_error("missing command (counts, sizes, ratio or branch); see --help");
+  if (argc < 2) throw usage_error_t("missing command (counts, sizes, ratio or branch); see --help");
   const std::string command = argv[1];
   if (command == "--help" || command == "-h") {
     std::cout << usage_text;
@@ -191,10 +191,10 @@ int run(int argc, char** argv) {
                      : command == "ratio"  ? ratio_help
                      : command == "branch" ? branch_help
                                            : nullptr;
-  if (!help) throw usage_error("unknown command '" + command + "'; see --help");
+  if (!help) throw usage_error_t("unknown command '" + command + "'; see --help");
   bool json = false;
   std::vector<std::string> positional;
-  argument_cursor args(argc - 1, argv + 1);  // the words after the command
+  argument_cursor_t args(argc - 1, argv + 1);  // the words after the command
   while (args.next()) {
     if (args.arg() == "--help" || args.arg() == "-h") {
       std::cout << help;
@@ -202,14 +202,14 @@ int run(int argc, char** argv) {
     } else if (args.arg() == "--json") {
       json = true;
     } else if (args.is_option()) {
-      throw usage_error(command + ": unknown option '" + args.arg() + "' (see --help)");
+      throw usage_error_t(command + ": unknown option '" + args.arg() + "' (see --help)");
     } else {
       positional.push_back(args.arg());
     }
   }
   const size_t max_positional = command == "sizes" ? 1 : 0;
   if (positional.size() > max_positional)
-    throw usage_error(command + ": unexpected argument '" + positional[max_positional] + "'");
+    throw usage_error_t(command + ": unexpected argument '" + positional[max_positional] + "'");
   if (command == "counts") run_counts(json);
   if (command == "sizes")
     run_sizes(positional.empty() ? section_t() : section_t::parse(positional[0]), json);

@@ -15,7 +15,7 @@ std::string default_data() {
   std::error_code ec;
   if (const char* env = std::getenv("PENTAGO_DATA"); env && *env) {
     if (!std::filesystem::is_directory(env, ec))
-      throw pentago::usage_error(std::string("PENTAGO_DATA: '") + env + "' is not a directory");
+      throw pentago::usage_error_t(std::string("PENTAGO_DATA: '") + env + "' is not a directory");
     return env;
   }
   return std::filesystem::is_directory(PENTAGO_DEFAULT_DATA, ec) ? PENTAGO_DEFAULT_DATA : "";
@@ -23,13 +23,13 @@ std::string default_data() {
 
 int run(int argc, char** argv) {
   using namespace pentago;
-  check_command command = parse_check_command(argc, argv);
+  check_command_t command = parse_check_command(argc, argv);
   if (command.options.data.empty() && !command.no_data) command.options.data = default_data();
   int failures = 0;
   for (const auto& dir : command.dirs) {
     std::printf("checking %s\n", dir.c_str());
     std::fflush(stdout);
-    const check_result result =
+    const check_result_t result =
         check_run_directory(dir, command.options, [](const std::string& line) {
           std::printf("%s\n", line.c_str());
           std::fflush(stdout);

@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   return cli::run_main("pentago-index", usage_text, argc, argv, [](int argc, char** argv) {
     bool replace = false;
     std::vector<std::string> files;
-    argument_cursor args(argc, argv);
+    argument_cursor_t args(argc, argv);
     while (args.next()) {
       if (args.arg() == "--replace")
         replace = true;
@@ -38,20 +38,21 @@ int main(int argc, char** argv) {
       else
         files.push_back(args.arg());
     }
-    if (files.empty()) throw usage_error("no slice files given");
+    if (files.empty()) throw usage_error_t("no slice files given");
     for (const auto& file : files) {
       const std::string index = file + ".index";
       if (!replace && std::filesystem::exists(index))
-        throw error(index + " already exists (--replace overwrites it)");
-      const supertensor_reader reader(file);
+        throw pentago_error_t(index + " already exists (--replace overwrites it)");
+      const supertensor_reader_t reader(file);
       // A remote database finds slice N by the name slice-N.pentago: a sidecar for a file
       // that holds another slice would serve wrong blocks under that name.
       const std::string name = std::filesystem::path(file).filename().string();
       std::smatch m;
       if (std::regex_match(name, m, std::regex(R"(slice-(\d+)\.pentago)")) &&
           std::stoi(m[1]) != reader.slice())
-        throw error(file + " holds slice " + std::to_string(reader.slice()) + ", not the slice " +
-                    m[1].str() + " its name says (no sidecar written)");
+        throw pentago_error_t(file + " holds slice " + std::to_string(reader.slice()) +
+                              ", not the slice " + m[1].str() +
+                              " its name says (no sidecar written)");
       write_slice_index(reader, index);
       std::printf("wrote %s\n", index.c_str());
     }

@@ -44,10 +44,10 @@ const char usage_text[] =
     "row wins at once and has no turn. Exit status: 0 answered, 1 the data cannot answer or a\n"
     "database failed, 2 bad options or an impossible board.\n";
 
-std::string source_text(answer_source source, int slice) {
-  if (source == answer_source::database && slice >= 0)
+std::string source_text(answer_source_t source, int slice) {
+  if (source == answer_source_t::database && slice >= 0)
     return "database slice " + std::to_string(slice);
-  if (source == answer_source::midgame) return "midgame solver";
+  if (source == answer_source_t::midgame) return "midgame solver";
   return answer_source_name(source);
 }
 
@@ -57,7 +57,7 @@ std::string turns_text(int distance) {
   return " in " + std::to_string(distance) + (distance == 1 ? " turn" : " turns");
 }
 
-void print_text(const position_answer& a, bool show_moves) {
+void print_text(const position_answer_t& a, bool show_moves) {
   const char* color = a.to_move ? "white" : "black";
   std::printf("%s\n\n", str_board(a.position.board).c_str());
   std::printf("board %s: %d stones, %s to %s: %s for %s%s (%s)\n",
@@ -97,10 +97,10 @@ void print_text(const position_answer& a, bool show_moves) {
 }
 
 int run(int argc, char** argv) {
-  query_options options;
+  query_options_t options;
   std::string board_arg;
   bool have_board = false, show_moves = true, json = false;
-  argument_cursor args(argc, argv);
+  argument_cursor_t args(argc, argv);
   while (args.next()) {
     const std::string& arg = args.arg();
     if (arg == "--db")
@@ -124,14 +124,14 @@ int run(int argc, char** argv) {
     else if (args.is_option())
       args.unknown();
     else if (have_board)
-      throw usage_error("more than one board given: " + arg);
+      throw usage_error_t("more than one board given: " + arg);
     else
       board_arg = arg, have_board = true;
   }
-  if (!have_board) throw usage_error("missing BOARD");
+  if (!have_board) throw usage_error_t("missing BOARD");
   const position_t position = parse_position(cli::board_text(board_arg, std::cin));
-  query_engine engine(options);
-  const position_answer answer = engine.answer(position);
+  query_engine_t engine(options);
+  const position_answer_t answer = engine.answer(position);
   if (json)
     std::printf("%s\n", answer_json(answer).c_str());
   else

@@ -47,11 +47,11 @@ const char* usage_text =
 
 const char* player_names[2] = {"black", "white"};
 
-struct move_row {
+struct move_row_t {
   int bit;
   int quadrant;
   int dir;  // +1 CCW, -1 CW, 0: the placement wins, no rotation
-  game_value value;
+  game_value_t value;
 };
 
 std::string with_commas(uint64_t n) {
@@ -65,10 +65,10 @@ std::string with_commas(uint64_t n) {
 }
 
 int run(int argc, char** argv) {
-  super_search_options options;
+  super_search_options_t options;
   options.table_bits = 18;
   std::vector<std::string> positional;
-  argument_cursor args(argc, argv);
+  argument_cursor_t args(argc, argv);
   while (args.next()) {
     if (args.arg() == "--threads")
       options.threads = int(args.int_value(1, 1024));
@@ -80,19 +80,19 @@ int run(int argc, char** argv) {
       positional.push_back(args.arg());
   }
   if (positional.size() != 1)
-    throw usage_error(positional.empty()
-                          ? "missing BOARD (see --help)"
-                          : "expected one BOARD, got " + std::to_string(positional.size()));
+    throw usage_error_t(positional.empty()
+                            ? "missing BOARD (see --help)"
+                            : "expected one BOARD, got " + std::to_string(positional.size()));
   const board_t board = cli::read_board(positional[0]);
 
   // Refuse tables that do not fit in memory instead of being killed while zeroing them.
   const double table_bytes = std::ldexp(2.0 * 128, options.table_bits);
   const double memory = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
   if (memory > 0 && table_bytes > memory / 2)
-    throw usage_error("a table of 2^" + std::to_string(options.table_bits) + " buckets needs " +
-                      std::to_string(uint64_t(table_bytes / (1 << 20))) +
-                      " MiB, more than half of " + std::to_string(uint64_t(memory / (1 << 20))) +
-                      " MiB of memory");
+    throw usage_error_t("a table of 2^" + std::to_string(options.table_bits) + " buckets needs " +
+                        std::to_string(uint64_t(table_bytes / (1 << 20))) +
+                        " MiB, more than half of " + std::to_string(uint64_t(memory / (1 << 20))) +
+                        " MiB of memory");
 
   const int stones = count_stones(board), turn = board_turn(board);
   const char* mover = player_names[turn];
@@ -114,15 +114,15 @@ int run(int argc, char** argv) {
     return 0;
   }
 
-  super_searcher engine(options);
+  super_searcher_t engine(options);
   const auto start = std::chrono::steady_clock::now();
   const superinfo_t root = engine.solve(board);
   const double root_seconds = seconds_since(start);
-  const search_stats root_stats = engine.stats();
-  const game_value value = rotation_value(root);
-  const char* outcome = value == game_value::win    ? "wins"
-                        : value == game_value::loss ? "loses"
-                                                    : "ties";
+  const search_stats_t root_stats = engine.stats();
+  const game_value_t value = rotation_value(root);
+  const char* outcome = value == game_value_t::win    ? "wins"
+                        : value == game_value_t::loss ? "loses"
+                                                      : "ties";
   std::printf("value: %s (the player to move) %s with perfect play\n", mover, outcome);
   std::printf("root search: %.3f s, %s positions expanded, table hits %.1f%% of %s probes\n",
               root_seconds, with_commas(root_stats.nodes).c_str(), 100 * root_stats.hit_rate(),
@@ -130,24 +130,24 @@ int run(int argc, char** argv) {
 
   // Every move: a placement that makes five wins at once; otherwise the rotated child's value
   // is bit r of the child's super, from the opponent's view.
-  std::vector<move_row> moves;
+  std::vector<move_row_t> moves;
   const side_t me = unpack(board, turn);
   for (side_t rest = empty_cells(board); rest; rest &= rest - 1) {
     const int bit = __builtin_ctzll(rest);
     if (won(me | side_t(1) << bit)) {
-      moves.push_back({bit, 0, 0, game_value::win});
+      moves.push_back({bit, 0, 0, game_value_t::win});
       continue;
     }
     const superinfo_t child = engine.solve(place_stone(board, turn, bit / 16, bit % 16));
     for (int q = 0; q < 4; q++)
       for (int dir : {1, -1}) {
         const int r = (dir > 0 ? 1 : 3) << 2 * q;
-        moves.push_back({bit, q, dir, game_value(-int(rotation_value(child, r)))});
+        moves.push_back({bit, q, dir, game_value_t(-int(rotation_value(child, r)))});
       }
   }
   const double total_seconds = seconds_since(start);
-  const search_stats total = engine.stats();
-  game_value best = game_value::loss;
+  const search_stats_t total = engine.stats();
+  game_value_t best = game_value_t::loss;
   int tally[3] = {0, 0, 0};
   for (const auto& m : moves) {
     best = std::max(best, m.value);
@@ -155,12 +155,12 @@ int run(int argc, char** argv) {
   }
   PENTAGO_CHECK(best == value, "the best move disagrees with the position's value");
   // Best first, then in reading order of the picture (rows a..f, columns 1..6).
-  const auto reading_order = [](const move_row& m) {
+  const auto reading_order = [](const move_row_t& m) {
     const int q = m.bit / 16, i = m.bit % 16;
     const int x = 3 * (q / 2) + i / 3, y = 3 * (q % 2) + i % 3;
     return std::tuple(-int(m.value), 5 - y, x, m.dir ? m.quadrant : -1, -m.dir);
   };
-  std::sort(moves.begin(), moves.end(), [&](const move_row& a, const move_row& b) {
+  std::sort(moves.begin(), moves.end(), [&](const move_row_t& a, const move_row_t& b) {
     return reading_order(a) < reading_order(b);
   });
 

@@ -14,7 +14,7 @@
 namespace {
 
 int run(int argc, char** argv) {
-  const pentago::serve_options options = pentago::parse_serve_options(argc, argv);
+  const pentago::serve_options_t options = pentago::parse_serve_options(argc, argv);
   // SIGINT and SIGTERM are taken by one waiting thread (blocked everywhere else, including the
   // server's threads created below), which stops the server: no work in a signal handler.
   sigset_t stop_signals;
@@ -24,7 +24,7 @@ int run(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
-  pentago::server server(options);
+  pentago::server_t server(options);
   const int port = server.bind();
   std::printf("pentago-serve: listening on http://%s:%d/\n", options.bind.c_str(), port);
   std::fflush(stdout);

@@ -155,37 +155,37 @@ std::string str_board(board_t board) {
 void check_board(board_t board) {
   for (int q = 0; q < 4; q++)
     if (quadrant(board, q) >= quadrant_states)
-      throw usage_error("invalid board " + std::to_string(board) + ": quadrant " +
-                        std::to_string(q) + " is not a radix-3 value below 3^9");
+      throw usage_error_t("invalid board " + std::to_string(board) + ": quadrant " +
+                          std::to_string(q) + " is not a radix-3 value below 3^9");
   const int b = popcount(unpack(board, 0)), w = popcount(unpack(board, 1));
   if (b != w && b != w + 1)
-    throw usage_error("impossible board " + std::to_string(board) + ": " + std::to_string(b) +
-                      " black and " + std::to_string(w) +
-                      " white stones (black moves first, so black has as many stones as white "
-                      "or one more)");
+    throw usage_error_t("impossible board " + std::to_string(board) + ": " + std::to_string(b) +
+                        " black and " + std::to_string(w) +
+                        " white stones (black moves first, so black has as many stones as white "
+                        "or one more)");
 }
 
 board_t parse_board(const std::string& text) {
   // Trim.
   size_t a = text.find_first_not_of(" \t\r\n"), e = text.find_last_not_of(" \t\r\n");
-  if (a == std::string::npos) throw usage_error("empty board");
+  if (a == std::string::npos) throw usage_error_t("empty board");
   const std::string t = text.substr(a, e - a + 1);
   board_t board;
   if (std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit((unsigned char)c); })) {
-    if (t.size() > 20) throw usage_error("invalid board '" + t + "': number too large");
+    if (t.size() > 20) throw usage_error_t("invalid board '" + t + "': number too large");
     errno = 0;
     char* end = nullptr;
     const unsigned long long v = strtoull(t.c_str(), &end, 10);
-    if (errno || *end) throw usage_error("invalid board '" + t + "': number too large");
+    if (errno || *end) throw usage_error_t("invalid board '" + t + "': number too large");
     board = v;
   } else if (t.find('\n') == std::string::npos) {
     // One line, not all digits: neither a code nor a picture (a sign, "0x", a second 'm').
     std::string shown;
     for (const char c : t.substr(0, 40))
       shown += (unsigned char)c >= 0x20 && (unsigned char)c < 0x7f ? c : '?';
-    throw usage_error("invalid board '" + shown + (t.size() > 40 ? "...'" : "'") +
-                      ": a board is a decimal code (digits only; a trailing 'm' when the mover "
-                      "must rotate), 36 cells of '_', '.', '0', '1', or a 6x6 picture");
+    throw usage_error_t("invalid board '" + shown + (t.size() > 40 ? "...'" : "'") +
+                        ": a board is a decimal code (digits only; a trailing 'm' when the mover "
+                        "must rotate), 36 cells of '_', '.', '0', '1', or a 6x6 picture");
   } else {
     // 6x6 picture: rows a..f (y = 5..0) of 6 characters from "_01" (also '.', 'b'/'w').
     std::istringstream in(t);
@@ -208,19 +208,19 @@ board_t parse_board(const std::string& text) {
       labels.push_back(label);
     }
     if (rows.size() != 6)
-      throw usage_error("invalid board picture: expected 6 rows of 6 cells, got " +
-                        std::to_string(rows.size()) + " rows");
+      throw usage_error_t("invalid board picture: expected 6 rows of 6 cells, got " +
+                          std::to_string(rows.size()) + " rows");
     for (int r = 0; r < 6; r++)
       if (labels[r] && labels[r] != 'a' + r)
-        throw usage_error("invalid board picture: row " + std::to_string(r + 1) +
-                          " from the top is labelled '" + std::string(1, labels[r]) +
-                          "', expected '" + std::string(1, char('a' + r)) +
-                          "' (rows run a..f from the top)");
+        throw usage_error_t("invalid board picture: row " + std::to_string(r + 1) +
+                            " from the top is labelled '" + std::string(1, labels[r]) +
+                            "', expected '" + std::string(1, char('a' + r)) +
+                            "' (rows run a..f from the top)");
     side_t black = 0, white = 0;
     for (int r = 0; r < 6; r++) {
       if (rows[r].size() != 6)
-        throw usage_error("invalid board picture: row " + std::string(1, char('a' + r)) + " has " +
-                          std::to_string(rows[r].size()) + " cells, expected 6");
+        throw usage_error_t("invalid board picture: row " + std::string(1, char('a' + r)) +
+                            " has " + std::to_string(rows[r].size()) + " cells, expected 6");
       for (int x = 0; x < 6; x++) {
         const char c = rows[r][x];
         const side_t bit = cell_bit(x, 5 - r);
@@ -229,8 +229,8 @@ board_t parse_board(const std::string& text) {
         else if (c == '1' || c == 'w' || c == 'W' || c == 'o' || c == 'O')
           white |= bit;
         else if (c != '_' && c != '.' && c != '-')
-          throw usage_error("invalid board picture: bad cell character '" + std::string(1, c) +
-                            "' in row " + std::string(1, char('a' + r)));
+          throw usage_error_t("invalid board picture: bad cell character '" + std::string(1, c) +
+                              "' in row " + std::string(1, char('a' + r)));
       }
     }
     board = pack(black, white);

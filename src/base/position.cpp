@@ -25,13 +25,13 @@ void validate_position(position_t p) {
   check_board(p.board);
   if (!p.to_rotate) return;
   if (count_stones(p.board) == 0)
-    throw usage_error("impossible position " + position_code(p) +
-                      ": to rotate, but nobody has placed a stone");
+    throw usage_error_t("impossible position " + position_code(p) +
+                        ": to rotate, but nobody has placed a stone");
   const int other = 1 - position_mover(p);
   if (won(unpack(p.board, other)))
-    throw usage_error("impossible position " + position_code(p) + ": to rotate, but " +
-                      color_name(other) +
-                      " already had five in a row before the placement (the game was over)");
+    throw usage_error_t("impossible position " + position_code(p) + ": to rotate, but " +
+                        color_name(other) +
+                        " already had five in a row before the placement (the game was over)");
 }
 
 std::optional<int> rules_value(position_t p) {
@@ -59,10 +59,10 @@ std::string compact_board(board_t board) {
 
 position_t parse_position(const std::string& text) {
   if (text.size() > max_position_text)
-    throw usage_error("board text too long (" + std::to_string(text.size()) + " bytes; at most " +
-                      std::to_string(max_position_text) + ")");
+    throw usage_error_t("board text too long (" + std::to_string(text.size()) + " bytes; at most " +
+                        std::to_string(max_position_text) + ")");
   const size_t a = text.find_first_not_of(" \t\r\n"), e = text.find_last_not_of(" \t\r\n");
-  if (a == std::string::npos) throw usage_error("empty board");
+  if (a == std::string::npos) throw usage_error_t("empty board");
   const std::string t = text.substr(a, e - a + 1);
   auto all = [](const std::string& s, auto pred) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [&](char c) { return pred(c); });

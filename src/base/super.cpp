@@ -11,11 +11,11 @@
 namespace pentago {
 namespace detail {
 
-extern const super_kernels portable_kernels;
+extern const super_kernels_t portable_kernels;
 #ifndef __EMSCRIPTEN__
-extern const super_kernels sse_kernels;
-extern const super_kernels avx2_kernels;
-extern const super_kernels avx512vbmi_kernels;
+extern const super_kernels_t sse_kernels;
+extern const super_kernels_t avx2_kernels;
+extern const super_kernels_t avx512vbmi_kernels;
 #endif
 
 namespace {
@@ -58,51 +58,51 @@ constexpr super_tables_t super_tables = make_tables();
 
 }  // namespace detail
 
-const super_kernels* active_super_kernels = &detail::portable_kernels;
+const super_kernels_t* active_super_kernels = &detail::portable_kernels;
 
 #ifdef __EMSCRIPTEN__
 // WebAssembly (src/web): the super kernels are the portable ones at every level; level sse
 // runs the midgame rows on 128-bit wasm SIMD through emscripten's SSE headers.
-bool simd_supported(simd_level level) {
-  return level == simd_level::portable || level == simd_level::sse;
+bool simd_supported(simd_level_t level) {
+  return level == simd_level_t::portable || level == simd_level_t::sse;
 }
 
-const super_kernels& kernels_for(simd_level) { return detail::portable_kernels; }
+const super_kernels_t& kernels_for(simd_level_t) { return detail::portable_kernels; }
 #else
-bool simd_supported(simd_level level) {
+bool simd_supported(simd_level_t level) {
   switch (level) {
-    case simd_level::portable:
+    case simd_level_t::portable:
       return true;
-    case simd_level::sse:
+    case simd_level_t::sse:
       return __builtin_cpu_supports("ssse3");
-    case simd_level::avx2:
+    case simd_level_t::avx2:
       return __builtin_cpu_supports("avx2");
-    case simd_level::avx512:
+    case simd_level_t::avx512:
       return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
              __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-    case simd_level::avx512vbmi:
-      return simd_supported(simd_level::avx512) && __builtin_cpu_supports("avx512vbmi") &&
+    case simd_level_t::avx512vbmi:
+      return simd_supported(simd_level_t::avx512) && __builtin_cpu_supports("avx512vbmi") &&
              __builtin_cpu_supports("gfni");
   }
   return false;
 }
 
-simd_level best_simd_level() {
-  return simd_supported(simd_level::avx512vbmi) ? simd_level::avx512vbmi
-         : simd_supported(simd_level::avx512)   ? simd_level::avx512
-         : simd_supported(simd_level::avx2)     ? simd_level::avx2
-         : simd_supported(simd_level::sse)      ? simd_level::sse
-                                                : simd_level::portable;
+simd_level_t best_simd_level() {
+  return simd_supported(simd_level_t::avx512vbmi) ? simd_level_t::avx512vbmi
+         : simd_supported(simd_level_t::avx512)   ? simd_level_t::avx512
+         : simd_supported(simd_level_t::avx2)     ? simd_level_t::avx2
+         : simd_supported(simd_level_t::sse)      ? simd_level_t::sse
+                                                  : simd_level_t::portable;
 }
 
-const super_kernels& kernels_for(simd_level level) {
+const super_kernels_t& kernels_for(simd_level_t level) {
   switch (level) {
-    case simd_level::sse:
+    case simd_level_t::sse:
       return detail::sse_kernels;
-    case simd_level::avx2:
-    case simd_level::avx512:
+    case simd_level_t::avx2:
+    case simd_level_t::avx512:
       return detail::avx2_kernels;
-    case simd_level::avx512vbmi:
+    case simd_level_t::avx512vbmi:
       return detail::avx512vbmi_kernels;
     default:
       return detail::portable_kernels;
@@ -111,56 +111,57 @@ const super_kernels& kernels_for(simd_level level) {
 #endif
 
 namespace {
-std::atomic<simd_level> active_level{simd_level::portable};
+std::atomic<simd_level_t> active_level{simd_level_t::portable};
 
 // The level and its super kernels (several levels share one kernel table).
-void activate(simd_level level) {
+void activate(simd_level_t level) {
   active_super_kernels = &kernels_for(level);
   active_level.store(level, std::memory_order_relaxed);
 }
 }  // namespace
 
-simd_level current_simd_level() { return active_level.load(std::memory_order_relaxed); }
+simd_level_t current_simd_level() { return active_level.load(std::memory_order_relaxed); }
 
-void set_simd_level(simd_level level) {
+void set_simd_level(simd_level_t level) {
   if (!simd_supported(level))
-    throw error(std::string("SIMD level ") + simd_name(level) + " is not supported by this CPU");
+    throw pentago_error_t(std::string("SIMD level ") + simd_name(level) +
+                          " is not supported by this CPU");
   activate(level);
 }
 
-const char* simd_name(simd_level level) {
+const char* simd_name(simd_level_t level) {
   switch (level) {
-    case simd_level::sse:
+    case simd_level_t::sse:
       return "sse";
-    case simd_level::avx2:
+    case simd_level_t::avx2:
       return "avx2";
-    case simd_level::avx512:
+    case simd_level_t::avx512:
       return "avx512";
-    case simd_level::avx512vbmi:
+    case simd_level_t::avx512vbmi:
       return "avx512vbmi";
     default:
       return "portable";
   }
 }
 
-simd_level parse_simd_level(const std::string& name) {
-  for (auto level : {simd_level::portable, simd_level::sse, simd_level::avx2, simd_level::avx512,
-                     simd_level::avx512vbmi})
+simd_level_t parse_simd_level(const std::string& name) {
+  for (auto level : {simd_level_t::portable, simd_level_t::sse, simd_level_t::avx2,
+                     simd_level_t::avx512, simd_level_t::avx512vbmi})
     if (name == simd_name(level)) return level;
-  throw usage_error("unknown SIMD level '" + name +
-                    "' (expected portable, sse, avx2, avx512 or avx512vbmi)");
+  throw usage_error_t("unknown SIMD level '" + name +
+                      "' (expected portable, sse, avx2, avx512 or avx512vbmi)");
 }
 
 namespace {
 // Chooses the kernels once at start-up: PENTAGO_SIMD if set, else the best the CPU has.
-struct simd_selector {
-  simd_selector() {
-    simd_level level = best_simd_level();
+struct simd_selector_t {
+  simd_selector_t() {
+    simd_level_t level = best_simd_level();
     if (const char* env = std::getenv("PENTAGO_SIMD")) {
       try {
         level = parse_simd_level(env);
-        if (!simd_supported(level)) throw error("");
-      } catch (const error&) {
+        if (!simd_supported(level)) throw pentago_error_t("");
+      } catch (const pentago_error_t&) {
         std::fprintf(stderr, "pentago: PENTAGO_SIMD=%s is not usable here; using %s\n", env,
                      simd_name(best_simd_level()));
         level = best_simd_level();

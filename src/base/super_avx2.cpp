@@ -4,6 +4,6 @@
 
 namespace pentago::detail {
 
-extern const super_kernels avx2_kernels = simd::avx2::make_kernels<simd::avx2::vec_avx2>();
+extern const super_kernels_t avx2_kernels = simd::avx2::make_kernels<simd::avx2::vec_avx2_t>();
 
 }  // namespace pentago::detail

@@ -9,9 +9,9 @@
 
 namespace pentago::detail {
 
-extern const super_kernels avx512vbmi_kernels{
-    simd::avx512vbmi::rmax_kernel<simd::avx512vbmi::vec_avx2>,
-    simd::avx512vbmi::wins_kernel<simd::avx512vbmi::vec_avx2>,
-    simd::avx512vbmi::transform_kernel<simd::avx512vbmi::vec_pair512>};
+extern const super_kernels_t avx512vbmi_kernels{
+    simd::avx512vbmi::rmax_kernel<simd::avx512vbmi::vec_avx2_t>,
+    simd::avx512vbmi::wins_kernel<simd::avx512vbmi::vec_avx2_t>,
+    simd::avx512vbmi::transform_kernel<simd::avx512vbmi::vec_pair512_t>};
 
 }  // namespace pentago::detail

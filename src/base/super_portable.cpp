@@ -4,7 +4,7 @@
 
 namespace pentago::detail {
 
-extern const super_kernels portable_kernels =
-    simd::portable::make_kernels<simd::portable::vec_portable>();
+extern const super_kernels_t portable_kernels =
+    simd::portable::make_kernels<simd::portable::vec_portable_t>();
 
 }  // namespace pentago::detail

@@ -4,6 +4,6 @@
 
 namespace pentago::detail {
 
-extern const super_kernels sse_kernels = simd::sse::make_kernels<simd::sse::vec_sse>();
+extern const super_kernels_t sse_kernels = simd::sse::make_kernels<simd::sse::vec_sse_t>();
 
 }  // namespace pentago::detail

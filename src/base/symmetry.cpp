@@ -94,10 +94,10 @@ side_t transform_side(symmetry_t s, side_t side) {
 
 namespace {
 // Packed-quadrant tables: CCW turns 0..3 and the reflection F, on both colours at once.
-struct packed_quadrant_tables {
+struct packed_quadrant_tables_t {
   std::vector<quadrant_t> turned[4];
   std::vector<quadrant_t> reflected;
-  packed_quadrant_tables() : reflected(quadrant_states) {
+  packed_quadrant_tables_t() : reflected(quadrant_states) {
     for (auto& t : turned) t.resize(quadrant_states);
     for (int v = 0; v < quadrant_states; v++) {
       quadrant_t q = quadrant_t(v);
@@ -106,8 +106,8 @@ struct packed_quadrant_tables {
     }
   }
 };
-const packed_quadrant_tables& packed_tables() {
-  static const packed_quadrant_tables t;
+const packed_quadrant_tables_t& packed_tables() {
+  static const packed_quadrant_tables_t t;
   return t;
 }
 }  // namespace

@@ -19,31 +19,31 @@ static_assert(sizeof(superinfo_t) == 64 && sizeof(super_t) == 32);
 
 namespace {
 
-detail::interleave_fn interleave_fn() {
+detail::interleave_fn_t interleave_fn() {
   switch (current_simd_level()) {
-    case simd_level::avx512vbmi:
+    case simd_level_t::avx512vbmi:
       return detail::interleave_avx512vbmi;
-    case simd_level::avx2:
-    case simd_level::avx512:
+    case simd_level_t::avx2:
+    case simd_level_t::avx512:
       return detail::interleave_avx2;
-    case simd_level::sse:
+    case simd_level_t::sse:
       return detail::interleave_sse;
-    case simd_level::portable:
+    case simd_level_t::portable:
       break;
   }
   return detail::interleave_portable;
 }
 
-detail::interleave_fn uninterleave_fn() {
+detail::interleave_fn_t uninterleave_fn() {
   switch (current_simd_level()) {
-    case simd_level::avx512vbmi:
+    case simd_level_t::avx512vbmi:
       return detail::uninterleave_avx512vbmi;
-    case simd_level::avx2:
-    case simd_level::avx512:
+    case simd_level_t::avx2:
+    case simd_level_t::avx512:
       return detail::uninterleave_avx2;
-    case simd_level::sse:
+    case simd_level_t::sse:
       return detail::uninterleave_sse;
-    case simd_level::portable:
+    case simd_level_t::portable:
       break;
   }
   return detail::uninterleave_portable;
@@ -63,26 +63,27 @@ std::span<uint8_t> scratch_bytes(size_t n) {
 }
 
 // The row of each flag byte (null: none), for the decoders.
-const std::array<const block_codec_row*, 256>& row_of_flag() {
-  static const std::array<const block_codec_row*, 256> table = [] {
-    std::array<const block_codec_row*, 256> t{};
-    for (const block_codec_row& row : block_codecs()) t[uint8_t(row.id)] = &row;
+const std::array<const block_codec_row_t*, 256>& row_of_flag() {
+  static const std::array<const block_codec_row_t*, 256> table = [] {
+    std::array<const block_codec_row_t*, 256> t{};
+    for (const block_codec_row_t& row : block_codecs()) t[uint8_t(row.id)] = &row;
     return t;
   }();
   return table;
 }
 
 // The built-in row of a flag byte; throws unless there is one.
-const block_codec_row& decoder_of(uint8_t flag) {
-  const block_codec_row* row = row_of_flag()[flag];
-  if (!row || !row->built_in) throw error("fast_uncompress: bad flag byte " + std::to_string(flag));
+const block_codec_row_t& decoder_of(uint8_t flag) {
+  const block_codec_row_t* row = row_of_flag()[flag];
+  if (!row || !row->built_in)
+    throw pentago_error_t("fast_uncompress: bad flag byte " + std::to_string(flag));
   return *row;
 }
 
 // Compresses already filtered nodes into out (size >= fast_compress_bound) with `codec`, or
 // stores them raw where that is no smaller.
 size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out,
-                         const block_codec_row& codec) {
+                         const block_codec_row_t& codec) {
   const size_t raw = 64 * n;
   const size_t length =
       raw ? codec.compress(reinterpret_cast<const uint8_t*>(nodes), raw, out + 1) : 0;
@@ -127,70 +128,70 @@ void uninterleave(std::span<const superinfo_t> in, std::span<superinfo_t> out) {
   uninterleave_fn()(in.data(), out.data(), in.size());
 }
 
-const block_codec_row& block_codec_info(block_codec codec) {
-  const block_codec_row* row = row_of_flag()[uint8_t(codec)];
-  if (!row) throw error("no block codec has the flag " + std::to_string(int(codec)));
+const block_codec_row_t& block_codec_info(block_codec_t codec) {
+  const block_codec_row_t* row = row_of_flag()[uint8_t(codec)];
+  if (!row) throw pentago_error_t("no block codec has the flag " + std::to_string(int(codec)));
   return *row;
 }
 
-std::vector<block_codec> block_codec_auto_order() {
-  std::vector<const block_codec_row*> rows;
-  for (const block_codec_row& row : block_codecs())
+std::vector<block_codec_t> block_codec_auto_order() {
+  std::vector<const block_codec_row_t*> rows;
+  for (const block_codec_row_t& row : block_codecs())
     if (row.built_in && row.auto_place > 0) rows.push_back(&row);
-  std::sort(rows.begin(), rows.end(), [](const block_codec_row* a, const block_codec_row* b) {
+  std::sort(rows.begin(), rows.end(), [](const block_codec_row_t* a, const block_codec_row_t* b) {
     return a->auto_place < b->auto_place;
   });
-  std::vector<block_codec> order;
-  for (const block_codec_row* row : rows) order.push_back(row->id);
+  std::vector<block_codec_t> order;
+  for (const block_codec_row_t* row : rows) order.push_back(row->id);
   return order;
 }
 
-const block_codec_row& least_cpu_block_codec() {
-  const block_codec_row* first = nullptr;
-  for (const block_codec_row& row : block_codecs())
+const block_codec_row_t& least_cpu_block_codec() {
+  const block_codec_row_t* first = nullptr;
+  for (const block_codec_row_t& row : block_codecs())
     if (row.auto_place > 0 && (!first || row.auto_place < first->auto_place)) first = &row;
   PENTAGO_CHECK(first, "no block codec has a place in the auto order");
   return *first;
 }
 
-bool block_codec_available(block_codec codec) {
-  const block_codec_row* row = row_of_flag()[uint8_t(codec)];
+bool block_codec_available(block_codec_t codec) {
+  const block_codec_row_t* row = row_of_flag()[uint8_t(codec)];
   return row && row->built_in;
 }
 
-const char* block_codec_name(block_codec codec) { return block_codec_info(codec).name; }
+const char* block_codec_name(block_codec_t codec) { return block_codec_info(codec).name; }
 
-block_codec parse_block_codec(const std::string& name) {
+block_codec_t parse_block_codec(const std::string& name) {
   std::string names;
   const auto rows = block_codecs();
   for (size_t i = 0; i < rows.size(); i++) {
     if (name == rows[i].name) {
       if (!rows[i].built_in)
-        throw usage_error("codec " + name + " is not built in (install lib" + name +
-                          "-dev and rebuild)");
+        throw usage_error_t("codec " + name + " is not built in (install lib" + name +
+                            "-dev and rebuild)");
       return rows[i].id;
     }
     names += (i == 0 ? "" : i + 1 == rows.size() ? " or " : ", ") + std::string(rows[i].name);
   }
-  throw usage_error("unknown codec '" + name + "' (" + names + ")");
+  throw usage_error_t("unknown codec '" + name + "' (" + names + ")");
 }
 
-void require_block_codec(block_codec codec) {
+void require_block_codec(block_codec_t codec) {
   if (!block_codec_available(codec))
-    throw error(std::string("codec ") + block_codec_name(codec) + " is not built in");
+    throw pentago_error_t(std::string("codec ") + block_codec_name(codec) + " is not built in");
 }
 
 size_t fast_compress_bound(size_t nodes) {
   // The largest of the built-in codecs' bounds (Snappy's, 32 + n + n / 6, is above zstd's and
   // LZ4's, about n + n / 255).
   size_t bound = 0;
-  for (const block_codec_row& row : block_codecs())
+  for (const block_codec_row_t& row : block_codecs())
     if (row.built_in) bound = std::max(bound, row.bound(64 * nodes));
   return 1 + bound;
 }
 
 void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out,
-                            block_codec codec) {
+                            block_codec_t codec) {
   require_block_codec(codec);
   // Compress into scratch so that `out` never pays for zero-filling the whole bound.
   const auto buffer = scratch_bytes(fast_compress_bound(filtered.size()));
@@ -199,7 +200,7 @@ void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<u
   out.assign(buffer.data(), buffer.data() + size);
 }
 
-void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec codec) {
+void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec_t codec) {
   interleave(nodes);
   fast_compress_filtered(nodes, out, codec);
 }
@@ -213,7 +214,7 @@ void fast_store_raw(std::span<const superinfo_t> nodes, uint8_t* out) {
 }
 
 size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out,
-                     block_codec codec) {
+                     block_codec_t codec) {
   require_block_codec(codec);
   PENTAGO_CHECK(out.size() >= fast_compress_bound(nodes.size()),
                 "fast_compress output buffer too small");
@@ -223,19 +224,19 @@ size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out,
 }
 
 size_t fast_uncompressed_nodes(std::span<const uint8_t> compressed) {
-  if (compressed.empty()) throw error("fast_uncompress: empty buffer");
+  if (compressed.empty()) throw pentago_error_t("fast_uncompress: empty buffer");
   if (compressed[0] == raw_block_flag) {
     if (compressed.size() < 64 || compressed.size() % 64)
-      throw error("fast_uncompress: uncompressed block of " + std::to_string(compressed.size()) +
-                  " bytes is not whole nodes");
+      throw pentago_error_t("fast_uncompress: uncompressed block of " +
+                            std::to_string(compressed.size()) + " bytes is not whole nodes");
     return compressed.size() / 64 - 1;
   }
   const uint8_t* data = compressed.data() + 1;
   const size_t size = compressed.size() - 1;
   const size_t length = compressed[0] ? decoder_of(compressed[0]).decoded_bytes(data, size) : size;
   if (length % 64)
-    throw error("fast_uncompress: decoded length " + std::to_string(length) +
-                " is not a multiple of 64");
+    throw pentago_error_t("fast_uncompress: decoded length " + std::to_string(length) +
+                          " is not a multiple of 64");
   return length / 64;
 }
 
@@ -245,8 +246,8 @@ void fast_uncompress(std::span<const uint8_t> compressed, std::span<superinfo_t>
       reinterpret_cast<uintptr_t>(compressed.data()) % 64 == 0) {
     const size_t n = fast_uncompressed_nodes(compressed);
     if (n != nodes.size())
-      throw error("fast_uncompress: decoded " + std::to_string(n) + " nodes, expected " +
-                  std::to_string(nodes.size()));
+      throw pentago_error_t("fast_uncompress: decoded " + std::to_string(n) + " nodes, expected " +
+                            std::to_string(nodes.size()));
     if (n)
       uninterleave_fn()(reinterpret_cast<const superinfo_t*>(compressed.data() + 64), nodes.data(),
                         n);
@@ -260,8 +261,8 @@ void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<sup
   // The flag and the recorded length are checked once, by fast_uncompressed_nodes.
   const size_t n = fast_uncompressed_nodes(compressed);
   if (n != nodes.size())
-    throw error("fast_uncompress: decoded " + std::to_string(n) + " nodes, expected " +
-                std::to_string(nodes.size()));
+    throw pentago_error_t("fast_uncompress: decoded " + std::to_string(n) + " nodes, expected " +
+                          std::to_string(nodes.size()));
   const uint8_t* data = compressed.data() + 1;
   const size_t size = compressed.size() - 1;
   uint8_t* out = reinterpret_cast<uint8_t*>(nodes.data());
@@ -274,7 +275,8 @@ void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<sup
 }
 
 void compress_block_lzma(std::span<const uint8_t> data, std::vector<uint8_t>& out, int preset) {
-  if (preset < 0 || preset > 9) throw error("xz preset " + std::to_string(preset) + " not in 0..9");
+  if (preset < 0 || preset > 9)
+    throw pentago_error_t("xz preset " + std::to_string(preset) + " not in 0..9");
   // Encoded into this thread's scratch, then copied at its exact size: a vector shrunk after
   // encoding in place would keep the bound (the raw size) as capacity, and the MPI writer holds
   // every block of a rank's slice at once.
@@ -284,7 +286,8 @@ void compress_block_lzma(std::span<const uint8_t> data, std::vector<uint8_t>& ou
   size_t pos = 0;
   const lzma_ret r = lzma_easy_buffer_encode(uint32_t(preset), LZMA_CHECK_CRC64, nullptr,
                                              data.data(), data.size(), scratch.data(), &pos, bound);
-  if (r != LZMA_OK) throw error("xz compression failed (liblzma error " + std::to_string(r) + ")");
+  if (r != LZMA_OK)
+    throw pentago_error_t("xz compression failed (liblzma error " + std::to_string(r) + ")");
   out.assign(scratch.begin(), scratch.begin() + ptrdiff_t(pos));
   out.shrink_to_fit();
 }
@@ -300,7 +303,7 @@ void uncompress_block(std::span<const uint8_t> compressed, std::span<uint8_t> ou
   static constexpr uint8_t xz_magic[6] = {0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00};
   if (compressed.size() < sizeof(xz_magic) ||
       std::memcmp(compressed.data(), xz_magic, sizeof(xz_magic)) != 0)
-    throw error(what + ": not xz data (bad magic; zlib blocks are not supported)");
+    throw pentago_error_t(what + ": not xz data (bad magic; zlib blocks are not supported)");
   uint64_t memlimit = uint64_t(1) << 27;  // preset 9 needs about 65 MiB to decode
   size_t in_pos = 0, out_pos = 0;
   const lzma_ret r = lzma_stream_buffer_decode(&memlimit, 0, nullptr, compressed.data(), &in_pos,
@@ -309,25 +312,26 @@ void uncompress_block(std::span<const uint8_t> compressed, std::span<uint8_t> ou
     case LZMA_OK:
       break;
     case LZMA_BUF_ERROR:
-      throw error(what + ": xz data is truncated or decodes to more than the expected " +
-                  std::to_string(out.size()) + " bytes");
+      throw pentago_error_t(what + ": xz data is truncated or decodes to more than the expected " +
+                            std::to_string(out.size()) + " bytes");
     case LZMA_DATA_ERROR:
-      throw error(what + ": corrupt xz data (checksum or stream error)");
+      throw pentago_error_t(what + ": corrupt xz data (checksum or stream error)");
     case LZMA_FORMAT_ERROR:
-      throw error(what + ": corrupt xz stream header");
+      throw pentago_error_t(what + ": corrupt xz stream header");
     case LZMA_OPTIONS_ERROR:
-      throw error(what + ": unsupported xz options");
+      throw pentago_error_t(what + ": unsupported xz options");
     case LZMA_MEMLIMIT_ERROR:
-      throw error(what + ": xz stream needs too much memory to decode");
+      throw pentago_error_t(what + ": xz stream needs too much memory to decode");
     default:
-      throw error(what + ": xz decompression failed (liblzma error " + std::to_string(r) + ")");
+      throw pentago_error_t(what + ": xz decompression failed (liblzma error " + std::to_string(r) +
+                            ")");
   }
   if (out_pos != out.size())
-    throw error(what + ": xz data decodes to " + std::to_string(out_pos) + " bytes, expected " +
-                std::to_string(out.size()));
+    throw pentago_error_t(what + ": xz data decodes to " + std::to_string(out_pos) +
+                          " bytes, expected " + std::to_string(out.size()));
   if (in_pos != compressed.size())
-    throw error(what + ": " + std::to_string(compressed.size() - in_pos) +
-                " trailing bytes after the xz stream");
+    throw pentago_error_t(what + ": " + std::to_string(compressed.size() - in_pos) +
+                          " trailing bytes after the xz stream");
 }
 
 std::vector<uint8_t> uncompress_block(std::span<const uint8_t> compressed, size_t expected_size,

@@ -33,14 +33,14 @@ size_t snappy_compress(const uint8_t* raw, size_t size, uint8_t* out) {
 size_t snappy_decoded_bytes(const uint8_t* data, size_t size) {
   size_t length = 0;
   if (!snappy::GetUncompressedLength(reinterpret_cast<const char*>(data), size, &length))
-    throw error("fast_uncompress: corrupt snappy header");
+    throw pentago_error_t("fast_uncompress: corrupt snappy header");
   return length;
 }
 
 void snappy_decompress(const uint8_t* data, size_t size, uint8_t* out, size_t) {
   if (!snappy::RawUncompress(reinterpret_cast<const char*>(data), size,
                              reinterpret_cast<char*>(out)))
-    throw error("fast_uncompress: corrupt snappy data");
+    throw pentago_error_t("fast_uncompress: corrupt snappy data");
 }
 
 // ---- zstd: about 1.5x denser than Snappy, compressing about 1.5x slower -------------------
@@ -50,16 +50,16 @@ void snappy_decompress(const uint8_t* data, size_t size, uint8_t* out, size_t) {
 constexpr int zstd_level = 1;
 
 // Per-thread zstd contexts (their tables are reused from block to block).
-struct zstd_contexts {
+struct zstd_contexts_t {
   ZSTD_CCtx* compress = ZSTD_createCCtx();
   ZSTD_DCtx* decompress = ZSTD_createDCtx();
-  ~zstd_contexts() {
+  ~zstd_contexts_t() {
     ZSTD_freeCCtx(compress);
     ZSTD_freeDCtx(decompress);
   }
 };
-zstd_contexts& zstd() {
-  thread_local zstd_contexts contexts;
+zstd_contexts_t& zstd() {
+  thread_local zstd_contexts_t contexts;
   return contexts;
 }
 
@@ -74,13 +74,14 @@ size_t zstd_compress(const uint8_t* raw, size_t size, uint8_t* out) {
 size_t zstd_decoded_bytes(const uint8_t* data, size_t size) {
   const unsigned long long n = ZSTD_getFrameContentSize(data, size);
   if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN)
-    throw error("fast_uncompress: corrupt zstd header");
+    throw pentago_error_t("fast_uncompress: corrupt zstd header");
   return size_t(n);
 }
 
 void zstd_decompress(const uint8_t* data, size_t size, uint8_t* out, size_t expected) {
   const size_t length = ZSTD_decompressDCtx(zstd().decompress, out, expected, data, size);
-  if (ZSTD_isError(length) || length != expected) throw error("fast_uncompress: corrupt zstd data");
+  if (ZSTD_isError(length) || length != expected)
+    throw pentago_error_t("fast_uncompress: corrupt zstd data");
 }
 #endif
 
@@ -99,7 +100,7 @@ size_t lz4_compress(const uint8_t* raw, size_t size, uint8_t* out) {
 }
 
 size_t lz4_decoded_bytes(const uint8_t* data, size_t size) {
-  if (size < 4) throw error("fast_uncompress: corrupt lz4 header");
+  if (size < 4) throw pentago_error_t("fast_uncompress: corrupt lz4 header");
   uint32_t n;
   std::memcpy(&n, data, 4);
   return n;
@@ -107,11 +108,12 @@ size_t lz4_decoded_bytes(const uint8_t* data, size_t size) {
 
 void lz4_decompress(const uint8_t* data, size_t size, uint8_t* out, size_t expected) {
   if (size - 4 > size_t(std::numeric_limits<int>::max()))
-    throw error("fast_uncompress: corrupt lz4 header");
+    throw pentago_error_t("fast_uncompress: corrupt lz4 header");
   const int length =
       LZ4_decompress_safe(reinterpret_cast<const char*>(data + 4), reinterpret_cast<char*>(out),
                           int(size - 4), int(expected));
-  if (length < 0 || size_t(length) != expected) throw error("fast_uncompress: corrupt lz4 data");
+  if (length < 0 || size_t(length) != expected)
+    throw pentago_error_t("fast_uncompress: corrupt lz4 data");
 }
 #endif
 
@@ -125,22 +127,22 @@ void lz4_decompress(const uint8_t* data, size_t size, uint8_t* out, size_t expec
 constexpr const char* zstd_summary = "about 1.5x denser, compresses 1.5x slower";
 constexpr const char* lz4_summary = "decompresses 3x faster, the least CPU";
 
-const block_codec_row rows[] = {
-    {block_codec::snappy, "snappy", "default", true, 1.0, 2, PENTAGO_CODEC_CALLS(snappy)},
+const block_codec_row_t rows[] = {
+    {block_codec_t::snappy, "snappy", "default", true, 1.0, 2, PENTAGO_CODEC_CALLS(snappy)},
 #ifdef PENTAGO_HAVE_ZSTD
-    {block_codec::zstd, "zstd", zstd_summary, true, 0.65, 3, PENTAGO_CODEC_CALLS(zstd)},
+    {block_codec_t::zstd, "zstd", zstd_summary, true, 0.65, 3, PENTAGO_CODEC_CALLS(zstd)},
 #else
-    {block_codec::zstd, "zstd", zstd_summary, false, 0.65, 3, PENTAGO_CODEC_NONE},
+    {block_codec_t::zstd, "zstd", zstd_summary, false, 0.65, 3, PENTAGO_CODEC_NONE},
 #endif
 #ifdef PENTAGO_HAVE_LZ4
-    {block_codec::lz4, "lz4", lz4_summary, true, 1.09, 1, PENTAGO_CODEC_CALLS(lz4)},
+    {block_codec_t::lz4, "lz4", lz4_summary, true, 1.09, 1, PENTAGO_CODEC_CALLS(lz4)},
 #else
-    {block_codec::lz4, "lz4", lz4_summary, false, 1.09, 1, PENTAGO_CODEC_NONE},
+    {block_codec_t::lz4, "lz4", lz4_summary, false, 1.09, 1, PENTAGO_CODEC_NONE},
 #endif
 };
 
 }  // namespace
 
-std::span<const block_codec_row> block_codecs() { return rows; }
+std::span<const block_codec_row_t> block_codecs() { return rows; }
 
 }  // namespace pentago

@@ -64,7 +64,7 @@ void uninterleave_avx2(const superinfo_t* in, superinfo_t* out, size_t n) {
 
 namespace pentago::detail {
 
-extern const interleave_fn interleave_avx2 = simd::PENTAGO_ISA::interleave_avx2;
-extern const interleave_fn uninterleave_avx2 = simd::PENTAGO_ISA::uninterleave_avx2;
+extern const interleave_fn_t interleave_avx2 = simd::PENTAGO_ISA::interleave_avx2;
+extern const interleave_fn_t uninterleave_avx2 = simd::PENTAGO_ISA::uninterleave_avx2;
 
 }  // namespace pentago::detail

@@ -41,24 +41,24 @@ inline __m512i lanes(uint64_t low, uint64_t high) {
 }
 
 // Byte permutations: byte k of the result is byte index(k) of the source.
-struct alignas(64) byte_map {
+struct alignas(64) byte_map_t {
   uint8_t bytes[64];
 };
 template <class F>
-constexpr byte_map make_byte_map(F index) {
-  byte_map m{};
+constexpr byte_map_t make_byte_map(F index) {
+  byte_map_t m{};
   for (int k = 0; k < 64; k++) m.bytes[k] = uint8_t(index(k));
   return m;
 }
 // Bytes 0-31 of a table for the even output bytes, then the same bytes for the odd ones.
-constexpr byte_map win_bytes = make_byte_map([](int k) { return k & 31; });
-constexpr byte_map notlose_bytes = make_byte_map([](int k) { return 32 + (k & 31); });
+constexpr byte_map_t win_bytes = make_byte_map([](int k) { return k & 31; });
+constexpr byte_map_t notlose_bytes = make_byte_map([](int k) { return 32 + (k & 31); });
 // Output byte j from byte j / 2 (even j) or 32 + j / 2 (odd j) of the merged halves.
-constexpr byte_map order = make_byte_map([](int j) { return (j & 1) * 32 + j / 2; });
+constexpr byte_map_t order = make_byte_map([](int j) { return (j & 1) * 32 + j / 2; });
 // Uninterleaving: even input bytes to bytes 0-31, odd ones to 32-63.
-constexpr byte_map split = make_byte_map([](int k) { return k < 32 ? 2 * k : 2 * (k - 32) + 1; });
+constexpr byte_map_t split = make_byte_map([](int k) { return k < 32 ? 2 * k : 2 * (k - 32) + 1; });
 
-inline __m512i load(const byte_map& m) { return _mm512_load_si512(m.bytes); }
+inline __m512i load(const byte_map_t& m) { return _mm512_load_si512(m.bytes); }
 
 void interleave_avx512vbmi(const superinfo_t* in, superinfo_t* out, size_t n) {
   const __m512i win_source = load(win_bytes), notlose_source = load(notlose_bytes);
@@ -95,7 +95,7 @@ void uninterleave_avx512vbmi(const superinfo_t* in, superinfo_t* out, size_t n) 
 
 namespace pentago::detail {
 
-extern const interleave_fn interleave_avx512vbmi = simd::PENTAGO_ISA::interleave_avx512vbmi;
-extern const interleave_fn uninterleave_avx512vbmi = simd::PENTAGO_ISA::uninterleave_avx512vbmi;
+extern const interleave_fn_t interleave_avx512vbmi = simd::PENTAGO_ISA::interleave_avx512vbmi;
+extern const interleave_fn_t uninterleave_avx512vbmi = simd::PENTAGO_ISA::uninterleave_avx512vbmi;
 
 }  // namespace pentago::detail

@@ -65,7 +65,7 @@ void uninterleave_portable(const superinfo_t* in, superinfo_t* out, size_t n) {
 
 namespace pentago::detail {
 
-extern const interleave_fn interleave_portable = simd::PENTAGO_ISA::interleave_portable;
-extern const interleave_fn uninterleave_portable = simd::PENTAGO_ISA::uninterleave_portable;
+extern const interleave_fn_t interleave_portable = simd::PENTAGO_ISA::interleave_portable;
+extern const interleave_fn_t uninterleave_portable = simd::PENTAGO_ISA::uninterleave_portable;
 
 }  // namespace pentago::detail

@@ -10,10 +10,10 @@
 namespace pentago::detail {
 
 // Filters n nodes from in to out (the same pointer filters in place).
-using interleave_fn = void (*)(const superinfo_t* in, superinfo_t* out, size_t n);
-extern const interleave_fn interleave_portable, uninterleave_portable;
-extern const interleave_fn interleave_sse, uninterleave_sse;
-extern const interleave_fn interleave_avx2, uninterleave_avx2;
-extern const interleave_fn interleave_avx512vbmi, uninterleave_avx512vbmi;
+using interleave_fn_t = void (*)(const superinfo_t* in, superinfo_t* out, size_t n);
+extern const interleave_fn_t interleave_portable, uninterleave_portable;
+extern const interleave_fn_t interleave_sse, uninterleave_sse;
+extern const interleave_fn_t interleave_avx2, uninterleave_avx2;
+extern const interleave_fn_t interleave_avx512vbmi, uninterleave_avx512vbmi;
 
 }  // namespace pentago::detail

@@ -64,7 +64,7 @@ void uninterleave_sse(const superinfo_t* in, superinfo_t* out, size_t n) {
 
 namespace pentago::detail {
 
-extern const interleave_fn interleave_sse = simd::PENTAGO_ISA::interleave_sse;
-extern const interleave_fn uninterleave_sse = simd::PENTAGO_ISA::uninterleave_sse;
+extern const interleave_fn_t interleave_sse = simd::PENTAGO_ISA::interleave_sse;
+extern const interleave_fn_t uninterleave_sse = simd::PENTAGO_ISA::uninterleave_sse;
 
 }  // namespace pentago::detail

@@ -15,9 +15,9 @@ constexpr char npy_magic[] = "\x93NUMPY";
 constexpr size_t npy_magic_size = 6;
 
 // A tiny parser for the Python dict literal in a .npy header.
-class dict_parser {
+class dict_parser_t {
  public:
-  dict_parser(std::string_view text, const std::string& name) : text_(text), name_(name) {}
+  dict_parser_t(std::string_view text, const std::string& name) : text_(text), name_(name) {}
 
   // Parses the dict: key -> raw value text (strings unquoted, tuples as "(a,b)").
   struct value_t {
@@ -58,7 +58,8 @@ class dict_parser {
   size_t pos_ = 0;
 
   [[noreturn]] void fail(const std::string& why) const {
-    throw error(name_ + ": bad .npy header: " + why + " at character " + std::to_string(pos_));
+    throw pentago_error_t(name_ + ": bad .npy header: " + why + " at character " +
+                          std::to_string(pos_));
   }
   char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
   void skip_space() {
@@ -152,66 +153,67 @@ void write_npy(const std::string& path, uint64_t rows, uint64_t cols,
   write_file(path, npy_bytes(rows, cols, data));
 }
 
-npy_header_info parse_npy_header(std::span<const uint8_t> bytes, const std::string& name) {
+npy_header_info_t parse_npy_header(std::span<const uint8_t> bytes, const std::string& name) {
   if (bytes.size() < npy_magic_size + 4 || std::memcmp(bytes.data(), npy_magic, npy_magic_size))
-    throw error(name + ": not a .npy file (bad magic)");
+    throw pentago_error_t(name + ": not a .npy file (bad magic)");
   const int major = bytes[6], minor = bytes[7];
   uint64_t text_size, text_start;
   if (major == 1 && minor == 0) {
     text_size = load_le<uint16_t>(bytes.data() + 8);
     text_start = 10;
   } else if (major == 2 && minor == 0) {
-    if (bytes.size() < 12) throw error(name + ": truncated .npy header");
+    if (bytes.size() < 12) throw pentago_error_t(name + ": truncated .npy header");
     text_size = load_le<uint32_t>(bytes.data() + 8);
     text_start = 12;
   } else {
-    throw error(name + ": unsupported .npy version " + std::to_string(major) + "." +
-                std::to_string(minor));
+    throw pentago_error_t(name + ": unsupported .npy version " + std::to_string(major) + "." +
+                          std::to_string(minor));
   }
-  if (text_size > bytes.size() - text_start) throw error(name + ": truncated .npy header");
+  if (text_size > bytes.size() - text_start)
+    throw pentago_error_t(name + ": truncated .npy header");
   const std::string_view text(reinterpret_cast<const char*>(bytes.data() + text_start), text_size);
   if (text.empty() || text.back() != '\n')
-    throw error(name + ": bad .npy header: does not end in a newline");
+    throw pentago_error_t(name + ": bad .npy header: does not end in a newline");
 
-  const auto dict = dict_parser(text, name).parse();
+  const auto dict = dict_parser_t(text, name).parse();
   if (dict.size() != 3 || !dict.count("descr") || !dict.count("fortran_order") ||
       !dict.count("shape"))
-    throw error(name + ": bad .npy header: expected keys descr, fortran_order and shape");
+    throw pentago_error_t(name + ": bad .npy header: expected keys descr, fortran_order and shape");
   const auto& descr = dict.at("descr");
   if (descr.kind != descr.string || descr.text != "<u8")
-    throw error(name + ": unsupported .npy dtype (expected '<u8')");
+    throw pentago_error_t(name + ": unsupported .npy dtype (expected '<u8')");
   const auto& order = dict.at("fortran_order");
   if (order.kind != order.boolean || order.flag)
-    throw error(name + ": unsupported .npy layout (expected fortran_order False)");
+    throw pentago_error_t(name + ": unsupported .npy layout (expected fortran_order False)");
   const auto& shape = dict.at("shape");
   if (shape.kind != shape.tuple || shape.numbers.size() != 2)
-    throw error(name + ": unsupported .npy shape (expected two dimensions)");
+    throw pentago_error_t(name + ": unsupported .npy shape (expected two dimensions)");
 
-  npy_header_info info;
+  npy_header_info_t info;
   info.rows = shape.numbers[0];
   info.cols = shape.numbers[1];
   info.header_size = text_start + text_size;
   if (info.cols && info.rows > UINT64_MAX / 8 / info.cols)
-    throw error(name + ": .npy shape too large");
+    throw pentago_error_t(name + ": .npy shape too large");
   return info;
 }
 
 // The body size a parsed header implies; throws unless the file has exactly that size.
-static uint64_t checked_npy_body(const npy_header_info& info, uint64_t file_size,
+static uint64_t checked_npy_body(const npy_header_info_t& info, uint64_t file_size,
                                  const std::string& name) {
   const uint64_t body = 8 * info.rows * info.cols;
   if (file_size - info.header_size != body)
-    throw error(name + ": .npy file size " + std::to_string(file_size) +
-                " does not match its shape (" + std::to_string(info.rows) + "," +
-                std::to_string(info.cols) + "): expected " +
-                std::to_string(info.header_size + body));
+    throw pentago_error_t(name + ": .npy file size " + std::to_string(file_size) +
+                          " does not match its shape (" + std::to_string(info.rows) + "," +
+                          std::to_string(info.cols) + "): expected " +
+                          std::to_string(info.header_size + body));
   return body;
 }
 
-npy_array parse_npy(std::span<const uint8_t> bytes, const std::string& name) {
+npy_array_t parse_npy(std::span<const uint8_t> bytes, const std::string& name) {
   const auto info = parse_npy_header(bytes, name);
   const uint64_t body = checked_npy_body(info, bytes.size(), name);
-  npy_array array;
+  npy_array_t array;
   array.rows = info.rows;
   array.cols = info.cols;
   array.data.resize(info.rows * info.cols);
@@ -219,14 +221,14 @@ npy_array parse_npy(std::span<const uint8_t> bytes, const std::string& name) {
   return array;
 }
 
-npy_array read_npy(const std::string& path) {
-  input_file file(path);
+npy_array_t read_npy(const std::string& path) {
+  input_file_t file(path);
   // Read the header first, so that a huge claimed shape never drives an allocation.
   const uint64_t prefix = std::min<uint64_t>(file.size(), 1 << 16);
   const auto head = file.read(0, prefix, ".npy header");
   const auto info = parse_npy_header(head, path);
   const uint64_t body = checked_npy_body(info, file.size(), path);
-  npy_array array;
+  npy_array_t array;
   array.rows = info.rows;
   array.cols = info.cols;
   array.data.resize(info.rows * info.cols);

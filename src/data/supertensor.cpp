@@ -116,7 +116,7 @@ supertensor_header_t supertensor_header_t::unpack(
 }
 
 void supertensor_header_t::validate(const std::string& what) const {
-  auto fail = [&](const std::string& why) { throw error(what + ": " + why); };
+  auto fail = [&](const std::string& why) { throw pentago_error_t(what + ": " + why); };
   if (version != 2 && version != 3)
     fail("unsupported supertensor version " + std::to_string(version) + " (expected 2 or 3)");
   if (!valid) fail("section header not marked valid (unfinished write?)");
@@ -179,7 +179,7 @@ void uncompress_disk_block(std::span<const uint8_t> compressed, std::span<superi
   if (filter == 1)
     uninterleave(nodes);
   else if (filter != 0)
-    throw error(what + ": unknown filter " + std::to_string(filter));
+    throw pentago_error_t(what + ": unknown filter " + std::to_string(filter));
 }
 
 std::vector<uint8_t> compress_block_index(std::span<const blob_t> blobs, int preset) {
@@ -207,20 +207,20 @@ std::vector<blob_t> uncompress_block_index(std::span<const uint8_t> compressed, 
 // ---- Serial writer -----------------------------------------------------------------------------
 
 void write_slice_file(const std::string& path, std::span<const section_t> sections,
-                      const block_filler& fill, int preset, int threads) {
+                      const block_filler_t& fill, int preset, int threads) {
   for (size_t s = 0; s < sections.size(); s++) {
     const auto& section = sections[s];
     for (int q = 0; q < 4; q++)
       if (section.quadrant_sum(q) > 9)
-        throw error(path + ": cannot write invalid section " + str_counts(section));
+        throw pentago_error_t(path + ": cannot write invalid section " + str_counts(section));
     if (s && !(sections[s - 1].sig() < section.sig()))
-      throw error(path + ": sections must be distinct and in ascending sig order");
+      throw pentago_error_t(path + ": sections must be distinct and in ascending sig order");
     if (s && section.sum() != sections[0].sum())
-      throw error(path + ": sections of different slices in one file");
+      throw pentago_error_t(path + ": sections of different slices in one file");
   }
   if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
 
-  output_file out(path);
+  output_file_t out(path);
   uint64_t offset = slice_headers_size(sections.size());
   std::vector<blob_t> index_blobs(sections.size());
   std::vector<std::vector<blob_t>> block_blobs(sections.size());
@@ -234,7 +234,7 @@ void write_slice_file(const std::string& path, std::span<const section_t> sectio
   };
   std::vector<job_t> batch;
   const size_t batch_limit = 4 * size_t(threads);
-  worker_pool pool(threads - 1);  // one pool for all batches; the caller compresses too
+  worker_pool_t pool(threads - 1);  // one pool for all batches; the caller compresses too
   auto flush = [&] {
     parallel_for(pool, batch.size(), [&](uint64_t j) {
       compress_disk_block(batch[j].nodes, batch[j].compressed, preset);
@@ -275,17 +275,18 @@ void write_slice_file(const std::string& path, std::span<const section_t> sectio
 
 // ---- Reader -------------------------------------------------------------------------------------
 
-supertensor_reader::supertensor_reader(const std::string& path)
-    : supertensor_reader(std::make_shared<const input_file>(path)) {}
+supertensor_reader_t::supertensor_reader_t(const std::string& path)
+    : supertensor_reader_t(std::make_shared<const input_file_t>(path)) {}
 
-supertensor_reader::~supertensor_reader() = default;
+supertensor_reader_t::~supertensor_reader_t() = default;
 
-supertensor_reader::supertensor_reader(std::shared_ptr<const input_file> file)
+supertensor_reader_t::supertensor_reader_t(std::shared_ptr<const input_file_t> file)
     : file_(std::move(file)) {
-  const input_file& f = *file_;
+  const input_file_t& f = *file_;
   const std::string& name = f.name();
   if (f.size() < magic_size)
-    throw error(name + ": too small to be a pentago file (" + std::to_string(f.size()) + " bytes)");
+    throw pentago_error_t(name + ": too small to be a pentago file (" + std::to_string(f.size()) +
+                          " bytes)");
   uint8_t magic[magic_size];
   f.read(0, magic, "magic");
 
@@ -296,15 +297,17 @@ supertensor_reader::supertensor_reader(std::shared_ptr<const input_file> file)
     f.read(0, head, "file header");
     const uint32_t version = load_le<uint32_t>(head + 20);
     if (version != supertensor_version)
-      throw error(name + ": unsupported sections file version " + std::to_string(version) +
-                  " (expected 3)");
+      throw pentago_error_t(name + ": unsupported sections file version " +
+                            std::to_string(version) + " (expected 3)");
     count = load_le<uint32_t>(head + 24);
     const uint32_t header_size = load_le<uint32_t>(head + 28);
     if (header_size != supertensor_header_size)
-      throw error(name + ": section header size " + std::to_string(header_size) + " (expected 85)");
+      throw pentago_error_t(name + ": section header size " + std::to_string(header_size) +
+                            " (expected 85)");
     if (count > (f.size() - sections_header_size) / supertensor_header_size)
-      throw error(name + ": " + std::to_string(count) + " section headers do not fit in the " +
-                  std::to_string(f.size()) + "-byte file");
+      throw pentago_error_t(name + ": " + std::to_string(count) +
+                            " section headers do not fit in the " + std::to_string(f.size()) +
+                            "-byte file");
     data_start_ = slice_headers_size(count);
     raw = f.read(sections_header_size, supertensor_header_size * count, "section headers");
   } else if (!std::memcmp(magic, supertensor_magic, magic_size)) {
@@ -312,7 +315,7 @@ supertensor_reader::supertensor_reader(std::shared_ptr<const input_file> file)
     data_start_ = supertensor_header_size;
     raw = f.read(0, supertensor_header_size, "section header");
   } else {
-    throw error(name + ": not a pentago file (bad magic)");
+    throw pentago_error_t(name + ": not a pentago file (bad magic)");
   }
 
   headers_.reserve(count);
@@ -321,26 +324,26 @@ supertensor_reader::supertensor_reader(std::shared_ptr<const input_file> file)
     const std::string what = name + ": section header " + std::to_string(s);
     const uint8_t* p = raw.data() + supertensor_header_size * s;
     if (std::memcmp(p, supertensor_magic, magic_size))
-      throw error(what + ": bad magic (expected \"pentago supertensor\")");
+      throw pentago_error_t(what + ": bad magic (expected \"pentago supertensor\")");
     const auto h = supertensor_header_t::unpack(
         std::span<const uint8_t, supertensor_header_size>(p, supertensor_header_size));
     h.validate(what);
     const blob_t& index = h.index;
     if (index.compressed_size == 0 ||
         index.compressed_size > compressed_bound(index.uncompressed_size))
-      throw error(what + ": bad block index compressed size " +
-                  std::to_string(index.compressed_size));
+      throw pentago_error_t(what + ": bad block index compressed size " +
+                            std::to_string(index.compressed_size));
     if (index.offset < data_start_)
-      throw error(what + ": block index offset " + std::to_string(index.offset) +
-                  " lies inside the headers");
+      throw pentago_error_t(what + ": block index offset " + std::to_string(index.offset) +
+                            " lies inside the headers");
     f.check_range(index.offset, index.compressed_size, "block index");
     if (s) {
       if (h.stones != headers_[0].stones)
-        throw error(what + ": section " + h.section.str() + " is not in slice " +
-                    std::to_string(headers_[0].stones));
+        throw pentago_error_t(what + ": section " + h.section.str() + " is not in slice " +
+                              std::to_string(headers_[0].stones));
       if (!(sections_.back().sig() < h.section.sig()))
-        throw error(what + ": sections are not in ascending order (" + sections_.back().str() +
-                    " then " + h.section.str() + ")");
+        throw pentago_error_t(what + ": sections are not in ascending order (" +
+                              sections_.back().str() + " then " + h.section.str() + ")");
     }
     headers_.push_back(h);
     sections_.push_back(h.section);
@@ -349,24 +352,24 @@ supertensor_reader::supertensor_reader(std::shared_ptr<const input_file> file)
   indexes_.resize(count);
 }
 
-int supertensor_reader::section_index(const section_t& s) const {
+int supertensor_reader_t::section_index(const section_t& s) const {
   const auto it =
       std::lower_bound(sections_.begin(), sections_.end(), s,
                        [](const section_t& a, const section_t& b) { return a.sig() < b.sig(); });
   return it != sections_.end() && *it == s ? int(it - sections_.begin()) : -1;
 }
 
-void supertensor_reader::check_section(int index) const {
+void supertensor_reader_t::check_section(int index) const {
   if (index < 0 || size_t(index) >= sections_.size())
-    throw error(name() + ": section index " + std::to_string(index) + " out of range (" +
-                std::to_string(sections_.size()) + " sections)");
+    throw pentago_error_t(name() + ": section index " + std::to_string(index) + " out of range (" +
+                          std::to_string(sections_.size()) + " sections)");
 }
 
-std::string supertensor_reader::block_name(int index, const block_t& block) const {
+std::string supertensor_reader_t::block_name(int index, const block_t& block) const {
   return name() + ": section " + sections_[index].str() + " block " + str_block(block);
 }
 
-std::span<const blob_t> supertensor_reader::block_index(int index) const {
+std::span<const blob_t> supertensor_reader_t::block_index(int index) const {
   check_section(index);
   std::lock_guard<std::mutex> lock(index_mutex_);
   if (!indexes_[index]) {
@@ -379,51 +382,55 @@ std::span<const blob_t> supertensor_reader::block_index(int index) const {
       const blob_t& b = blobs[k++];
       const std::string where = what + ": block " + str_block(block);
       if (b.uncompressed_size != 64 * nodes)
-        throw error(where + ": uncompressed size " + std::to_string(b.uncompressed_size) +
-                    " is not 64 x " + std::to_string(nodes) + " nodes");
+        throw pentago_error_t(where + ": uncompressed size " + std::to_string(b.uncompressed_size) +
+                              " is not 64 x " + std::to_string(nodes) + " nodes");
       if (b.compressed_size == 0 || b.compressed_size > compressed_bound(b.uncompressed_size))
-        throw error(where + ": bad compressed size " + std::to_string(b.compressed_size));
+        throw pentago_error_t(where + ": bad compressed size " + std::to_string(b.compressed_size));
       if (b.offset < data_start_)
-        throw error(where + ": offset " + std::to_string(b.offset) + " lies inside the headers");
+        throw pentago_error_t(where + ": offset " + std::to_string(b.offset) +
+                              " lies inside the headers");
       if (b.offset > file_->size() || b.compressed_size > file_->size() - b.offset)
-        throw error(where + ": data at offset " + std::to_string(b.offset) + " of size " +
-                    std::to_string(b.compressed_size) + " extends past the end of the file (size " +
-                    std::to_string(file_->size()) + ")");
+        throw pentago_error_t(where + ": data at offset " + std::to_string(b.offset) + " of size " +
+                              std::to_string(b.compressed_size) +
+                              " extends past the end of the file (size " +
+                              std::to_string(file_->size()) + ")");
     });
     indexes_[index] = std::make_unique<const std::vector<blob_t>>(std::move(blobs));
   }
   return *indexes_[index];
 }
 
-void supertensor_reader::load_indexes() const {
+void supertensor_reader_t::load_indexes() const {
   for (int s = 0; s < int(sections_.size()); s++) block_index(s);
 }
 
-blob_t supertensor_reader::block_blob(int index, const block_t& block) const {
+blob_t supertensor_reader_t::block_blob(int index, const block_t& block) const {
   check_section(index);
   const auto& h = headers_[index];
   for (int i = 0; i < 4; i++)
-    if (block[i] >= h.blocks[i]) throw error(block_name(index, block) + ": block out of range");
+    if (block[i] >= h.blocks[i])
+      throw pentago_error_t(block_name(index, block) + ": block out of range");
   return block_index(index)[pentago::block_index(h.section, block)];
 }
 
-std::vector<uint8_t> supertensor_reader::read_compressed_block(int index,
-                                                               const block_t& block) const {
+std::vector<uint8_t> supertensor_reader_t::read_compressed_block(int index,
+                                                                 const block_t& block) const {
   const blob_t b = block_blob(index, block);
   return file_->read(b.offset, b.compressed_size, "block");
 }
 
-void supertensor_reader::read_block(int index, const block_t& block,
-                                    std::span<superinfo_t> nodes) const {
+void supertensor_reader_t::read_block(int index, const block_t& block,
+                                      std::span<superinfo_t> nodes) const {
   const blob_t b = block_blob(index, block);
   if (64 * nodes.size() != b.uncompressed_size)
-    throw error(block_name(index, block) + ": output holds " + std::to_string(nodes.size()) +
-                " nodes, the block has " + std::to_string(b.uncompressed_size / 64));
+    throw pentago_error_t(block_name(index, block) + ": output holds " +
+                          std::to_string(nodes.size()) + " nodes, the block has " +
+                          std::to_string(b.uncompressed_size / 64));
   const auto compressed = file_->read(b.offset, b.compressed_size, "block");
   uncompress_disk_block(compressed, nodes, block_name(index, block), headers_[index].filter);
 }
 
-std::vector<superinfo_t> supertensor_reader::read_block(int index, const block_t& block) const {
+std::vector<superinfo_t> supertensor_reader_t::read_block(int index, const block_t& block) const {
   const blob_t b = block_blob(index, block);
   std::vector<superinfo_t> nodes(b.uncompressed_size / 64);
   read_block(index, block, nodes);
@@ -432,8 +439,8 @@ std::vector<superinfo_t> supertensor_reader::read_block(int index, const block_t
 
 // ---- .pentago.index sidecar ---------------------------------------------------------------------
 
-std::vector<uint8_t> slice_index_bytes(const supertensor_reader& reader) {
-  if (reader.slice() < 0) throw error(reader.name() + ": no sections to index");
+std::vector<uint8_t> slice_index_bytes(const supertensor_reader_t& reader) {
+  if (reader.slice() < 0) throw pentago_error_t(reader.name() + ": no sections to index");
   // A complete slice gets the 2013 layout (every section, in slice_sections order); a partial
   // one gets records for its own sections in file order. The sidecar's size tells a reader
   // which, so a file whose blocks add up to the complete slice's must be that layout.
@@ -442,18 +449,19 @@ std::vector<uint8_t> slice_index_bytes(const supertensor_reader& reader) {
   for (const auto& s : reader.sections()) file_blocks += section_block_count(s);
   for (const auto& s : all) slice_blocks += section_block_count(s);
   if (file_blocks == slice_blocks && reader.sections() != all)
-    throw error(reader.name() + ": the sections of slice " + std::to_string(reader.slice()) +
-                " are not in slice order (a complete slice's index lists them in that order)");
+    throw pentago_error_t(
+        reader.name() + ": the sections of slice " + std::to_string(reader.slice()) +
+        " are not in slice order (a complete slice's index lists them in that order)");
   std::vector<uint8_t> out(slice_index_header_size);
   std::memcpy(out.data(), slice_index_magic, magic_size);
   store_le<uint32_t>(out.data() + 20, uint32_t(reader.slice()));
   for (int s = 0; s < int(reader.sections().size()); s++) {
     if (reader.headers()[s].filter != 1)
-      throw error(reader.name() + ": section " + reader.sections()[s].str() +
-                  " is not interleaved (the index format assumes filter 1)");
+      throw pentago_error_t(reader.name() + ": section " + reader.sections()[s].str() +
+                            " is not interleaved (the index format assumes filter 1)");
     for (const blob_t& b : reader.block_index(s)) {
       if (b.compressed_size > UINT32_MAX)
-        throw error(reader.name() + ": block too large for the index format");
+        throw pentago_error_t(reader.name() + ": block too large for the index format");
       uint8_t record[slice_index_entry_size];
       store_le<uint32_t>(record, uint32_t(b.offset));
       store_le<uint32_t>(record + 4, uint32_t(b.offset >> 32));
@@ -464,26 +472,26 @@ std::vector<uint8_t> slice_index_bytes(const supertensor_reader& reader) {
   return out;
 }
 
-void write_slice_index(const supertensor_reader& reader, const std::string& path) {
+void write_slice_index(const supertensor_reader_t& reader, const std::string& path) {
   write_file(path, slice_index_bytes(reader));
 }
 
-slice_index_reader::slice_index_reader(const std::string& path)
-    : slice_index_reader(std::make_shared<const input_file>(path)) {}
+slice_index_reader_t::slice_index_reader_t(const std::string& path)
+    : slice_index_reader_t(std::make_shared<const input_file_t>(path)) {}
 
-slice_index_reader::slice_index_reader(std::shared_ptr<const input_file> file,
-                                       const std::vector<section_t>* file_sections)
+slice_index_reader_t::slice_index_reader_t(std::shared_ptr<const input_file_t> file,
+                                           const std::vector<section_t>* file_sections)
     : file_(std::move(file)) {
   const std::string& name = file_->name();
   if (file_->size() < slice_index_header_size)
-    throw error(name + ": too small to be a pentago index (" + std::to_string(file_->size()) +
-                " bytes)");
+    throw pentago_error_t(name + ": too small to be a pentago index (" +
+                          std::to_string(file_->size()) + " bytes)");
   uint8_t head[slice_index_header_size];
   file_->read(0, head, "index header");
   if (std::memcmp(head, slice_index_magic, magic_size))
-    throw error(name + ": not a pentago index (bad magic)");
+    throw pentago_error_t(name + ": not a pentago index (bad magic)");
   const uint32_t slice = load_le<uint32_t>(head + 20);
-  if (slice > 36) throw error(name + ": bad slice " + std::to_string(slice));
+  if (slice > 36) throw pentago_error_t(name + ": bad slice " + std::to_string(slice));
   slice_ = int(slice);
   // Records over a list of sections: their first records, then the total; the size they need.
   auto layout = [](const std::vector<section_t>& sections, std::vector<uint64_t>& first) {
@@ -513,51 +521,53 @@ slice_index_reader::slice_index_reader(std::shared_ptr<const input_file> file,
     partial_text = " nor the " + std::to_string(file_sections->size()) +
                    " sections of its slice file (" + std::to_string(partial) + " bytes)";
   }
-  throw error(name + ": size " + std::to_string(file_->size()) + " matches neither slice " +
-              std::to_string(slice_) + " (" + std::to_string(complete) + " bytes)" + partial_text);
+  throw pentago_error_t(name + ": size " + std::to_string(file_->size()) +
+                        " matches neither slice " + std::to_string(slice_) + " (" +
+                        std::to_string(complete) + " bytes)" + partial_text);
 }
 
-int slice_index_reader::section_index(const section_t& s) const {
+int slice_index_reader_t::section_index(const section_t& s) const {
   const auto it =
       std::lower_bound(sections_.begin(), sections_.end(), s,
                        [](const section_t& a, const section_t& b) { return a.sig() < b.sig(); });
   return it != sections_.end() && *it == s ? int(it - sections_.begin()) : -1;
 }
 
-slice_index_entry slice_index_reader::entry(uint64_t record) const {
+slice_index_entry_t slice_index_reader_t::entry(uint64_t record) const {
   if (record >= total_blocks())
-    throw error(name() + ": record " + std::to_string(record) + " out of range");
+    throw pentago_error_t(name() + ": record " + std::to_string(record) + " out of range");
   uint8_t bytes[slice_index_entry_size];
   file_->read(slice_index_header_size + slice_index_entry_size * record, bytes, "index record");
   return {uint64_t(load_le<uint32_t>(bytes)) | uint64_t(load_le<uint32_t>(bytes + 4)) << 32,
           load_le<uint32_t>(bytes + 8)};
 }
 
-slice_index_entry slice_index_reader::entry(int section_index, const block_t& block) const {
+slice_index_entry_t slice_index_reader_t::entry(int section_index, const block_t& block) const {
   if (section_index < 0 || size_t(section_index) >= sections_.size())
-    throw error(name() + ": section index " + std::to_string(section_index) + " out of range");
+    throw pentago_error_t(name() + ": section index " + std::to_string(section_index) +
+                          " out of range");
   const auto& section = sections_[section_index];
   const auto blocks = section_blocks(section);
   for (int i = 0; i < 4; i++)
     if (block[i] >= blocks[i])
-      throw error(name() + ": section " + section.str() + " block " + str_block(block) +
-                  " out of range");
+      throw pentago_error_t(name() + ": section " + section.str() + " block " + str_block(block) +
+                            " out of range");
   return entry(first_block_[section_index] + block_index(section, block));
 }
 
-std::vector<superinfo_t> slice_index_reader::read_block(const input_file& pentago,
-                                                        int section_index,
-                                                        const block_t& block) const {
-  const slice_index_entry e = entry(section_index, block);
+std::vector<superinfo_t> slice_index_reader_t::read_block(const input_file_t& pentago,
+                                                          int section_index,
+                                                          const block_t& block) const {
+  const slice_index_entry_t e = entry(section_index, block);
   const auto& section = sections_[section_index];
   const std::string what = pentago.name() + ": section " + section.str() + " block " +
                            str_block(block) + " (via " + name() + ")";
   std::vector<superinfo_t> nodes(size_t(block_nodes(section, block)));
   if (e.compressed_size == 0 || e.compressed_size > compressed_bound(64 * nodes.size()))
-    throw error(what + ": bad compressed size " + std::to_string(e.compressed_size));
+    throw pentago_error_t(what + ": bad compressed size " + std::to_string(e.compressed_size));
   if (e.offset > pentago.size() || e.compressed_size > pentago.size() - e.offset)
-    throw error(what + ": data at offset " + std::to_string(e.offset) +
-                " extends past the end of the file");
+    throw pentago_error_t(what + ": data at offset " + std::to_string(e.offset) +
+                          " extends past the end of the file");
   const auto compressed = pentago.read(e.offset, e.compressed_size, "block");
   uncompress_disk_block(compressed, nodes, what, 1);
   return nodes;

@@ -14,18 +14,18 @@
 
 namespace pentago {
 
-check_result check_run_directory(const std::string& dir, const check_options& options,
-                                 const std::function<void(const std::string&)>& print) {
+check_result_t check_run_directory(const std::string& dir, const check_options_t& options,
+                                   const std::function<void(const std::string&)>& print) {
   using namespace check_detail;
   if (options.fraction <= 0 || options.fraction > 1)
-    throw usage_error("--fraction must be in (0, 1]");
-  check_result result;
-  reporter report(dir, options.max_reports, result);
+    throw usage_error_t("--fraction must be in (0, 1]");
+  check_result_t result;
+  reporter_t report(dir, options.max_reports, result);
   const int threads = options.threads > 0 ? options.threads
                                           : int(std::max(1u, std::thread::hardware_concurrency()));
-  checker c{dir, options, report, result, print, threads};
+  checker_t c{dir, options, report, result, print, threads};
 
-  directory_contents contents;
+  directory_contents_t contents;
   if (!c.list_files(contents)) {
     report.finish();
     return result;
@@ -36,7 +36,7 @@ check_result check_run_directory(const std::string& dir, const check_options& op
     c.expected_samples = options.samples;
     c.samples_from_run = true;
   }
-  const record_expectations recorded = c.check_record(contents);
+  const record_expectations_t recorded = c.check_record(contents);
   if (c.meaningless)
     c.say("  meaningless mode: slice " + std::to_string(*c.meaningless) +
           " holds meaningless values");
@@ -49,14 +49,14 @@ check_result check_run_directory(const std::string& dir, const check_options& op
   std::map<int, std::vector<section_t>> section_lists;
   for (auto it = contents.slices.rbegin(); it != contents.slices.rend(); ++it) {
     const int n = it->first;
-    const slice_files& paths = it->second;
+    const slice_files_t& paths = it->second;
     const bool recorded_slice = recorded.computed.count(n) > 0;  // missing files reported
     std::string summary = "  " + slice_name(n) + ":";
     if (n == 36 || (c.meaningless && n > *c.meaningless)) {
       report.fail("slices", slice_name(n) + ": no such slice in this run");
       continue;
     }
-    npy_array counts;
+    npy_array_t counts;
     bool counts_ok = false;
     std::vector<section_t> sections;
     if (!paths.counts.empty()) {
@@ -81,12 +81,12 @@ check_result check_run_directory(const std::string& dir, const check_options& op
     bool sections_known = counts_ok;
     if (!counts_ok && !paths.slice.empty()) {
       try {
-        sections = supertensor_reader(paths.slice).sections();
+        sections = supertensor_reader_t(paths.slice).sections();
         sections_known = true;
       } catch (const std::exception&) {
       }
     }
-    std::vector<sample_row> samples;
+    std::vector<sample_row_t> samples;
     if (!paths.sparse.empty()) {
       samples = c.check_sparse(n, paths.sparse, sections_known ? &sections : nullptr);
       summary += ", " + std::to_string(samples.size()) + " samples";

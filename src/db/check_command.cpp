@@ -39,10 +39,10 @@ std::string check_usage() {
          "  --help           this text\n";
 }
 
-check_command parse_check_command(int argc, char** argv) {
-  check_command c;
+check_command_t parse_check_command(int argc, char** argv) {
+  check_command_t c;
   auto& o = c.options;
-  argument_cursor args(argc, argv);
+  argument_cursor_t args(argc, argv);
   while (args.next()) {
     const std::string& arg = args.arg();
     if (!args.is_option()) {
@@ -58,7 +58,7 @@ check_command parse_check_command(int argc, char** argv) {
       char* end = nullptr;
       o.fraction = std::strtod(v.c_str(), &end);
       if (v.empty() || *end || !(o.fraction > 0 && o.fraction <= 1))
-        throw usage_error("--fraction must be a number in (0, 1], got '" + v + "'");
+        throw usage_error_t("--fraction must be a number in (0, 1], got '" + v + "'");
     } else if (arg == "--seed") {
       o.seed = uint64_t(args.int_value(0, INT64_MAX));
     } else if (arg == "--samples") {
@@ -67,7 +67,7 @@ check_command parse_check_command(int argc, char** argv) {
       o.data = args.value();
       std::error_code ec;
       if (o.data.empty() || !std::filesystem::is_directory(o.data, ec))
-        throw usage_error("--data: '" + o.data + "' is not a directory");
+        throw usage_error_t("--data: '" + o.data + "' is not a directory");
     } else if (arg == "--no-data") {
       c.no_data = true;
     } else if (arg == "--no-record") {
@@ -82,10 +82,10 @@ check_command parse_check_command(int argc, char** argv) {
       args.unknown();
     }
   }
-  if (c.dirs.empty()) throw usage_error("missing DIR");
+  if (c.dirs.empty()) throw usage_error_t("missing DIR");
   if (c.options.fraction < 1 && c.options.integrity.empty())
-    throw usage_error("--fraction needs --integrity");
-  if (c.no_data && !o.data.empty()) throw usage_error("--data and --no-data exclude each other");
+    throw usage_error_t("--fraction needs --integrity");
+  if (c.no_data && !o.data.empty()) throw usage_error_t("--data and --no-data exclude each other");
   return c;
 }
 

@@ -24,8 +24,8 @@ uint64_t section_boards(const section_t& s) {
 
 }  // namespace
 
-std::vector<section_t> checker::check_counts(int n, const std::string& path, npy_array& counts,
-                                             bool& ok) {
+std::vector<section_t> checker_t::check_counts(int n, const std::string& path, npy_array_t& counts,
+                                               bool& ok) {
   const std::string where = slice_name(n) + ": " + fs::path(path).filename().string();
   ok = false;
   if (!read_table(where, path, 4, counts)) return {};
@@ -59,7 +59,7 @@ std::vector<section_t> checker::check_counts(int n, const std::string& path, npy
   return sections;
 }
 
-void checker::compare_with_published(int n, const npy_array& counts) {
+void checker_t::compare_with_published(int n, const npy_array_t& counts) {
   if (options.data.empty() || (meaningless && n <= *meaningless)) return;
   const std::string name = "counts-" + std::to_string(n) + ".npy";
   const std::string kind = slice_name(n) + ": published counts";
@@ -69,7 +69,7 @@ void checker::compare_with_published(int n, const npy_array& counts) {
     report.note(slice_name(n) + ": no published " + path.string() + " to compare with");
     return;
   }
-  npy_array published;
+  npy_array_t published;
   try {
     published = read_npy(path.string());
   } catch (const std::exception& e) {
@@ -108,7 +108,7 @@ void checker::compare_with_published(int n, const npy_array& counts) {
   result.published_rows += equal;
 }
 
-void checker::check_structure(const std::map<int, std::vector<section_t>>& section_lists) {
+void checker_t::check_structure(const std::map<int, std::vector<section_t>>& section_lists) {
   // Section lists of consecutive slices: the children of one are exactly the next.
   for (const auto& [n, sections] : section_lists) {
     const auto next = section_lists.find(n + 1);

@@ -21,7 +21,7 @@ std::string pentago_name(int n) { return "slice-" + std::to_string(n) + ".pentag
 
 }  // namespace
 
-bool checker::list_files(directory_contents& contents) {
+bool checker_t::list_files(directory_contents_t& contents) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
     report.fail("directory", !fs::exists(fs::symlink_status(dir, ec)) ? "no such directory"
@@ -32,10 +32,10 @@ bool checker::list_files(directory_contents& contents) {
   static const std::regex pentago_file(R"(.*\.pentago)"),
       allowed(
           R"(log|log-\d+|history.*|output-.*|.*\.pbs|.*\.sh|slurm-.*\.out|.*\.o\d+|.*\.e\d+|\d+\.(cobaltlog|error|output)|(restart|checkpoint).*)");
-  run_directory_listing listing;
+  run_directory_listing_t listing;
   try {
     listing = scan_run_directory(dir);
-  } catch (const error& e) {
+  } catch (const pentago_error_t& e) {
     report.fail("directory", e.what());
   }
   contents.slices = listing.slices;
@@ -57,8 +57,8 @@ bool checker::list_files(directory_contents& contents) {
   return true;
 }
 
-record_expectations checker::check_record(const directory_contents& contents) {
-  record_expectations expect;
+record_expectations_t checker_t::check_record(const directory_contents_t& contents) {
+  record_expectations_t expect;
   const std::string kind = "run record";
   if (!contents.has_record) {
     if (options.require_record)
@@ -69,7 +69,7 @@ record_expectations checker::check_record(const directory_contents& contents) {
       say("  no run.jsonl: files checked by their contents alone (--no-record)");
     return expect;
   }
-  recorded_run run;
+  recorded_run_t run;
   try {
     run = read_run_record(dir + "/run.jsonl");
   } catch (const std::exception& e) {
@@ -81,7 +81,7 @@ record_expectations checker::check_record(const directory_contents& contents) {
     report.fail(kind, "run.jsonl has no header record");
     return expect;
   }
-  const recorded_header& header = run.headers.back();
+  const recorded_header_t& header = run.headers.back();
   if (!run.done) {
     report.fail(kind, "run.jsonl has no done record after its last header (line " +
                           std::to_string(header.line) +
@@ -125,7 +125,7 @@ record_expectations checker::check_record(const directory_contents& contents) {
     if (s.slice > header.save) continue;
     const std::string name = pentago_name(s.slice);
     if (std::none_of(s.files.begin(), s.files.end(),
-                     [&](const recorded_file& f) { return f.name == name; }))
+                     [&](const recorded_file_t& f) { return f.name == name; }))
       report.fail(kind, "run.jsonl line " + std::to_string(s.line) + ": " + slice_name(s.slice) +
                             " is at or below --save " + std::to_string(header.save) +
                             " but its record lists no " + name);

@@ -18,14 +18,14 @@ namespace {
 namespace fs = std::filesystem;
 }  // namespace
 
-void checker::check_integrity(int n) {
+void checker_t::check_integrity(int n) {
   const std::string kind = "integrity " + std::to_string(n);
   const std::string path = dir + "/" + slice_file_name(n);
   const std::string child_path = dir + "/" + slice_file_name(n + 1);
-  slice_database db(options.cache_bytes);
-  std::shared_ptr<const supertensor_reader> reader;
+  slice_database_t db(options.cache_bytes);
+  std::shared_ptr<const supertensor_reader_t> reader;
   try {
-    reader = std::make_shared<const supertensor_reader>(path);
+    reader = std::make_shared<const supertensor_reader_t>(path);
     if (n < 35 && meaningless != n + 1) db.add_file(child_path);
     if (n < 35 && n + 1 == meaningless && fs::exists(child_path)) db.add_file(child_path);
   } catch (const std::exception& e) {

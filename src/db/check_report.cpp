@@ -32,8 +32,8 @@ std::vector<std::pair<int, block_t>> every_block(const std::vector<section_t>& s
   return blocks;
 }
 
-bool checker::read_table(const std::string& where, const std::string& path, uint64_t cols,
-                         npy_array& table) {
+bool checker_t::read_table(const std::string& where, const std::string& path, uint64_t cols,
+                           npy_array_t& table) {
   try {
     table = read_npy(path);
   } catch (const std::exception& e) {
@@ -48,22 +48,22 @@ bool checker::read_table(const std::string& where, const std::string& path, uint
   return true;
 }
 
-void reporter::fail(const std::string& kind, const std::string& message) {
+void reporter_t::fail(const std::string& kind, const std::string& message) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (++counts_[kind] <= max_) result_.failures.push_back(dir_ + ": " + message);
 }
 
-void reporter::note(const std::string& message) {
+void reporter_t::note(const std::string& message) {
   std::lock_guard<std::mutex> lock(mutex_);
   result_.notes.push_back(dir_ + ": " + message);
 }
 
-int reporter::count(const std::string& kind) {
+int reporter_t::count(const std::string& kind) {
   std::lock_guard<std::mutex> lock(mutex_);
   return counts_[kind];
 }
 
-void reporter::finish() {
+void reporter_t::finish() {
   for (const auto& [kind, count] : counts_)
     if (count > max_)
       result_.failures.push_back(dir_ + ": " + kind + ": " + std::to_string(count - max_) +

@@ -17,8 +17,8 @@ namespace {
 namespace fs = std::filesystem;
 }  // namespace
 
-super_search_options checker::search_options() const {
-  super_search_options o;
+super_search_options_t checker_t::search_options() const {
+  super_search_options_t o;
   o.table_bits = 18;
   if (meaningless) {
     o.leaf_stones = *meaningless;
@@ -27,19 +27,19 @@ super_search_options checker::search_options() const {
   return o;
 }
 
-std::vector<sample_row> checker::check_sparse(int n, const std::string& path,
-                                              const std::vector<section_t>* known_sections) {
+std::vector<sample_row_t> checker_t::check_sparse(int n, const std::string& path,
+                                                  const std::vector<section_t>* known_sections) {
   const std::string where = slice_name(n) + ": " + fs::path(path).filename().string();
   static const std::vector<section_t> none;
   const std::vector<section_t>& sections = known_sections ? *known_sections : none;
-  npy_array sparse;
+  npy_array_t sparse;
   if (!read_table(where, path, 9, sparse)) return {};
   bool ok = true;
-  std::vector<sample_row> samples;
+  std::vector<sample_row_t> samples;
   samples.reserve(sparse.rows);
   std::vector<uint64_t> per_section(sections.size(), 0);
   for (uint64_t r = 0; r < sparse.rows; r++) {
-    sample_row row;
+    sample_row_t row;
     row.row = r;
     row.board = sparse(r, 0);
     for (int w = 0; w < 4; w++) {
@@ -110,7 +110,8 @@ std::vector<sample_row> checker::check_sparse(int n, const std::string& path,
   return samples;
 }
 
-void checker::search_samples(int n, const std::vector<sample_row>& samples, std::string& summary) {
+void checker_t::search_samples(int n, const std::vector<sample_row_t>& samples,
+                               std::string& summary) {
   if (samples.empty()) return;
   const std::string kind = slice_name(n) + ": samples vs search";
   if (n == meaningless) {
@@ -138,11 +139,11 @@ void checker::search_samples(int n, const std::vector<sample_row>& samples, std:
       std::swap(order[i], order[i + size_t(random.bits<uint64_t>() % (order.size() - i))]);
     order.resize(size_t(options.search_max));
   }
-  std::vector<std::unique_ptr<super_searcher>> searchers(static_cast<size_t>(threads));
+  std::vector<std::unique_ptr<super_searcher_t>> searchers(static_cast<size_t>(threads));
   std::atomic<uint64_t> good{0};
   parallel_for(threads, order.size(), [&](int worker, uint64_t i) {
     auto& searcher = searchers[size_t(worker)];
-    if (!searcher) searcher = std::make_unique<super_searcher>(search_options());
+    if (!searcher) searcher = std::make_unique<super_searcher_t>(search_options());
     const auto& row = samples[order[i]];
     const superinfo_t expected = searcher->black_white(row.board);
     if (expected == row.value)

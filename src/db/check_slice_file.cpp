@@ -21,13 +21,13 @@ namespace {
 namespace fs = std::filesystem;
 }  // namespace
 
-void checker::check_slice_file(int n, const slice_files& paths,
-                               const std::vector<section_t>& sections, const npy_array* counts,
-                               std::vector<sample_row>& samples, std::string& summary) {
+void checker_t::check_slice_file(int n, const slice_files_t& paths,
+                                 const std::vector<section_t>& sections, const npy_array_t* counts,
+                                 std::vector<sample_row_t>& samples, std::string& summary) {
   const std::string where = slice_name(n) + ": " + fs::path(paths.slice).filename().string();
-  std::unique_ptr<supertensor_reader> reader;
+  std::unique_ptr<supertensor_reader_t> reader;
   try {
-    reader = std::make_unique<supertensor_reader>(paths.slice);
+    reader = std::make_unique<supertensor_reader_t>(paths.slice);
     reader->load_indexes();
   } catch (const std::exception& e) {
     report.fail(where, where + ": " + e.what());
@@ -210,10 +210,10 @@ void checker::check_slice_file(int n, const slice_files& paths,
   }
 }
 
-void checker::check_other_pentago_file(const std::string& path) {
+void checker_t::check_other_pentago_file(const std::string& path) {
   const std::string name = fs::path(path).filename().string();
   try {
-    const supertensor_reader reader(path);
+    const supertensor_reader_t reader(path);
     const auto blocks = every_block(reader.sections());
     for (const auto& [s, block] : blocks) reader.read_block(s, block);
     say("  " + name + ": " + std::to_string(reader.sections().size()) + " sections, " +

@@ -23,12 +23,12 @@ void global_init() {
   static std::once_flag once;
   std::call_once(once, [] {
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-      throw error("libcurl: cannot initialise");
+      throw pentago_error_t("libcurl: cannot initialise");
   });
 }
 
 // What one transfer received.
-struct transfer {
+struct transfer_t {
   std::vector<uint8_t> body;
   uint64_t limit = 0;  // more bytes than this: the server ignored the range
   bool overflow = false;
@@ -62,7 +62,7 @@ std::string header_value(const std::string& line, size_t name_size) {
 }
 
 size_t on_body(char* data, size_t, size_t n, void* user) {
-  auto& t = *static_cast<transfer*>(user);
+  auto& t = *static_cast<transfer_t*>(user);
   if (t.status != 200 && t.status != 206) return n;  // an error page: only its status matters
   if (t.body.size() + n > t.limit) {
     t.overflow = true;
@@ -74,7 +74,7 @@ size_t on_body(char* data, size_t, size_t n, void* user) {
 }
 
 size_t on_header(char* data, size_t, size_t n, void* user) {
-  auto& t = *static_cast<transfer*>(user);
+  auto& t = *static_cast<transfer_t*>(user);
   const std::string line(data, n);
   if (line.rfind("HTTP/", 0) == 0) {  // a new response (redirects, 100 Continue)
     t.content_range.clear();
@@ -121,11 +121,11 @@ bool parse_content_range(const std::string& text, uint64_t& first, uint64_t& las
 
 }  // namespace
 
-struct http_client::handle_pool {
+struct http_client_t::handle_pool_t {
   std::mutex mutex;
   std::vector<CURL*> free;
   std::atomic<uint64_t> requests{0};
-  ~handle_pool() {
+  ~handle_pool_t() {
     for (CURL* h : free) curl_easy_cleanup(h);
   }
   CURL* take() {
@@ -138,7 +138,7 @@ struct http_client::handle_pool {
       }
     }
     CURL* h = curl_easy_init();
-    if (!h) throw error("libcurl: cannot create a transfer handle");
+    if (!h) throw pentago_error_t("libcurl: cannot create a transfer handle");
     return h;
   }
   void give(CURL* h) {
@@ -147,37 +147,39 @@ struct http_client::handle_pool {
   }
 };
 
-http_client::http_client(const http_options& options)
-    : options_(options), pool_(std::make_unique<handle_pool>()) {
-  if (options.attempts < 1) throw usage_error("HTTP attempts must be at least 1");
+http_client_t::http_client_t(const http_options_t& options)
+    : options_(options), pool_(std::make_unique<handle_pool_t>()) {
+  if (options.attempts < 1) throw usage_error_t("HTTP attempts must be at least 1");
   global_init();
 }
 
-http_client::~http_client() = default;
+http_client_t::~http_client_t() = default;
 
-uint64_t http_client::requests() const { return pool_->requests.load(); }
+uint64_t http_client_t::requests() const { return pool_->requests.load(); }
 
-std::optional<http_client::range_result> http_client::get_range(const std::string& url,
-                                                                uint64_t offset, uint64_t size,
-                                                                bool missing_ok) const {
+std::optional<http_client_t::range_result_t> http_client_t::get_range(const std::string& url,
+                                                                      uint64_t offset,
+                                                                      uint64_t size,
+                                                                      bool missing_ok) const {
   PENTAGO_CHECK(size >= 1, "empty range request");
   const std::string range = std::to_string(offset) + "-" + std::to_string(offset + size - 1);
   CURL* h = pool_->take();
-  struct returner {
-    handle_pool& pool;
+  struct returner_t {
+    handle_pool_t& pool;
     CURL* h;
-    ~returner() { pool.give(h); }
+    ~returner_t() { pool.give(h); }
   } give_back{*pool_, h};
 
   std::string last_reason;
   double delay = options_.first_retry_delay;
   // Every try and the delays between them share one bound: a stalled server holds the caller
   // for timeout_seconds, not that times the attempts.
-  using clock = std::chrono::steady_clock;
-  const auto deadline = clock::now() + std::chrono::duration_cast<clock::duration>(
-                                           std::chrono::duration<double>(options_.timeout_seconds));
+  using clock_type_t = std::chrono::steady_clock;
+  const auto deadline =
+      clock_type_t::now() + std::chrono::duration_cast<clock_type_t::duration>(
+                                std::chrono::duration<double>(options_.timeout_seconds));
   const auto seconds_left = [&] {
-    return std::chrono::duration<double>(deadline - clock::now()).count();
+    return std::chrono::duration<double>(deadline - clock_type_t::now()).count();
   };
   int attempt = 1;
   for (; attempt <= options_.attempts; attempt++) {
@@ -191,7 +193,7 @@ std::optional<http_client::range_result> http_client::get_range(const std::strin
       delay *= 2;
     }
     const double left = std::max(0.001, seconds_left());
-    transfer t;
+    transfer_t t;
     t.limit = size;
     char message[CURL_ERROR_SIZE] = "";
     curl_easy_reset(h);
@@ -215,17 +217,17 @@ std::optional<http_client::range_result> http_client::get_range(const std::strin
     // A range of encoded content (gzip and the like) is not a range of the file's bytes.
     if (!t.content_encoding.empty() && strcasecmp(t.content_encoding.c_str(), "identity") != 0 &&
         (t.status == 200 || t.status == 206))
-      throw fetch_error(url + ": the server sent range " + range + " with Content-Encoding '" +
-                        printable(t.content_encoding) +
-                        "' (serve the slice files unencoded: a range of encoded bytes is not "
-                        "a range of the file)");
+      throw fetch_error_t(url + ": the server sent range " + range + " with Content-Encoding '" +
+                          printable(t.content_encoding) +
+                          "' (serve the slice files unencoded: a range of encoded bytes is not "
+                          "a range of the file)");
     if (rc != CURLE_OK) {
       if (t.overflow)
-        throw fetch_error(url + ": the server ignores HTTP Range requests (sent more than the " +
-                          std::to_string(size) + " bytes asked for)");
+        throw fetch_error_t(url + ": the server ignores HTTP Range requests (sent more than the " +
+                            std::to_string(size) + " bytes asked for)");
       last_reason = message[0] ? message : curl_easy_strerror(rc);
       if (transient(rc)) continue;
-      throw fetch_error("cannot fetch " + url + ": " + last_reason);
+      throw fetch_error_t("cannot fetch " + url + ": " + last_reason);
     }
     long status = 0;
     curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
@@ -233,36 +235,37 @@ std::optional<http_client::range_result> http_client::get_range(const std::strin
       uint64_t first, last, total;
       if (!parse_content_range(t.content_range, first, last, total) || first != offset ||
           last != offset + size - 1 || t.body.size() != size)
-        throw fetch_error(url + ": bad partial response to range " + range + " (Content-Range '" +
-                          printable(header_value(t.content_range, 0)) + "', " +
-                          std::to_string(t.body.size()) + " bytes)");
-      return range_result{std::move(t.body), total};
+        throw fetch_error_t(url + ": bad partial response to range " + range + " (Content-Range '" +
+                            printable(header_value(t.content_range, 0)) + "', " +
+                            std::to_string(t.body.size()) + " bytes)");
+      return range_result_t{std::move(t.body), total};
     }
     if (status == 200) {
       // Whole content in one piece: fine only when the range was the whole resource.
-      if (offset == 0 && t.body.size() == size) return range_result{std::move(t.body), size};
-      throw fetch_error(url + ": the server ignores HTTP Range requests (status 200 to range " +
-                        range + ")");
+      if (offset == 0 && t.body.size() == size) return range_result_t{std::move(t.body), size};
+      throw fetch_error_t(url + ": the server ignores HTTP Range requests (status 200 to range " +
+                          range + ")");
     }
     if ((status == 404 || status == 410) && missing_ok) return std::nullopt;
     if (status == 416)
-      throw fetch_error(url + ": range " + range +
-                        " is not satisfiable (HTTP 416: the file is shorter than expected)");
+      throw fetch_error_t(url + ": range " + range +
+                          " is not satisfiable (HTTP 416: the file is shorter than expected)");
     last_reason = "HTTP status " + std::to_string(status);
     if (status >= 500 || status == 408 || status == 429) continue;
-    throw fetch_error("cannot fetch " + url + ": " + last_reason);
+    throw fetch_error_t("cannot fetch " + url + ": " + last_reason);
   }
   const int tries = attempt - 1;
-  throw fetch_error("cannot fetch " + url + ": " + last_reason + " (" + std::to_string(tries) +
-                    (tries == 1 ? " attempt)" : " attempts)"));
+  throw fetch_error_t("cannot fetch " + url + ": " + last_reason + " (" + std::to_string(tries) +
+                      (tries == 1 ? " attempt)" : " attempts)"));
 }
 
-std::shared_ptr<const input_file> http_client::open(const std::string& url, uint64_t size) const {
-  return std::make_shared<const input_file>(url, size,
-                                            [this, url](uint64_t offset, std::span<uint8_t> out) {
-                                              const auto r = get_range(url, offset, out.size());
-                                              std::memcpy(out.data(), r->bytes.data(), out.size());
-                                            });
+std::shared_ptr<const input_file_t> http_client_t::open(const std::string& url,
+                                                        uint64_t size) const {
+  return std::make_shared<const input_file_t>(
+      url, size, [this, url](uint64_t offset, std::span<uint8_t> out) {
+        const auto r = get_range(url, offset, out.size());
+        std::memcpy(out.data(), r->bytes.data(), out.size());
+      });
 }
 
 }  // namespace pentago

@@ -8,17 +8,17 @@
 
 namespace pentago {
 
-run_directory_listing scan_run_directory(const std::string& dir) {
+run_directory_listing_t scan_run_directory(const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw error(dir + ": not a directory");
+  if (!fs::is_directory(dir, ec)) throw pentago_error_t(dir + ": not a directory");
   static const std::regex pattern(
       R"((counts|sparse)-(\d{1,2})\.npy|slice-(\d{1,2})\.pentago(\.index)?|meaningless-(\d{1,2}))");
   std::vector<fs::directory_entry> entries;
   for (const auto& entry : fs::directory_iterator(dir, ec)) entries.push_back(entry);
-  if (ec) throw error(dir + ": cannot list the directory: " + ec.message());
+  if (ec) throw pentago_error_t(dir + ": cannot list the directory: " + ec.message());
   std::sort(entries.begin(), entries.end());
-  run_directory_listing listing;
+  run_directory_listing_t listing;
   for (const auto& entry : entries) {
     const std::string name = entry.path().filename().string(), path = entry.path().string();
     std::smatch m;

@@ -12,26 +12,27 @@
 namespace pentago {
 namespace {
 
-using json = nlohmann::json;
+using json_t = nlohmann::json;
 
 // A field's value of the expected kind; throws a one-line reason otherwise.
-int64_t integer(const json& object, const char* key, int64_t lo, int64_t hi) {
+int64_t integer(const json_t& object, const char* key, int64_t lo, int64_t hi) {
   const auto it = object.find(key);
-  if (it == object.end()) throw error(std::string("no '") + key + "'");
+  if (it == object.end()) throw pentago_error_t(std::string("no '") + key + "'");
   if (!it->is_number_integer() || it->get<int64_t>() < lo || it->get<int64_t>() > hi)
-    throw error(std::string("'") + key + "' is " + it->dump() + ", not an integer in [" +
-                std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    throw pentago_error_t(std::string("'") + key + "' is " + it->dump() + ", not an integer in [" +
+                          std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return it->get<int64_t>();
 }
 
-std::string text(const json& object, const char* key) {
+std::string text(const json_t& object, const char* key) {
   const auto it = object.find(key);
-  if (it == object.end() || !it->is_string()) throw error(std::string("no text '") + key + "'");
+  if (it == object.end() || !it->is_string())
+    throw pentago_error_t(std::string("no text '") + key + "'");
   return it->get<std::string>();
 }
 
-recorded_header read_header(const json& r) {
-  recorded_header h;
+recorded_header_t read_header(const json_t& r) {
+  recorded_header_t h;
   h.program = text(r, "program");
   h.root = text(r, "root");
   h.top = int(integer(r, "top", 0, 36));
@@ -41,27 +42,27 @@ recorded_header read_header(const json& r) {
   h.meaningless = int(integer(r, "meaningless", 0, 36));
   const auto restart = r.find("restart");
   if (restart != r.end() && !restart->is_null()) {
-    if (!restart->is_object()) throw error("'restart' is neither null nor an object");
+    if (!restart->is_object()) throw pentago_error_t("'restart' is neither null nor an object");
     h.restart_path = text(*restart, "path");
   }
   return h;
 }
 
-recorded_slice read_slice(const json& r) {
-  recorded_slice s;
+recorded_slice_t read_slice(const json_t& r) {
+  recorded_slice_t s;
   s.slice = int(integer(r, "slice", 0, 36));
   s.sections = uint64_t(integer(r, "sections", 0, INT64_MAX));
   s.nodes = uint64_t(integer(r, "nodes", 0, INT64_MAX));
   const auto dropped = r.find("dropped");
   s.dropped = dropped != r.end() && dropped->is_boolean() && dropped->get<bool>();
   const auto files = r.find("files");
-  if (files == r.end() || !files->is_array()) throw error("no 'files' list");
+  if (files == r.end() || !files->is_array()) throw pentago_error_t("no 'files' list");
   for (const auto& f : *files) {
-    if (!f.is_object()) throw error("a 'files' entry is not an object");
-    recorded_file file;
+    if (!f.is_object()) throw pentago_error_t("a 'files' entry is not an object");
+    recorded_file_t file;
     file.name = text(f, "name");
     if (file.name.empty() || file.name.find('/') != std::string::npos || file.name[0] == '.')
-      throw error("file name '" + file.name + "' is not a plain file name");
+      throw pentago_error_t("file name '" + file.name + "' is not a plain file name");
     if (f.contains("bytes")) file.bytes = uint64_t(integer(f, "bytes", 0, INT64_MAX));
     if (f.contains("samples")) file.samples = integer(f, "samples", 0, INT64_MAX);
     s.files.push_back(std::move(file));
@@ -69,16 +70,16 @@ recorded_slice read_slice(const json& r) {
   return s;
 }
 
-recorded_done read_done(const json& r) {
-  recorded_done d;
+recorded_done_t read_done(const json_t& r) {
+  recorded_done_t d;
   d.status = text(r, "status");
   if (d.status != "complete" && d.status != "checkpoint")
-    throw error("status '" + d.status + "' is neither complete nor checkpoint");
+    throw pentago_error_t("status '" + d.status + "' is neither complete nor checkpoint");
   const auto slices = r.find("slices");
-  if (slices == r.end() || !slices->is_array()) throw error("no 'slices' list");
+  if (slices == r.end() || !slices->is_array()) throw pentago_error_t("no 'slices' list");
   for (const auto& n : *slices) {
     if (!n.is_number_integer() || n.get<int64_t>() < 0 || n.get<int64_t>() > 36)
-      throw error("'slices' holds " + n.dump() + ", not a slice number");
+      throw pentago_error_t("'slices' holds " + n.dump() + ", not a slice number");
     d.slices.push_back(n.get<int>());
   }
   return d;
@@ -86,31 +87,31 @@ recorded_done read_done(const json& r) {
 
 }  // namespace
 
-recorded_run read_run_record(const std::string& path) {
+recorded_run_t read_run_record(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) throw error(path + ": not a regular file");
+  if (!fs::is_regular_file(path, ec)) throw pentago_error_t(path + ": not a regular file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw error(path + ": cannot open");
-  recorded_run run;
+  if (!in) throw pentago_error_t(path + ": cannot open");
+  recorded_run_t run;
   std::string line;
   bool last_was_done = false;
   for (int number = 1; std::getline(in, line); number++) {
     const std::string where = "run.jsonl line " + std::to_string(number) + ": ";
     last_was_done = false;
     try {
-      const json r = json::parse(line);
-      if (!r.is_object()) throw error("not a JSON object");
+      const json_t r = json_t::parse(line);
+      if (!r.is_object()) throw pentago_error_t("not a JSON object");
       const std::string kind = text(r, "record");
       if (integer(r, "version", 0, INT64_MAX) != 1)
-        throw error("version " + r["version"].dump() + " (this tool reads version 1)");
+        throw pentago_error_t("version " + r["version"].dump() + " (this tool reads version 1)");
       if (kind == "header") {
         run.headers.push_back(read_header(r));
         run.headers.back().line = number;
         run.done.reset();
         run.checkpoint.reset();
       } else if (run.headers.empty()) {
-        throw error("a " + kind + " record before any header");
+        throw pentago_error_t("a " + kind + " record before any header");
       } else if (kind == "slice") {
         run.slices.push_back(read_slice(r));
         run.slices.back().line = number;
@@ -121,7 +122,7 @@ recorded_run read_run_record(const std::string& path) {
         run.done->line = number;
         last_was_done = true;
       } else {
-        throw error("unknown record '" + kind + "'");
+        throw pentago_error_t("unknown record '" + kind + "'");
       }
     } catch (const std::exception& e) {
       // json::parse_error messages are one line; keep them short.
@@ -130,7 +131,7 @@ recorded_run read_run_record(const std::string& path) {
       run.problems.push_back(where + reason);
     }
   }
-  if (in.bad()) throw error(path + ": read error");
+  if (in.bad()) throw pentago_error_t(path + ": read error");
   if (!last_was_done) run.done.reset();
   return run;
 }

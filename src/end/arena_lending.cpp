@@ -5,7 +5,7 @@
 
 namespace pentago {
 
-arena_lending::arena_lending(compacting_store& arena, buffer_pool& pool)
+arena_lending_t::arena_lending_t(compacting_store_t& arena, buffer_pool_t& pool)
     : arena_(arena), pool_(pool) {
   // A slice that compresses worse than its plan takes back lent pages the pool has not used,
   // rather than be refused.
@@ -13,9 +13,9 @@ arena_lending::arena_lending(compacting_store& arena, buffer_pool& pool)
       [this](uint8_t* at, size_t bytes) { return pool_.give_back_lent(at, bytes); });
 }
 
-arena_lending::~arena_lending() { arena_.set_lent_reclaimer({}); }
+arena_lending_t::~arena_lending_t() { arena_.set_lent_reclaimer({}); }
 
-void arena_lending::reclaim(uint64_t pool_budget, uint64_t arena_limit) {
+void arena_lending_t::reclaim(uint64_t pool_budget, uint64_t arena_limit) {
   pool_.set_budget(pool_budget);  // forgets the lent chunks
   arena_.reclaim_lent();
   arena_.set_limit(arena_limit);
@@ -23,19 +23,19 @@ void arena_lending::reclaim(uint64_t pool_budget, uint64_t arena_limit) {
   lent_ = 0;
 }
 
-uint64_t arena_lending::lend_top(uint64_t keep) {
+uint64_t arena_lending_t::lend_top(uint64_t keep) {
   const std::span<uint8_t> top = arena_.lend_top(keep);
   if (!top.empty()) pool_.add_chunk(top);
   return top.size();
 }
 
-void arena_lending::lend_freed(uint64_t reserve) { reserve_ = std::max<uint64_t>(reserve, 1); }
+void arena_lending_t::lend_freed(uint64_t reserve) { reserve_ = std::max<uint64_t>(reserve, 1); }
 
-bool arena_lending::step() {
+bool arena_lending_t::step() {
   if (!reserve_) return false;
   const std::unique_lock<std::mutex> one(step_mutex_, std::try_to_lock);
   if (!one.owns_lock()) return false;
-  compacting_store_stats s = arena_.stats();
+  compacting_store_stats_t s = arena_.stats();
   const uint64_t keep = s.live_bytes + reserve_;
   // Steps of less than a 32nd of the limit are not worth a chunk of their own.
   const uint64_t least = s.limit / 32;

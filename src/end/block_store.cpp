@@ -50,24 +50,24 @@ section_counts_t count_block(const section_t& s, const block_t& b,
   return c;
 }
 
-block_store::block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
-                         const block_store_options& options, compacting_store& heap,
-                         uint64_t partial_budget)
-    : block_store(sections, std::move(blocks), options, heap, nullptr) {
-  if (partial_budget >= buffer_pool::block_bytes) {
-    own_pool_ = std::make_unique<buffer_pool>(partial_budget);
+block_store_t::block_store_t(std::span<const section_t> sections, std::vector<block_key_t> blocks,
+                             const block_store_options_t& options, compacting_store_t& heap,
+                             uint64_t partial_budget)
+    : block_store_t(sections, std::move(blocks), options, heap, nullptr) {
+  if (partial_budget >= buffer_pool_t::block_bytes) {
+    own_pool_ = std::make_unique<buffer_pool_t>(partial_budget);
     pool_ = own_pool_.get();
     attach_pool();
   }
 }
 
-block_store::block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
-                         const block_store_options& options, compacting_store& heap,
-                         buffer_pool* pool)
+block_store_t::block_store_t(std::span<const section_t> sections, std::vector<block_key_t> blocks,
+                             const block_store_options_t& options, compacting_store_t& heap,
+                             buffer_pool_t* pool)
     : sections_(sections.begin(), sections.end()),
       keys_(std::move(blocks)),
       missing_dims_(new std::atomic<uint8_t>[keys_.size()]),
-      locks_(new element_lock[keys_.size()]),
+      locks_(new element_lock_t[keys_.size()]),
       partial_(keys_.size(), nullptr),
       pool_(pool),
       heap_(heap),
@@ -111,33 +111,33 @@ block_store::block_store(std::span<const section_t> sections, std::vector<block_
   }
 }
 
-block_store::~block_store() {
+block_store_t::~block_store_t() {
   cache_.reset();
   for (superinfo_t* p : partial_)
     if (p) pool_->give(p);
   heap_.destroy_group(group_);
 }
 
-int block_store::flat_id(int section, const block_t& block) const {
+int block_store_t::flat_id(int section, const block_t& block) const {
   auto it = flat_of_.find(block_hash_key(section, block));
   return it == flat_of_.end() ? -1 : it->second;
 }
 
-int block_store::nodes(int flat) const { return block_nodes(section(flat), keys_[flat].block); }
+int block_store_t::nodes(int flat) const { return block_nodes(section(flat), keys_[flat].block); }
 
-void block_store::held_changed(int flat, uint32_t size) {
+void block_store_t::held_changed(int flat, uint32_t size) {
   const uint32_t old = held_size_[flat];
   held_size_[flat] = size;
   raise_to(peak_held_, held_.fetch_add(uint64_t(size) - old) + (uint64_t(size) - old));
 }
 
-void block_store::store_compressed(int flat, std::span<superinfo_t> values, block_codec codec) {
+void block_store_t::store_compressed(int flat, std::span<superinfo_t> values, block_codec_t codec) {
   fast_compress(values, scratch_bytes, codec);
   heap_.set(group_, flat, scratch_bytes.data(), scratch_bytes.size());
   held_changed(flat, uint32_t(scratch_bytes.size()));
 }
 
-bool block_store::room_for_raw(size_t nodes) const {
+bool block_store_t::room_for_raw(size_t nodes) const {
   if (raw_reserve_ratio_ <= 0) return false;
   // Room for this block, the rest of the store at the planned ratio and a margin of an eighth
   // of the arena (at least 16 MiB), so that collections stay rare: each slides the live data.
@@ -149,7 +149,7 @@ bool block_store::room_for_raw(size_t nodes) const {
   return double(heap_.live_bytes() + need + margin) + reserve <= double(limit);
 }
 
-void block_store::store_complete(int flat, std::span<superinfo_t> values) {
+void block_store_t::store_complete(int flat, std::span<superinfo_t> values) {
   if (drop_complete_) {
     drop(flat);
   } else if (room_for_raw(values.size())) {
@@ -164,24 +164,24 @@ void block_store::store_complete(int flat, std::span<superinfo_t> values) {
   unstored_nodes_ -= values.size();
 }
 
-double block_store::codec_ratio() const {
+double block_store_t::codec_ratio() const {
   const uint64_t nodes = uncompressed_bytes_ / 64 - raw_nodes_.load();
   if (!nodes) return 0;
   return double(held_.load() - raw_bytes_.load()) / (64 * double(nodes));
 }
 
-void block_store::drop(int flat) {
+void block_store_t::drop(int flat) {
   if (!held_size_[flat]) return;
   heap_.set(group_, flat, nullptr, 0);
   held_changed(flat, 0);
 }
 
-void block_store::drop_complete_blocks() {
+void block_store_t::drop_complete_blocks() {
   PENTAGO_CHECK(!frozen_, "drop_complete_blocks on a frozen block store");
   drop_complete_ = true;
 }
 
-void block_store::complete_block(int flat, std::span<const superinfo_t> values) {
+void block_store_t::complete_block(int flat, std::span<const superinfo_t> values) {
   const auto& k = keys_[flat];
   const section_counts_t c = count_block(sections_[k.section], k.block, values);
   std::vector<sample_t> found;
@@ -210,7 +210,7 @@ void merge_into(std::span<superinfo_t> into, std::span<const superinfo_t> from) 
 
 }  // namespace
 
-void block_store::attach_pool() {
+void block_store_t::attach_pool() {
   int largest = 0;
   for (int f = 0; f < int(keys_.size()); f++) largest = std::max(largest, nodes(f));
   if (largest) pool_->set_buffer_nodes(size_t(largest));
@@ -220,11 +220,11 @@ void block_store::attach_pool() {
     section_blocks_.push_back(section_blocks(s));
     section_open_.push_back(s.open_quadrants());
   }
-  section_rank_ = section_completion_ranks(slice_lines(sections_));
-  cache_ = std::make_unique<input_cache>(*pool_);
+  section_rank_ = section_completion_ranks(slice_lines_t(sections_));
+  cache_ = std::make_unique<input_cache_t>(*pool_);
 }
 
-uint64_t block_store::next_time(int flat, uint8_t dims) const {
+uint64_t block_store_t::next_time(int flat, uint8_t dims) const {
   // The next of the block's lines to come, at its place in completion order.
   const block_key_t& k = keys_[flat];
   uint64_t t = UINT64_MAX;
@@ -239,20 +239,20 @@ uint64_t block_store::next_time(int flat, uint8_t dims) const {
   return t;
 }
 
-void block_store::track_buffer(int flat, uint8_t dims_before, uint8_t dims_after) {
+void block_store_t::track_buffer(int flat, uint8_t dims_before, uint8_t dims_after) {
   const std::lock_guard<std::mutex> lock(evict_mutex_);
   if (dims_before) by_next_time_.erase({next_time(flat, dims_before), flat});
   if (dims_after) by_next_time_.insert({next_time(flat, dims_after), flat});
 }
 
-void block_store::lend_freed_arena(arena_lending& lending) {
+void block_store_t::lend_freed_arena(arena_lending_t& lending) {
   PENTAGO_CHECK(!frozen_ && pool_, "lend_freed_arena needs an unfrozen store with a pool");
   lending_ = &lending;
 }
 
-uint64_t block_store::arena_lent_bytes() const { return lending_ ? lending_->lent_freed() : 0; }
+uint64_t block_store_t::arena_lent_bytes() const { return lending_ ? lending_->lent_freed() : 0; }
 
-superinfo_t* block_store::take_buffer(int flat, uint8_t left) {
+superinfo_t* block_store_t::take_buffer(int flat, uint8_t left) {
   // A free buffer, then an input cache copy's, and only then fresh pages.
   if (superinfo_t* b = pool_->take_free()) return b;
   if (superinfo_t* b = cache_->reclaim()) return b;
@@ -282,14 +282,14 @@ superinfo_t* block_store::take_buffer(int flat, uint8_t left) {
   return b;
 }
 
-void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> values) {
+void block_store_t::accumulate(int flat, int dimension, std::span<superinfo_t> values) {
   PENTAGO_CHECK(!frozen_, "accumulate into a frozen block store");
   PENTAGO_CHECK(int(values.size()) == nodes(flat), "contribution has the wrong size");
-  const std::lock_guard<element_lock> guard(locks_[flat]);
+  const std::lock_guard<element_lock_t> guard(locks_[flat]);
   const uint8_t dims = missing_dims_[flat].load(std::memory_order_relaxed);
   if (!(dims >> dimension & 1))
-    throw error("block " + section(flat).name() + " received dimension " +
-                std::to_string(dimension) + " twice or for a full quadrant");
+    throw pentago_error_t("block " + section(flat).name() + " received dimension " +
+                          std::to_string(dimension) + " twice or for a full quadrant");
   const bool first = dims == section(flat).open_quadrants();
   const uint8_t left = uint8_t(dims & ~(1 << dimension));
   superinfo_t*& partial = partial_[flat];
@@ -363,17 +363,17 @@ void block_store::accumulate(int flat, int dimension, std::span<superinfo_t> val
   missing_--;
 }
 
-void block_store::set(int flat, std::span<superinfo_t> values) {
+void block_store_t::set(int flat, std::span<superinfo_t> values) {
   PENTAGO_CHECK(!frozen_, "set in a frozen block store");
   PENTAGO_CHECK(int(values.size()) == nodes(flat), "block has the wrong size");
-  const std::lock_guard<element_lock> guard(locks_[flat]);
+  const std::lock_guard<element_lock_t> guard(locks_[flat]);
   const uint8_t dims = missing_dims_[flat].exchange(0);
   missing_ -= popcount(dims);
   complete_block(flat, values);
   store_complete(flat, values);
 }
 
-void block_store::read(int flat, std::span<superinfo_t> out) const {
+void block_store_t::read(int flat, std::span<superinfo_t> out) const {
   PENTAGO_CHECK(int(out.size()) == nodes(flat), "read buffer has the wrong size");
   PENTAGO_CHECK(!drop_complete_, "read from a block store that drops complete blocks");
   if (frozen_) {  // read under the heap's locks: released neighbours may move this block
@@ -381,44 +381,44 @@ void block_store::read(int flat, std::span<superinfo_t> out) const {
                      [&](std::span<const uint8_t> bytes) { fast_uncompress(bytes, out); });
     return;
   }
-  const std::lock_guard<element_lock> guard(locks_[flat]);
+  const std::lock_guard<element_lock_t> guard(locks_[flat]);
   heap_.with_array(group_, flat,
                    [&](std::span<const uint8_t> bytes) { fast_uncompress(bytes, out); });
 }
 
-std::span<const uint8_t> block_store::compressed(int flat) const {
+std::span<const uint8_t> block_store_t::compressed(int flat) const {
   PENTAGO_CHECK(frozen_, "compressed bytes of a store that is not frozen");
   PENTAGO_CHECK(!drop_complete_, "compressed bytes of a block store that drops complete blocks");
   return heap_.frozen_data(group_, flat);
 }
 
-void block_store::read_compressed(int flat, std::vector<uint8_t>& out) const {
+void block_store_t::read_compressed(int flat, std::vector<uint8_t>& out) const {
   PENTAGO_CHECK(frozen_, "read_compressed on a store that is not frozen");
   heap_.get(group_, flat, out);
 }
 
-void block_store::release(int flat) {
+void block_store_t::release(int flat) {
   PENTAGO_CHECK(frozen_, "release on a store that is not frozen");
   heap_.release(group_, flat);
   held_changed(flat, 0);
 }
 
-void block_store::expect_reads(const std::vector<int>& readers) {
+void block_store_t::expect_reads(const std::vector<int>& readers) {
   PENTAGO_CHECK(frozen_, "expect_reads on a store that is not frozen");
   PENTAGO_CHECK(readers.size() == sections_.size(), "expect_reads: one count per section");
   reads_left_.reset(new std::atomic<int>[keys_.size()]);
   for (size_t f = 0; f < keys_.size(); f++) reads_left_[f] = readers[keys_[f].section];
 }
 
-int block_store::read_done(int flat) {
+int block_store_t::read_done(int flat) {
   PENTAGO_CHECK(reads_left_, "read_done before expect_reads");
   const int left = --reads_left_[flat];
   if (left == 0) release(flat);
-  if (left < 0) throw error("input block " + section(flat).name() + " read too often");
+  if (left < 0) throw pentago_error_t("input block " + section(flat).name() + " read too often");
   return left;
 }
 
-void block_store::read_input(block_store& above, int flat, std::span<superinfo_t> out) {
+void block_store_t::read_input(block_store_t& above, int flat, std::span<superinfo_t> out) {
   PENTAGO_CHECK(&above != this, "read_input from the store itself");
   input_reads_++;
   const bool hit = cache_ && cache_->copy_out(flat, out);
@@ -431,29 +431,29 @@ void block_store::read_input(block_store& above, int flat, std::span<superinfo_t
     cache_->offer(flat, out);
 }
 
-void block_store::check_reads_done() const {
+void block_store_t::check_reads_done() const {
   PENTAGO_CHECK(reads_left_, "check_reads_done before expect_reads");
   for (int f = 0; f < blocks(); f++)
     if (reads_left_[f] != 0)
-      throw error("input block " + section(f).name() + " was read " +
-                  std::to_string(reads_left_[f].load()) + " times fewer than planned");
+      throw pentago_error_t("input block " + section(f).name() + " was read " +
+                            std::to_string(reads_left_[f].load()) + " times fewer than planned");
 }
 
-void block_store::freeze() {
+void block_store_t::freeze() {
   if (missing_ != 0)
-    throw error("slice incomplete: " + std::to_string(missing_.load()) +
-                " block contributions never arrived");
+    throw pentago_error_t("slice incomplete: " + std::to_string(missing_.load()) +
+                          " block contributions never arrived");
   if (cache_) cache_->clear();
   heap_.freeze(group_);
   frozen_ = true;
 }
 
-std::vector<section_counts_t> block_store::counts() const {
+std::vector<section_counts_t> block_store_t::counts() const {
   std::lock_guard<std::mutex> lock(results_mutex_);
   return counts_;
 }
 
-std::vector<sample_t> block_store::samples() const {
+std::vector<sample_t> block_store_t::samples() const {
   std::lock_guard<std::mutex> lock(results_mutex_);
   auto s = samples_;
   std::sort(s.begin(), s.end(), [](const sample_t& a, const sample_t& b) {
@@ -462,6 +462,6 @@ std::vector<sample_t> block_store::samples() const {
   return s;
 }
 
-uint64_t block_store::compressed_bytes() const { return held_.load(); }
+uint64_t block_store_t::compressed_bytes() const { return held_.load(); }
 
 }  // namespace pentago

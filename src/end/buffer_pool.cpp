@@ -10,15 +10,15 @@
 
 namespace pentago {
 
-buffer_pool::buffer_pool(uint64_t budget, size_t max_nodes)
+buffer_pool_t::buffer_pool_t(uint64_t budget, size_t max_nodes)
     : budget_(budget), max_nodes_(max_nodes), size_(max_nodes * sizeof(superinfo_t)) {}
 
-buffer_pool::~buffer_pool() {
+buffer_pool_t::~buffer_pool_t() {
   for (const auto& c : chunks_)
     if (c.owned) munmap(c.memory, c.size);
 }
 
-void buffer_pool::set_buffer_nodes(size_t nodes) {
+void buffer_pool_t::set_buffer_nodes(size_t nodes) {
   PENTAGO_CHECK(nodes >= 1 && nodes <= max_nodes_, "pool buffer size out of range");
   std::lock_guard<std::mutex> lock(mutex_);
   const size_t size = nodes * sizeof(superinfo_t);
@@ -28,18 +28,18 @@ void buffer_pool::set_buffer_nodes(size_t nodes) {
   carve_from_start();
 }
 
-void buffer_pool::carve_from_start() {
+void buffer_pool_t::carve_from_start() {
   free_.clear();
   for (chunk_t& c : chunks_) c.used = 0;
   carved_ = 0;
 }
 
-uint64_t buffer_pool::budget() const {
+uint64_t buffer_pool_t::budget() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return budget_;
 }
 
-void buffer_pool::set_budget(uint64_t budget) {
+void buffer_pool_t::set_budget(uint64_t budget) {
   std::lock_guard<std::mutex> lock(mutex_);
   PENTAGO_CHECK(out_ == 0, "pool budget changed while buffers are out");
   budget_ = budget;
@@ -57,19 +57,19 @@ void buffer_pool::set_budget(uint64_t budget) {
   high_ = 0;
 }
 
-void buffer_pool::add_chunk(std::span<uint8_t> memory) {
+void buffer_pool_t::add_chunk(std::span<uint8_t> memory) {
   std::lock_guard<std::mutex> lock(mutex_);
   chunks_.push_back({memory.data(), memory.size(), false, 0});
   mapped_ += memory.size();
   budget_ += memory.size();
 }
 
-size_t buffer_pool::buffer_nodes() const {
+size_t buffer_pool_t::buffer_nodes() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return size_ / sizeof(superinfo_t);
 }
 
-superinfo_t* buffer_pool::take() {
+superinfo_t* buffer_pool_t::take() {
   if (superinfo_t* b = take_free()) return b;
   std::lock_guard<std::mutex> lock(mutex_);
   if (carved_ + size_ > budget_) return nullptr;
@@ -103,7 +103,7 @@ superinfo_t* buffer_pool::take() {
   return b;
 }
 
-superinfo_t* buffer_pool::take_free() {
+superinfo_t* buffer_pool_t::take_free() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (free_.empty()) return nullptr;
   superinfo_t* b = free_.back();
@@ -112,13 +112,13 @@ superinfo_t* buffer_pool::take_free() {
   return b;
 }
 
-void buffer_pool::give(superinfo_t* buffer) {
+void buffer_pool_t::give(superinfo_t* buffer) {
   std::lock_guard<std::mutex> lock(mutex_);
   free_.push_back(buffer);
   out_--;
 }
 
-size_t buffer_pool::give_back_lent(const uint8_t* at, size_t bytes) {
+size_t buffer_pool_t::give_back_lent(const uint8_t* at, size_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
   for (chunk_t& c : chunks_) {
@@ -133,12 +133,12 @@ size_t buffer_pool::give_back_lent(const uint8_t* at, size_t bytes) {
   return 0;
 }
 
-uint64_t buffer_pool::carved_bytes() const {
+uint64_t buffer_pool_t::carved_bytes() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return high_;
 }
 
-std::shared_ptr<superinfo_t> buffer_pool::take_shared() {
+std::shared_ptr<superinfo_t> buffer_pool_t::take_shared() {
   superinfo_t* b = take();
   PENTAGO_CHECK(b, "no pool buffer: the plan's budget is used up, or mmap failed");
   return std::shared_ptr<superinfo_t>(b, [this](superinfo_t* p) { give(p); });

@@ -19,15 +19,15 @@ namespace pentago {
 
 // One array: where its bytes live, how many, and its lock. offset and size are guarded by the
 // lock together with the shared heap lock, or by the exclusive heap lock alone.
-struct compacting_store::array_entry {
+struct compacting_store_t::array_entry_t {
   uint64_t offset = 0;
   uint32_t size = 0;
-  element_lock lock;
+  element_lock_t lock;
 };
 
 // One group slot. Changed only under the exclusive heap lock.
-struct compacting_store::group_table {
-  std::unique_ptr<array_entry[]> entries;
+struct compacting_store_t::group_table_t {
+  std::unique_ptr<array_entry_t[]> entries;
   size_t arrays = 0;
   uint32_t generation = 0;  // 0 while the slot is unused
   bool frozen = false;
@@ -38,45 +38,46 @@ struct compacting_store::group_table {
 namespace {
 
 void check_pthread(int rc, const char* what) {
-  if (rc) throw error(std::string("compacting store: ") + what + ": " + std::strerror(rc));
+  if (rc)
+    throw pentago_error_t(std::string("compacting store: ") + what + ": " + std::strerror(rc));
 }
 
 // Holds the heap lock shared (array accesses) or exclusively (anything that moves arrays or
 // changes group tables) for a scope.
 template <bool exclusive>
-class heap_guard {
+class heap_guard_t {
  public:
-  explicit heap_guard(pthread_rwlock_t& lock) : lock_(lock) {
+  explicit heap_guard_t(pthread_rwlock_t& lock) : lock_(lock) {
     check_pthread(exclusive ? pthread_rwlock_wrlock(&lock) : pthread_rwlock_rdlock(&lock),
                   "heap lock");
   }
-  ~heap_guard() { pthread_rwlock_unlock(&lock_); }
-  heap_guard(const heap_guard&) = delete;
-  heap_guard& operator=(const heap_guard&) = delete;
+  ~heap_guard_t() { pthread_rwlock_unlock(&lock_); }
+  heap_guard_t(const heap_guard_t&) = delete;
+  heap_guard_t& operator=(const heap_guard_t&) = delete;
 
  private:
   pthread_rwlock_t& lock_;
 };
-using shared_guard = heap_guard<false>;
-using exclusive_guard = heap_guard<true>;
+using shared_guard_t = heap_guard_t<false>;
+using exclusive_guard_t = heap_guard_t<true>;
 
 }  // namespace
 
-compacting_store::compacting_store(size_t heap_size, double min_free_fraction)
+compacting_store_t::compacting_store_t(size_t heap_size, double min_free_fraction)
     : heap_size_(align(heap_size)),
       min_free_fraction_(min_free_fraction),
-      groups_(new group_table[max_groups]),
+      groups_(new group_table_t[max_groups]),
       ceiling_(heap_size_),
       limit_(heap_size_) {
-  static_assert(sizeof(array_entry) == bytes_per_array);
-  if (!heap_size) throw error("compacting store: heap size must be positive");
+  static_assert(sizeof(array_entry_t) == bytes_per_array);
+  if (!heap_size) throw pentago_error_t("compacting store: heap size must be positive");
   if (!(min_free_fraction >= 0 && min_free_fraction < 1))
-    throw error("compacting store: min_free_fraction must be in [0, 1), got " +
-                std::to_string(min_free_fraction));
+    throw pentago_error_t("compacting store: min_free_fraction must be in [0, 1), got " +
+                          std::to_string(min_free_fraction));
   void* p = mmap(nullptr, heap_size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED)
-    throw error("compacting store: cannot map " + std::to_string(heap_size_) +
-                " bytes: " + std::strerror(errno));
+    throw pentago_error_t("compacting store: cannot map " + std::to_string(heap_size_) +
+                          " bytes: " + std::strerror(errno));
   heap_ = static_cast<uint8_t*>(p);
   pthread_rwlockattr_t attr;
   pthread_rwlockattr_init(&attr);
@@ -90,38 +91,40 @@ compacting_store::compacting_store(size_t heap_size, double min_free_fraction)
   }
 }
 
-compacting_store::~compacting_store() {
+compacting_store_t::~compacting_store_t() {
   pthread_rwlock_destroy(&heap_lock_);
   munmap(heap_, heap_size_);
 }
 
-void compacting_store::lock_shared() const {
+void compacting_store_t::lock_shared() const {
   check_pthread(pthread_rwlock_rdlock(&heap_lock_), "heap lock");
 }
-void compacting_store::unlock_shared() const { pthread_rwlock_unlock(&heap_lock_); }
+void compacting_store_t::unlock_shared() const { pthread_rwlock_unlock(&heap_lock_); }
 
-void compacting_store::lock_entry(array_entry& entry) { entry.lock.lock(); }
+void compacting_store_t::lock_entry(array_entry_t& entry) { entry.lock.lock(); }
 
-void compacting_store::unlock_entry(array_entry& entry) { entry.lock.unlock(); }
+void compacting_store_t::unlock_entry(array_entry_t& entry) { entry.lock.unlock(); }
 
-compacting_store::group_table& compacting_store::checked_group(group_id group,
-                                                               const char* op) const {
+compacting_store_t::group_table_t& compacting_store_t::checked_group(group_id_t group,
+                                                                     const char* op) const {
   if (group.slot < 0 || group.slot >= int(max_groups) || !group.generation ||
       groups_[group.slot].generation != group.generation)
-    throw error(std::string("compacting store: ") + op + " on an unknown or destroyed group");
+    throw pentago_error_t(std::string("compacting store: ") + op +
+                          " on an unknown or destroyed group");
   return groups_[group.slot];
 }
 
-compacting_store::array_entry& compacting_store::checked_entry(group_id group, size_t index,
-                                                               const char* op) const {
-  group_table& table = checked_group(group, op);
+compacting_store_t::array_entry_t& compacting_store_t::checked_entry(group_id_t group, size_t index,
+                                                                     const char* op) const {
+  group_table_t& table = checked_group(group, op);
   if (index >= table.arrays)
-    throw error(std::string("compacting store: ") + op + ": array index " + std::to_string(index) +
-                " out of range [0, " + std::to_string(table.arrays) + ")");
+    throw pentago_error_t(std::string("compacting store: ") + op + ": array index " +
+                          std::to_string(index) + " out of range [0, " +
+                          std::to_string(table.arrays) + ")");
   return table.entries[index];
 }
 
-void compacting_store::add_live(size_t added, size_t removed) {
+void compacting_store_t::add_live(size_t added, size_t removed) {
   if (added >= removed) {
     const size_t now =
         live_bytes_.fetch_add(added - removed, std::memory_order_relaxed) + (added - removed);
@@ -131,30 +134,30 @@ void compacting_store::add_live(size_t added, size_t removed) {
   }
 }
 
-group_id compacting_store::create_group(size_t arrays) {
-  const exclusive_guard guard(heap_lock_);
+group_id_t compacting_store_t::create_group(size_t arrays) {
+  const exclusive_guard_t guard(heap_lock_);
   for (size_t slot = 0; slot < max_groups; slot++) {
-    group_table& table = groups_[slot];
+    group_table_t& table = groups_[slot];
     if (table.generation) continue;
-    table.entries.reset(new array_entry[arrays]);
+    table.entries.reset(new array_entry_t[arrays]);
     table.arrays = arrays;
     table.frozen = false;
     table.frozen_begin = table.frozen_end = 0;
     table.generation = next_generation_++;
     if (!next_generation_) next_generation_ = 1;
-    return group_id{int(slot), table.generation};
+    return group_id_t{int(slot), table.generation};
   }
-  throw error("compacting store: at most " + std::to_string(max_groups) +
-              " groups may exist at once");
+  throw pentago_error_t("compacting store: at most " + std::to_string(max_groups) +
+                        " groups may exist at once");
 }
 
-void compacting_store::destroy_group(group_id group) {
-  const exclusive_guard guard(heap_lock_);
-  group_table& table = checked_group(group, "destroy_group");
+void compacting_store_t::destroy_group(group_id_t group) {
+  const exclusive_guard_t guard(heap_lock_);
+  group_table_t& table = checked_group(group, "destroy_group");
   size_t bytes = 0;
   for (size_t i = 0; i < table.arrays; i++) bytes += align(table.entries[i].size);
   add_live(0, bytes);
-  table = group_table();
+  table = group_table_t();
   // Frozen data now ends at the top of the remaining frozen groups.
   frozen_end_ = 0;
   for (size_t slot = 0; slot < max_groups; slot++)
@@ -163,7 +166,7 @@ void compacting_store::destroy_group(group_id group) {
   // With nothing live above the frozen data, the garbage is dropped without moving anything.
   bool unfrozen_data = false;
   for (size_t slot = 0; slot < max_groups; slot++) {
-    const group_table& other = groups_[slot];
+    const group_table_t& other = groups_[slot];
     if (!other.generation || other.frozen) continue;
     for (size_t i = 0; i < other.arrays && !unfrozen_data; i++)
       unfrozen_data = other.entries[i].size != 0;
@@ -171,17 +174,17 @@ void compacting_store::destroy_group(group_id group) {
   if (!unfrozen_data) heap_next_.store(frozen_end_, std::memory_order_relaxed);
 }
 
-size_t compacting_store::arrays(group_id group) const {
-  const shared_guard guard(heap_lock_);
+size_t compacting_store_t::arrays(group_id_t group) const {
+  const shared_guard_t guard(heap_lock_);
   return checked_group(group, "arrays").arrays;
 }
 
-bool compacting_store::frozen(group_id group) const {
-  const shared_guard guard(heap_lock_);
+bool compacting_store_t::frozen(group_id_t group) const {
+  const shared_guard_t guard(heap_lock_);
   return checked_group(group, "frozen").frozen;
 }
 
-bool compacting_store::try_bump(size_t n, size_t& offset) {
+bool compacting_store_t::try_bump(size_t n, size_t& offset) {
   size_t next = heap_next_.load(std::memory_order_relaxed);
   do {
     if (n > limit_.load(std::memory_order_relaxed) - next) return false;
@@ -192,22 +195,23 @@ bool compacting_store::try_bump(size_t n, size_t& offset) {
   return true;
 }
 
-void compacting_store::set(group_id group, size_t index, const void* bytes, size_t size) {
+void compacting_store_t::set(group_id_t group, size_t index, const void* bytes, size_t size) {
   set_filled(group, index, size, [&](uint8_t* array) {
     if (size) std::memcpy(array, bytes, size);
   });
 }
 
-void compacting_store::set_filled(group_id group, size_t index, size_t size,
-                                  const array_filler& fill) {
+void compacting_store_t::set_filled(group_id_t group, size_t index, size_t size,
+                                    const array_filler_t& fill) {
   if (size > max_array_size)
-    throw error("compacting store: array of " + std::to_string(size) + " bytes exceeds the " +
-                std::to_string(max_array_size) + " byte limit");
+    throw pentago_error_t("compacting store: array of " + std::to_string(size) +
+                          " bytes exceeds the " + std::to_string(max_array_size) + " byte limit");
   const size_t need = align(size);
   {
-    const shared_guard guard(heap_lock_);
-    array_entry& entry = checked_entry(group, index, "set");
-    if (groups_[group.slot].frozen) throw error("compacting store: set on a frozen group");
+    const shared_guard_t guard(heap_lock_);
+    array_entry_t& entry = checked_entry(group, index, "set");
+    if (groups_[group.slot].frozen)
+      throw pentago_error_t("compacting store: set on a frozen group");
     lock_entry(entry);
     const size_t have = align(entry.size);
     size_t offset = entry.offset;
@@ -225,12 +229,12 @@ void compacting_store::set_filled(group_id group, size_t index, size_t size,
   set_exclusive(group, index, size, fill);
 }
 
-void compacting_store::set_exclusive(group_id group, size_t index, size_t size,
-                                     const array_filler& fill) {
-  const exclusive_guard guard(heap_lock_);
+void compacting_store_t::set_exclusive(group_id_t group, size_t index, size_t size,
+                                       const array_filler_t& fill) {
+  const exclusive_guard_t guard(heap_lock_);
   // The group or array may have changed while no lock was held: check everything again.
-  array_entry& entry = checked_entry(group, index, "set");
-  if (groups_[group.slot].frozen) throw error("compacting store: set on a frozen group");
+  array_entry_t& entry = checked_entry(group, index, "set");
+  if (groups_[group.slot].frozen) throw pentago_error_t("compacting store: set on a frozen group");
   const size_t need = align(size);
   size_t have = align(entry.size);
   size_t offset = entry.offset;
@@ -263,10 +267,11 @@ void compacting_store::set_exclusive(group_id group, size_t index, size_t size,
     const size_t free = ceiling_ - next;
     const std::string counts = "compacting store full: need " + std::to_string(need) + " bytes, " +
                                std::to_string(free) + " free of " + std::to_string(ceiling_);
-    if (need > free) throw error(counts);
+    if (need > free) throw pentago_error_t(counts);
     if (double(free - need) < min_free_fraction_ * double(ceiling_))
-      throw error(counts + " after a collection, leaving less than the minimum free fraction " +
-                  std::to_string(min_free_fraction_));
+      throw pentago_error_t(counts +
+                            " after a collection, leaving less than the minimum free fraction " +
+                            std::to_string(min_free_fraction_));
     PENTAGO_CHECK(try_bump(need, offset), "bump after collection");
   }
   fill(heap_ + offset);
@@ -275,54 +280,54 @@ void compacting_store::set_exclusive(group_id group, size_t index, size_t size,
   add_live(need, have);
 }
 
-size_t compacting_store::size(group_id group, size_t index) const {
-  const shared_guard guard(heap_lock_);
-  array_entry& entry = checked_entry(group, index, "size");
+size_t compacting_store_t::size(group_id_t group, size_t index) const {
+  const shared_guard_t guard(heap_lock_);
+  array_entry_t& entry = checked_entry(group, index, "size");
   lock_entry(entry);
   const size_t size = entry.size;
   unlock_entry(entry);
   return size;
 }
 
-compacting_store::reader compacting_store::read(group_id group, size_t index) const {
+compacting_store_t::reader_t compacting_store_t::read(group_id_t group, size_t index) const {
   lock_shared();
   try {
-    array_entry& entry = checked_entry(group, index, "read");
+    array_entry_t& entry = checked_entry(group, index, "read");
     lock_entry(entry);
-    return reader(this, &entry, heap_ + entry.offset, entry.size);
+    return reader_t(this, &entry, heap_ + entry.offset, entry.size);
   } catch (...) {
     unlock_shared();
     throw;
   }
 }
 
-compacting_store::reader::reader(reader&& other) noexcept
+compacting_store_t::reader_t::reader_t(reader_t&& other) noexcept
     : store_(std::exchange(other.store_, nullptr)),
       entry_(other.entry_),
       data_(other.data_),
       size_(other.size_) {}
 
-compacting_store::reader::~reader() {
+compacting_store_t::reader_t::~reader_t() {
   if (!store_) return;
   unlock_entry(*entry_);
   store_->unlock_shared();
 }
 
-void compacting_store::get(group_id group, size_t index, std::vector<uint8_t>& out) const {
-  const reader r = read(group, index);
+void compacting_store_t::get(group_id_t group, size_t index, std::vector<uint8_t>& out) const {
+  const reader_t r = read(group, index);
   out.assign(r.data(), r.data() + r.size());
 }
 
-void compacting_store::freeze(group_id group) {
-  const exclusive_guard guard(heap_lock_);
-  group_table& table = checked_group(group, "freeze");
-  if (table.frozen) throw error("compacting store: group is already frozen");
+void compacting_store_t::freeze(group_id_t group) {
+  const exclusive_guard_t guard(heap_lock_);
+  group_table_t& table = checked_group(group, "freeze");
+  if (table.frozen) throw pentago_error_t("compacting store: group is already frozen");
   for (size_t slot = 0; slot < max_groups; slot++) {
-    const group_table& other = groups_[slot];
+    const group_table_t& other = groups_[slot];
     if (&other == &table || !other.generation || other.frozen) continue;
     for (size_t i = 0; i < other.arrays; i++)
       if (other.entries[i].size)
-        throw error(
+        throw pentago_error_t(
             "compacting store: cannot freeze a group while another unfrozen group holds data");
   }
   collect_exclusive();
@@ -332,25 +337,25 @@ void compacting_store::freeze(group_id group) {
   frozen_end_ = table.frozen_end;
 }
 
-std::span<const uint8_t> compacting_store::frozen_data(group_id group, size_t index) const {
+std::span<const uint8_t> compacting_store_t::frozen_data(group_id_t group, size_t index) const {
   // No locks: a frozen group's table and bytes never change until it is destroyed or one of
   // its arrays is released.
-  const array_entry& entry = checked_entry(group, index, "frozen_data");
+  const array_entry_t& entry = checked_entry(group, index, "frozen_data");
   if (!groups_[group.slot].frozen)
-    throw error("compacting store: frozen_data on an unfrozen group");
+    throw pentago_error_t("compacting store: frozen_data on an unfrozen group");
   if (groups_[group.slot].movable)
-    throw error("compacting store: frozen_data on a group with released arrays");
+    throw pentago_error_t("compacting store: frozen_data on a group with released arrays");
   return {heap_ + entry.offset, entry.size};
 }
 
-void compacting_store::release(group_id group, size_t index) {
+void compacting_store_t::release(group_id_t group, size_t index) {
   {
-    const shared_guard guard(heap_lock_);
-    group_table& table = checked_group(group, "release");
+    const shared_guard_t guard(heap_lock_);
+    group_table_t& table = checked_group(group, "release");
     if (table.frozen && !table.movable) {
       // First release of a frozen group: from now on collections may move its arrays.
     } else {
-      array_entry& entry = checked_entry(group, index, "release");
+      array_entry_t& entry = checked_entry(group, index, "release");
       lock_entry(entry);
       const size_t have = align(entry.size);
       entry.size = 0;
@@ -359,34 +364,34 @@ void compacting_store::release(group_id group, size_t index) {
       return;
     }
   }
-  const exclusive_guard guard(heap_lock_);
-  group_table& table = checked_group(group, "release");
+  const exclusive_guard_t guard(heap_lock_);
+  group_table_t& table = checked_group(group, "release");
   table.movable = true;
-  array_entry& entry = checked_entry(group, index, "release");
+  array_entry_t& entry = checked_entry(group, index, "release");
   add_live(0, align(entry.size));
   entry.size = 0;
 }
 
-void compacting_store::collect() {
-  const exclusive_guard guard(heap_lock_);
+void compacting_store_t::collect() {
+  const exclusive_guard_t guard(heap_lock_);
   collect_exclusive();
 }
 
-void compacting_store::collect_exclusive() {
+void compacting_store_t::collect_exclusive() {
   // Slide every live array that may move (unfrozen groups, and frozen groups with released
   // arrays when no fixed frozen group lies above them) down, in address order, to just above
   // the frozen data that stays. Each target is at or below its source, so memmove never
   // overwrites an unmoved array.
   size_t fixed_end = 0;  // frozen data that does not move ends here
   for (size_t slot = 0; slot < max_groups; slot++) {
-    const group_table& table = groups_[slot];
+    const group_table_t& table = groups_[slot];
     if (table.generation && table.frozen && !table.movable)
       fixed_end = std::max(fixed_end, table.frozen_end);
   }
-  std::vector<std::pair<uint64_t, array_entry*>> live;
-  std::vector<group_table*> moving_frozen;
+  std::vector<std::pair<uint64_t, array_entry_t*>> live;
+  std::vector<group_table_t*> moving_frozen;
   for (size_t slot = 0; slot < max_groups; slot++) {
-    group_table& table = groups_[slot];
+    group_table_t& table = groups_[slot];
     if (!table.generation) continue;
     if (table.frozen && !(table.movable && table.frozen_begin >= fixed_end)) continue;
     if (table.frozen) moving_frozen.push_back(&table);
@@ -395,7 +400,7 @@ void compacting_store::collect_exclusive() {
   }
   std::sort(live.begin(), live.end());
   size_t target = fixed_end;
-  for (group_table* table : moving_frozen) {
+  for (group_table_t* table : moving_frozen) {
     target = std::min(target, table->frozen_begin);
     table->frozen_begin = table->frozen_end = SIZE_MAX;
   }
@@ -411,7 +416,7 @@ void compacting_store::collect_exclusive() {
   }
   // Moved frozen groups stay below the unfrozen arrays (address order is kept): find their
   // new extents, and where frozen data now ends.
-  for (group_table* table : moving_frozen) {
+  for (group_table_t* table : moving_frozen) {
     size_t begin = SIZE_MAX, end = 0;
     for (size_t i = 0; i < table->arrays; i++)
       if (table->entries[i].size) {
@@ -432,8 +437,8 @@ void compacting_store::collect_exclusive() {
   last_collection_free_ratio_ = double(heap_size_ - target) / double(heap_size_);
 }
 
-void compacting_store::set_limit(size_t bytes) {
-  const exclusive_guard guard(heap_lock_);
+void compacting_store_t::set_limit(size_t bytes) {
+  const exclusive_guard_t guard(heap_lock_);
   const size_t limit = limit_at(bytes, ceiling_);
   limit_.store(limit, std::memory_order_relaxed);
   const size_t touched = bump_high_water_.load(std::memory_order_relaxed);
@@ -441,22 +446,23 @@ void compacting_store::set_limit(size_t bytes) {
   // Nothing lives above the bump pointer: give those pages back (they read as zeros if used
   // again), so the resident arena is at most the limit.
   if (madvise(heap_ + limit, ceiling_ - limit, MADV_DONTNEED))
-    throw error(std::string("compacting store: cannot release pages: ") + std::strerror(errno));
+    throw pentago_error_t(std::string("compacting store: cannot release pages: ") +
+                          std::strerror(errno));
   bump_high_water_.store(limit, std::memory_order_relaxed);
 }
 
-bool compacting_store::lacks_room(size_t top, size_t next, size_t need) const {
+bool compacting_store_t::lacks_room(size_t top, size_t next, size_t need) const {
   return need > top - next || double(top - next - need) < min_free_fraction_ * double(top);
 }
 
-size_t compacting_store::limit_at(size_t bytes, size_t cap) const {
+size_t compacting_store_t::limit_at(size_t bytes, size_t cap) const {
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
   const size_t next = heap_next_.load(std::memory_order_relaxed);
   return std::min(cap, (std::max(bytes, next) + page - 1) / page * page);
 }
 
-std::span<uint8_t> compacting_store::lend_top(size_t bytes) {
-  const exclusive_guard guard(heap_lock_);
+std::span<uint8_t> compacting_store_t::lend_top(size_t bytes) {
+  const exclusive_guard_t guard(heap_lock_);
   const size_t before = limit_.load(std::memory_order_relaxed);
   // The bump pointer may lie above `bytes`, but never above the old limit.
   const size_t limit = limit_at(bytes, before);
@@ -469,14 +475,14 @@ std::span<uint8_t> compacting_store::lend_top(size_t bytes) {
   return {heap_ + limit, before - limit};
 }
 
-void compacting_store::reclaim_lent() {
-  const exclusive_guard guard(heap_lock_);
+void compacting_store_t::reclaim_lent() {
+  const exclusive_guard_t guard(heap_lock_);
   ceiling_ = heap_size_;
 }
 
-compacting_store_stats compacting_store::stats() const {
-  const shared_guard guard(heap_lock_);
-  compacting_store_stats s;
+compacting_store_stats_t compacting_store_t::stats() const {
+  const shared_guard_t guard(heap_lock_);
+  compacting_store_stats_t s;
   s.heap_size = heap_size_;
   s.live_bytes = live_bytes_.load(std::memory_order_relaxed);
   s.peak_live_bytes = peak_live_bytes_.load(std::memory_order_relaxed);

@@ -13,18 +13,18 @@
 namespace pentago {
 namespace {
 
-bool is(engine_program p, std::initializer_list<engine_program> programs) {
+bool is(engine_program_t p, std::initializer_list<engine_program_t> programs) {
   for (const auto q : programs)
     if (p == q) return true;
   return false;
 }
 
-constexpr auto endgame = engine_program::endgame, local = engine_program::local,
-               predict = engine_program::predict;
+constexpr auto endgame = engine_program_t::endgame, local = engine_program_t::local,
+               predict = engine_program_t::predict;
 
 // The one positional ROOT: parses the cursor's word into root, with a usage_error on a second.
-void take_root(const argument_cursor& args, section_t& root, bool& have_root) {
-  if (have_root) throw usage_error("more than one root section given: " + args.arg());
+void take_root(const argument_cursor_t& args, section_t& root, bool& have_root) {
+  if (have_root) throw usage_error_t("more than one root section given: " + args.arg());
   root = section_t::parse(args.arg());
   have_root = true;
 }
@@ -35,24 +35,24 @@ uint64_t physical_memory() {
   return uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGE_SIZE));
 }
 
-const char* engine_program_name(engine_program program) {
+const char* engine_program_name(engine_program_t program) {
   switch (program) {
-    case engine_program::endgame:
+    case engine_program_t::endgame:
       return "pentago-endgame";
-    case engine_program::local:
+    case engine_program_t::local:
       return "pentago-endgame-local";
-    case engine_program::predict:
+    case engine_program_t::predict:
       return "pentago-predict";
   }
   return "?";
 }
 
-engine_options::engine_options(engine_program p)
-    : program(p), threads(p == engine_program::local ? 2 : 6) {}
+engine_options_t::engine_options_t(engine_program_t p)
+    : program(p), threads(p == engine_program_t::local ? 2 : 6) {}
 
-bool take_engine_option(argument_cursor& args, engine_options& o, bool& have_root) {
+bool take_engine_option(argument_cursor_t& args, engine_options_t& o, bool& have_root) {
   const std::string& arg = args.arg();
-  const engine_program p = o.program;
+  const engine_program_t p = o.program;
   const bool mpi = is(p, {endgame, predict});  // options of MPI runs
   if (arg == "--help" || arg == "-h")
     o.help = true;
@@ -69,7 +69,7 @@ bool take_engine_option(argument_cursor& args, engine_options& o, bool& have_roo
   else if (arg == "--codec") {
     const std::string name = args.value();
     o.codec_auto = name == "auto";
-    o.codec = o.codec_auto ? block_codec::snappy : parse_block_codec(name);
+    o.codec = o.codec_auto ? block_codec_t::snappy : parse_block_codec(name);
   } else if (arg == "--samples")
     o.samples = int(args.int_value(0, 1 << 20));
   else if (arg == "--stop-after")
@@ -97,11 +97,11 @@ bool take_engine_option(argument_cursor& args, engine_options& o, bool& have_roo
   else if (arg == "--thread-mode" && p == endgame) {
     const std::string m = args.value();
     if (m == "funneled")
-      o.mode = thread_mode::funneled;
+      o.mode = thread_mode_t::funneled;
     else if (m == "multiple")
-      o.mode = thread_mode::multiple;
+      o.mode = thread_mode_t::multiple;
     else
-      throw usage_error("--thread-mode: expected funneled or multiple, got '" + m + "'");
+      throw usage_error_t("--thread-mode: expected funneled or multiple, got '" + m + "'");
   } else if (arg == "--log-all" && p == endgame)
     o.log_all = true;
   else if (arg == "--per-rank-times" && p == endgame)
@@ -110,14 +110,14 @@ bool take_engine_option(argument_cursor& args, engine_options& o, bool& have_roo
     // test only: RANK:SLICE
     const std::string v = args.value();
     const auto colon = v.find(':');
-    if (colon == std::string::npos) throw usage_error("--test-fail: expected RANK:SLICE");
+    if (colon == std::string::npos) throw usage_error_t("--test-fail: expected RANK:SLICE");
     o.test_fail_rank = int(parse_int_option(arg, v.substr(0, colon), 0, 1 << 30));
     o.test_fail_slice = int(parse_int_option(arg, v.substr(colon + 1), 0, 35));
   } else if (arg == "--test-slow-merge" && p == endgame) {
     // test only: RANK:MILLISECONDS per merged output block
     const std::string v = args.value();
     const auto colon = v.find(':');
-    if (colon == std::string::npos) throw usage_error("--test-slow-merge: expected RANK:MS");
+    if (colon == std::string::npos) throw usage_error_t("--test-slow-merge: expected RANK:MS");
     o.test_slow_merge_rank = int(parse_int_option(arg, v.substr(0, colon), 0, 1 << 30));
     o.test_slow_merge_ms = int(parse_int_option(arg, v.substr(colon + 1), 0, 1000));
   } else if (args.is_option())
@@ -127,23 +127,24 @@ bool take_engine_option(argument_cursor& args, engine_options& o, bool& have_roo
   return true;
 }
 
-void validate_engine_options(const engine_options& o, bool have_root) {
+void validate_engine_options(const engine_options_t& o, bool have_root) {
   if (!have_root)
-    throw usage_error("missing ROOT section (e.g. 44444554; 00000000 is the full game)");
-  if (o.program != engine_program::predict && o.dir.empty()) throw usage_error("missing --dir DIR");
-  if (o.program == engine_program::predict) {
-    if (o.ranks < 1) throw usage_error("--ranks must be given (at least 1)");
-    if (o.memory == 0) throw usage_error("--memory must be given");
+    throw usage_error_t("missing ROOT section (e.g. 44444554; 00000000 is the full game)");
+  if (o.program != engine_program_t::predict && o.dir.empty())
+    throw usage_error_t("missing --dir DIR");
+  if (o.program == engine_program_t::predict) {
+    if (o.ranks < 1) throw usage_error_t("--ranks must be given (at least 1)");
+    if (o.memory == 0) throw usage_error_t("--memory must be given");
   }
   // The slices of the run (root, --meaningless, --stop-after, a predicted restart slice).
   validate_run(
       make_run_request(o, std::max(o.ranks, 1), std::max<uint64_t>(o.memory, 1), o.restart_slice));
 }
 
-engine_options parse_engine_options(engine_program program, int argc, char** argv) {
-  engine_options o(program);
+engine_options_t parse_engine_options(engine_program_t program, int argc, char** argv) {
+  engine_options_t o(program);
   for (int i = 0; i < argc; i++) o.arguments.push_back(argv[i]);
-  argument_cursor args(argc, argv);
+  argument_cursor_t args(argc, argv);
   bool have_root = false;
   while (args.next())
     if (!take_engine_option(args, o, have_root)) args.unknown();
@@ -159,8 +160,8 @@ static std::string codec_usage() {
   for (size_t i = 0; i < rows.size(); i++)
     text += std::string(rows[i].name) + " (" + rows[i].summary + ")" +
             (i + 1 < rows.size() ? ", " : "");
-  std::vector<const block_codec_row*> order;
-  for (const block_codec_row& row : rows)
+  std::vector<const block_codec_row_t*> order;
+  for (const block_codec_row_t& row : rows)
     if (row.auto_place > 0) order.push_back(&row);
   std::sort(order.begin(), order.end(),
             [](const auto* a, const auto* b) { return a->auto_place < b->auto_place; });
@@ -184,9 +185,9 @@ static std::string codec_usage() {
   return out + line + "\n";
 }
 
-std::string engine_usage(engine_program p) {
+std::string engine_usage(engine_program_t p) {
   std::string s;
-  auto add = [&](std::initializer_list<engine_program> programs, const char* text) {
+  auto add = [&](std::initializer_list<engine_program_t> programs, const char* text) {
     if (is(p, programs)) s += text;
   };
   add({endgame, predict},
@@ -232,13 +233,13 @@ std::string engine_usage(engine_program p) {
   return s;
 }
 
-int engine_workers(const engine_options& o) {
-  return o.program == engine_program::local ? o.threads : o.threads - 1;
+int engine_workers(const engine_options_t& o) {
+  return o.program == engine_program_t::local ? o.threads : o.threads - 1;
 }
 
-run_request make_run_request(const engine_options& o, int ranks, uint64_t memory,
-                             int restart_slice) {
-  run_request r;
+run_request_t make_run_request(const engine_options_t& o, int ranks, uint64_t memory,
+                               int restart_slice) {
+  run_request_t r;
   r.root = o.root;
   r.ranks = ranks;
   r.workers = engine_workers(o);
@@ -250,12 +251,12 @@ run_request make_run_request(const engine_options& o, int ranks, uint64_t memory
   r.codec = o.codec;
   r.codec_auto = o.codec_auto;
   // In one process every worker computes one line at a time.
-  r.line_limit = o.program == engine_program::local ? o.threads : o.line_limit;
+  r.line_limit = o.program == engine_program_t::local ? o.threads : o.line_limit;
   r.save = o.save;
   r.level = o.level;
   // pentago-endgame-local writes in batches; pentago-endgame (and its prediction) holds the
   // rank's compressed part of the file until the collective write.
-  r.holds_file = o.program != engine_program::local;
+  r.holds_file = o.program != engine_program_t::local;
   return r;
 }
 

@@ -8,13 +8,13 @@
 
 namespace pentago {
 
-bool input_cache::copy_out(int key, std::span<superinfo_t> out) {
+bool input_cache_t::copy_out(int key, std::span<superinfo_t> out) {
   superinfo_t* buffer;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     const auto it = entries_.find(key);
     if (it == entries_.end() || !it->second.ready || it->second.dead) return false;
-    entry& e = it->second;
+    entry_t& e = it->second;
     PENTAGO_CHECK(e.nodes == out.size(), "input cache: a block read at another size");
     e.pins++;
     recent_.splice(recent_.begin(), recent_, e.place);
@@ -27,7 +27,7 @@ bool input_cache::copy_out(int key, std::span<superinfo_t> out) {
   return true;
 }
 
-void input_cache::offer(int key, std::span<const superinfo_t> values) {
+void input_cache_t::offer(int key, std::span<const superinfo_t> values) {
   if (values.size() > pool_.buffer_nodes()) return;
   superinfo_t* buffer;
   {
@@ -44,7 +44,7 @@ void input_cache::offer(int key, std::span<const superinfo_t> values) {
     if (!buffer) buffer = take_oldest();
     if (!buffer) return;
     recent_.push_front(key);
-    entries_.emplace(key, entry{buffer, values.size(), 1, false, false, recent_.begin()});
+    entries_.emplace(key, entry_t{buffer, values.size(), 1, false, false, recent_.begin()});
   }
   // Read at a later line, if at all: stream it past the cache.
   stream_copy(buffer, values.data(), values.size_bytes());
@@ -54,11 +54,11 @@ void input_cache::offer(int key, std::span<const superinfo_t> values) {
   copies_++;
 }
 
-void input_cache::forget(int key) {
+void input_cache_t::forget(int key) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = entries_.find(key);
   if (it == entries_.end() || it->second.dead) return;
-  entry& e = it->second;
+  entry_t& e = it->second;
   recent_.erase(e.place);
   if (e.pins) {
     e.dead = true;
@@ -68,14 +68,14 @@ void input_cache::forget(int key) {
   entries_.erase(it);
 }
 
-superinfo_t* input_cache::reclaim() {
+superinfo_t* input_cache_t::reclaim() {
   std::lock_guard<std::mutex> lock(mutex_);
   superinfo_t* buffer = take_oldest();
   if (buffer) reclaimed_++;
   return buffer;
 }
 
-void input_cache::clear() {
+void input_cache_t::clear() {
   std::lock_guard<std::mutex> lock(mutex_);
   for (const auto& [key, e] : entries_) {
     PENTAGO_CHECK(!e.pins, "input cache cleared while a copy is in flight");
@@ -85,13 +85,13 @@ void input_cache::clear() {
   recent_.clear();
 }
 
-input_cache::~input_cache() {
+input_cache_t::~input_cache_t() {
   std::lock_guard<std::mutex> lock(mutex_);
   for (const auto& [key, e] : entries_)
     if (!e.pins) pool_.give(e.buffer);
 }
 
-superinfo_t* input_cache::take_oldest() {
+superinfo_t* input_cache_t::take_oldest() {
   for (auto it = recent_.rbegin(); it != recent_.rend(); ++it) {
     const auto found = entries_.find(*it);
     if (found->second.pins) continue;
@@ -103,9 +103,9 @@ superinfo_t* input_cache::take_oldest() {
   return nullptr;
 }
 
-void input_cache::unpin(int key) {
+void input_cache_t::unpin(int key) {
   const auto it = entries_.find(key);
-  entry& e = it->second;
+  entry_t& e = it->second;
   if (--e.pins || !e.dead) return;
   pool_.give(e.buffer);
   entries_.erase(it);

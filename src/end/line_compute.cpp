@@ -12,7 +12,7 @@
 
 namespace pentago {
 
-uint64_t line_block_moves(const line_dependency& dep, int k) {
+uint64_t line_block_moves(const line_dependency_t& dep, int k) {
   const section_t& s = dep.output.section;
   const block_t b = dep.output.block(k);
   const int d = dep.output.dimension;
@@ -23,7 +23,7 @@ uint64_t line_block_moves(const line_dependency& dep, int k) {
   return cross * uint64_t(shape[d]) * uint64_t(9 - s.quadrant_sum(d));
 }
 
-void compute_line_block(const line_dependency& dep, std::span<const superinfo_t* const> inputs,
+void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_t* const> inputs,
                         int k, superinfo_t* output) {
   using detail::super_tables;
   const section_t& s = dep.output.section;
@@ -33,7 +33,7 @@ void compute_line_block(const line_dependency& dep, std::span<const superinfo_t*
   const bool last = s.sum() == 35;
   PENTAGO_CHECK(last || int(inputs.size()) == dep.input.length(), "wrong input count");
 
-  line_block_job job{};
+  line_block_job_t job{};
   job.d = d;
   job.last = last;
   job.output = output;

@@ -4,7 +4,7 @@
 
 namespace pentago::detail {
 
-extern void (*const line_block_avx2)(const line_block_job&) =
-    simd::avx2::line_block_kernel<simd::avx2::vec_avx2>;
+extern void (*const line_block_avx2)(const line_block_job_t&) =
+    simd::avx2::line_block_kernel<simd::avx2::vec_avx2_t>;
 
 }  // namespace pentago::detail

@@ -6,7 +6,7 @@
 
 namespace pentago::detail {
 
-extern void (*const line_block_avx512)(const line_block_job&) =
-    simd::avx512::line_block_kernel<simd::avx512::vec_avx2, simd::avx512::vec_pair512>;
+extern void (*const line_block_avx512)(const line_block_job_t&) =
+    simd::avx512::line_block_kernel<simd::avx512::vec_avx2_t, simd::avx512::vec_pair512_t>;
 
 }  // namespace pentago::detail

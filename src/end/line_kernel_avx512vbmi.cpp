@@ -7,7 +7,8 @@
 
 namespace pentago::detail {
 
-extern void (*const line_block_avx512vbmi)(const line_block_job&) =
-    simd::avx512vbmi::line_block_kernel<simd::avx512vbmi::vec_avx2, simd::avx512vbmi::vec_pair512>;
+extern void (*const line_block_avx512vbmi)(const line_block_job_t&) =
+    simd::avx512vbmi::line_block_kernel<simd::avx512vbmi::vec_avx2_t,
+                                        simd::avx512vbmi::vec_pair512_t>;
 
 }  // namespace pentago::detail

@@ -4,7 +4,7 @@
 
 namespace pentago::detail {
 
-extern void (*const line_block_portable)(const line_block_job&) =
-    simd::portable::line_block_kernel<simd::portable::vec_portable>;
+extern void (*const line_block_portable)(const line_block_job_t&) =
+    simd::portable::line_block_kernel<simd::portable::vec_portable_t>;
 
 }  // namespace pentago::detail

@@ -25,13 +25,13 @@ consteval int line_quadrants(int line) {
   return m;
 }
 
-struct line_group {
+struct line_group_t {
   int count = 0;
   int lines[32] = {};
 };
 
-consteval line_group make_line_group(int quadrants) {
-  line_group g;
+consteval line_group_t make_line_group(int quadrants) {
+  line_group_t g;
   for (int line = 0; line < 32; line++)
     if (line_quadrants(line) == quadrants) g.lines[g.count++] = line;
   return g;
@@ -49,15 +49,15 @@ static_assert(lines_grouped(), "every win line must touch two or three quadrants
 // Quadrant sets: pairs within 0-2, pairs with 3, the triple 0-2, triples with 3.
 constexpr int low_pairs[3] = {0b0011, 0b0101, 0b0110};
 constexpr int high_pairs[3] = {0b1001, 0b1010, 0b1100};
-constexpr line_group low_pair_groups[3] = {make_line_group(0b0011), make_line_group(0b0101),
-                                           make_line_group(0b0110)};
-constexpr line_group high_pair_groups[3] = {make_line_group(0b1001), make_line_group(0b1010),
-                                            make_line_group(0b1100)};
-constexpr line_group low_triple = make_line_group(0b0111);
-constexpr line_group high_triples = []() consteval {
-  line_group g;
+constexpr line_group_t low_pair_groups[3] = {make_line_group(0b0011), make_line_group(0b0101),
+                                             make_line_group(0b0110)};
+constexpr line_group_t high_pair_groups[3] = {make_line_group(0b1001), make_line_group(0b1010),
+                                              make_line_group(0b1100)};
+constexpr line_group_t low_triple = make_line_group(0b0111);
+constexpr line_group_t high_triples = []() consteval {
+  line_group_t g;
   for (int m : {0b1011, 0b1101, 0b1110}) {
-    const line_group h = make_line_group(m);
+    const line_group_t h = make_line_group(m);
     for (int k = 0; k < h.count; k++) g.lines[g.count++] = h.lines[k];
   }
   return g;
@@ -90,7 +90,7 @@ constexpr int max_group = []() consteval {
 ();
 
 // Per index i < size of quadrant q (q < 3), the expansions of the group's lines.
-PENTAGO_INLINE void expand_all(int q, const nibbles_t* n, int size, const line_group& group,
+PENTAGO_INLINE void expand_all(int q, const nibbles_t* n, int size, const line_group_t& group,
                                uint64_t (&out)[8][max_group]) {
   for (int i = 0; i < size; i++)
     for (int k = 0; k < group.count; k++)
@@ -99,7 +99,7 @@ PENTAGO_INLINE void expand_all(int q, const nibbles_t* n, int size, const line_g
 
 // The contributions of one side (per-axis nibbles n[q][i]) to the wins of a block's nodes.
 template <class V>
-struct block_wins {
+struct block_wins_t {
   uint64_t low[3][8][8];                        // low_pairs[p] = {a, b}: [i_a][i_b]
   V high[3][8][8];                              // high_pairs[p] = {a, 3}: [i_a][i3]
   const super_t* axis3[high_triples.count][8];  // per line through 3, per i3
@@ -107,7 +107,7 @@ struct block_wins {
   // Tables of groups within the quadrants `shared` (a mask) are copied from `same`, a side with
   // the same stones and block shape there (kept as they are where `same` is this side).
   PENTAGO_INLINE void build(const nibbles_t* const n[4], const int shape[4],
-                            const block_wins* same = nullptr, int shared = 0) {
+                            const block_wins_t* same = nullptr, int shared = 0) {
     for (int p = 0; p < 3; p++) {
       const int a = __builtin_ctz(low_pairs[p]), b = 31 - __builtin_clz(low_pairs[p]);
       if (same && (low_pairs[p] & ~shared) == 0) {
@@ -117,7 +117,7 @@ struct block_wins {
         continue;
       }
       // Each index's expansions once, then a pair's word is an AND-OR over the group.
-      const line_group& group = low_pair_groups[p];
+      const line_group_t& group = low_pair_groups[p];
       uint64_t ea[8][max_group], eb[8][max_group];
       expand_all(a, n[a], shape[a], group, ea);
       expand_all(b, n[b], shape[b], group, eb);
@@ -136,7 +136,7 @@ struct block_wins {
             for (int i3 = 0; i3 < shape[3]; i3++) high[p][ia][i3] = same->high[p][ia][i3];
         continue;
       }
-      const line_group& group = high_pair_groups[p];
+      const line_group_t& group = high_pair_groups[p];
       uint64_t ea[8][max_group];
       expand_all(a, n[a], shape[a], group, ea);
       const super_t* e3[8][max_group];
@@ -181,17 +181,17 @@ struct block_wins {
 
 // Per-(i0, i1, i2) state of one side: the low word and the lines through quadrant 3.
 template <class V>
-struct row_wins {
+struct row_wins_t {
   V low;
   V through3[high_triples.count];
 
-  PENTAGO_INLINE void set(const block_wins<V>& b, const nibbles_t* const n[4], int i0, int i1,
+  PENTAGO_INLINE void set(const block_wins_t<V>& b, const nibbles_t* const n[4], int i0, int i1,
                           int i2) {
     uint64_t t[high_triples.count];
     low = V::splat(b.low_word(n, i0, i1, i2, t));
     for (int k = 0; k < high_triples.count; k++) through3[k] = V::splat(t[k]);
   }
-  PENTAGO_INLINE V node(const block_wins<V>& b, int i0, int i1, int i2, int i3) const {
+  PENTAGO_INLINE V node(const block_wins_t<V>& b, int i0, int i1, int i2, int i3) const {
     V v = low | b.high[0][i0][i3] | b.high[1][i1][i3] | b.high[2][i2][i3];
     for (int k = 0; k < high_triples.count; k++) v = v | (through3[k] & V::load(*b.axis3[k][i3]));
     return v;
@@ -204,34 +204,34 @@ struct row_wins {
 // Wins tables of the three sides a node needs: the mover's, the opponent's, and the mover's
 // with the union of placements on quadrant d.
 template <class V>
-struct node_sides {
+struct node_sides_t {
   const nibbles_t* n[3][4];
-  block_wins<V> wins[3];
+  block_wins_t<V> wins[3];
 };
 
 // Per node of a plane, the AND of the children's (win, notlose) shifted along the child axis:
 // two arrays of V, or with a pair type P (two supers per register) one array of pairs, so that
 // the shifts, rmax and symmetry steps run on both halves at once.
 template <class V, class P>
-struct child_planes {
+struct child_planes_t {
   V win[8][8], notlose[8][8];
 };
 template <class V, class P>
-requires(!std::is_void_v<P>) struct child_planes<V, P> {
+requires(!std::is_void_v<P>) struct child_planes_t<V, P> {
   P both[8][8];  // (win, notlose) as laid out in superinfo_t
 };
 
 template <class V, class P, int g>
-void line_block_kernel_global(const line_block_job& job, node_sides<V>& sides) {
+void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& sides) {
   constexpr bool paired = !std::is_void_v<P>;
   const int d = job.d, axis = job.child_axis;
   superinfo_t* out = job.output;
-  row_wins<V> rows[3];
+  row_wins_t<V> rows[3];
   // A node's children lie all over the input line, so their loads miss the caches. They are
   // gathered per plane (i0, i1 fixed) in a loop of independent loads that the processor
   // overlaps: per node the AND of the children's (notlose, win) shifted along the child axis,
   // whose complements are the node's (win, notlose) from children before rmax.
-  child_planes<V, P> planes;
+  child_planes_t<V, P> planes;
   auto gather_plane = [&](int i0, int i1) {
     int j[4] = {i0, i1, 0, 0};
     for (j[2] = 0; j[2] < job.shape[2]; j[2]++)
@@ -303,17 +303,17 @@ void line_block_kernel_global(const line_block_job& job, node_sides<V>& sides) {
 // The kernel over one output block with vector type V and, where the ISA has one, the pair
 // type P for the children's values (void: none).
 template <class V, class P = void>
-void line_block_kernel(const line_block_job& job) {
+void line_block_kernel(const line_block_job_t& job) {
   // The previous block's tables on this thread, and its stones and shape: a line's blocks
   // share both on every quadrant but d, so the tables of groups within the others are kept.
-  struct previous_block {
+  struct previous_block_t {
     bool valid = false;
     uint64_t epoch = 0;
     int shape[4];
     nibbles_t mine[4][8], theirs[4][8];
   };
-  thread_local node_sides<V> sides;
-  thread_local previous_block previous;
+  thread_local node_sides_t<V> sides;
+  thread_local previous_block_t previous;
   int kept = 0;
   for (int q = 0; q < 4; q++) {
     const size_t bytes = sizeof(nibbles_t) * size_t(job.shape[q]);

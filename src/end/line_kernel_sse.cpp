@@ -4,7 +4,7 @@
 
 namespace pentago::detail {
 
-extern void (*const line_block_sse)(const line_block_job&) =
-    simd::sse::line_block_kernel<simd::sse::vec_sse>;
+extern void (*const line_block_sse)(const line_block_job_t&) =
+    simd::sse::line_block_kernel<simd::sse::vec_sse_t>;
 
 }  // namespace pentago::detail

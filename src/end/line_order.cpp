@@ -14,8 +14,8 @@ namespace pentago {
 namespace {
 
 // The geometry of each section, computed once for the simulations' millions of blocks.
-std::vector<section_geometry> geometries(std::span<const section_t> sections) {
-  std::vector<section_geometry> g;
+std::vector<section_geometry_t> geometries(std::span<const section_t> sections) {
+  std::vector<section_geometry_t> g;
   g.reserve(sections.size());
   for (const auto& s : sections) g.emplace_back(s);
   return g;
@@ -38,7 +38,7 @@ std::vector<int> places_in(const std::vector<int>& walk) {
 
 }  // namespace
 
-std::vector<int> section_completion_order(const slice_lines& order) {
+std::vector<int> section_completion_order(const slice_lines_t& order) {
   const auto sections = order.sections();
   const int count = int(sections.size());
   // The distinct children of each section (the sections of the slice above its lines read),
@@ -90,7 +90,7 @@ std::vector<int> section_completion_order(const slice_lines& order) {
   return walk;
 }
 
-std::vector<int> section_completion_ranks(const slice_lines& order) {
+std::vector<int> section_completion_ranks(const slice_lines_t& order) {
   return places_in(section_completion_order(order));
 }
 
@@ -129,7 +129,7 @@ uint64_t completion_time(int section_rank, const std::array<int, 4>& blocks, uin
   return uint64_t(section_rank) << 42 | within;
 }
 
-void sort_lines_for_completion(std::vector<line_t>& lines, const slice_lines& order) {
+void sort_lines_for_completion(std::vector<line_t>& lines, const slice_lines_t& order) {
   const auto geometry = geometries(order.sections());
   const auto rank = section_completion_ranks(order);
   std::vector<std::pair<uint64_t, size_t>> keyed;
@@ -149,7 +149,7 @@ void sort_lines_for_completion(std::vector<line_t>& lines, const slice_lines& or
   lines.swap(sorted);
 }
 
-std::vector<line_t> lines_in_completion_order(const slice_lines& order) {
+std::vector<line_t> lines_in_completion_order(const slice_lines_t& order) {
   std::vector<line_t> lines;
   lines.reserve(order.total_lines());
   for (uint64_t i = 0; i < order.total_lines(); i++) lines.push_back(order.line(i));
@@ -161,7 +161,7 @@ uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> order
   const int open = s.open_quadrant_count();
   if (open < 2) return 0;  // each block is complete with its one line
   std::vector<uint8_t> seen(section_block_count(s), 0);
-  const section_geometry geometry(s);
+  const section_geometry_t geometry(s);
   uint64_t held = 0, peak = 0;
   for (const auto& line : ordered) {
     PENTAGO_CHECK(line.section == s, "incomplete_peak_nodes: line of another section");
@@ -177,11 +177,11 @@ uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> order
   return peak;
 }
 
-uint64_t incomplete_peak_nodes(const slice_lines& order) {
+uint64_t incomplete_peak_nodes(const slice_lines_t& order) {
   // Sections run one after another in completion order, so each is simulated on its own.
   uint64_t peak = 0;
   for (const auto& s : order.sections()) {
-    const slice_lines one(std::span<const section_t>(&s, 1));
+    const slice_lines_t one(std::span<const section_t>(&s, 1));
     peak = std::max(peak, incomplete_peak_nodes(s, lines_in_completion_order(one)));
   }
   return peak;
@@ -190,8 +190,8 @@ uint64_t incomplete_peak_nodes(const slice_lines& order) {
 namespace {
 
 // For each (section, open dimension) of the slice in order: the index of its child in `above`.
-std::vector<std::pair<int, int>> child_of_sheaves(const slice_lines& order,
-                                                  const slice_lines& above) {
+std::vector<std::pair<int, int>> child_of_sheaves(const slice_lines_t& order,
+                                                  const slice_lines_t& above) {
   std::vector<std::pair<int, int>> result;  // (section index, child index)
   for (int si = 0; si < int(order.sections().size()); si++) {
     const section_t& s = order.sections()[si];
@@ -207,7 +207,7 @@ std::vector<std::pair<int, int>> child_of_sheaves(const slice_lines& order,
 
 }  // namespace
 
-std::vector<int> input_readers(const slice_lines& order, const slice_lines& above) {
+std::vector<int> input_readers(const slice_lines_t& order, const slice_lines_t& above) {
   std::vector<int> readers(above.sections().size(), 0);
   for (const auto& [si, child] : child_of_sheaves(order, above)) readers[child]++;
   return readers;
@@ -224,8 +224,9 @@ std::vector<uint64_t> block_offsets(std::span<const section_t> sections) {
 }
 
 // The paired peak line by line: every line of the slice in completion order, one at a time.
-double paired_peak_by_lines(const slice_lines& order, const slice_lines& above, double input_bytes,
-                            double output_bytes, bool dropped, double pooled_nodes) {
+double paired_peak_by_lines(const slice_lines_t& order, const slice_lines_t& above,
+                            double input_bytes, double output_bytes, bool dropped,
+                            double pooled_nodes) {
   const auto out_offsets = block_offsets(order.sections());
   const auto in_offsets = block_offsets(above.sections());
   const auto out_geometry = geometries(order.sections());
@@ -247,10 +248,10 @@ double paired_peak_by_lines(const slice_lines& order, const slice_lines& above, 
   for (const auto& line : lines_in_completion_order(order)) {
     const int si = order.section_index(line.section);
     const int open = line.section.open_quadrant_count();
-    const line_dependency dep = line_dependency_of(line);
+    const line_dependency_t dep = line_dependency_of(line);
     const int ci = above.section_index(dep.child);
-    const section_geometry& out = out_geometry[si];
-    const section_geometry& in = in_geometry[ci];
+    const section_geometry_t& out = out_geometry[si];
+    const section_geometry_t& in = in_geometry[ci];
     const int length = out.blocks[line.dimension];
     // While the line runs it holds its inputs and its outputs.
     for (int k = 0; k < length; k++) {
@@ -275,7 +276,7 @@ double paired_peak_by_lines(const slice_lines& order, const slice_lines& above, 
 
 }  // namespace
 
-double paired_store_peak(const slice_lines& order, const slice_lines& above, double input_bytes,
+double paired_store_peak(const slice_lines_t& order, const slice_lines_t& above, double input_bytes,
                          double output_bytes, double dropped_held_bytes, double pooled_nodes) {
   // Slices of up to a few million lines are simulated line by line; larger ones (which have
   // many sections) section by section, which holds each section's inputs and outputs whole.

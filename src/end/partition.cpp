@@ -29,7 +29,7 @@ uint64_t block_event(const section_t& section, const block_t& block) {
          uint64_t(block[2] & 63) << 12 | uint64_t(block[1] & 63) << 6 | uint64_t(block[0] & 63);
 }
 
-partition_t::partition_t(std::shared_ptr<const slice_lines> lines, int ranks, uint128 key)
+partition_t::partition_t(std::shared_ptr<const slice_lines_t> lines, int ranks, uint128_t key)
     : lines_(std::move(lines)), ranks_(ranks), key_(key) {
   PENTAGO_CHECK(lines_ != nullptr, "partition_t: no lines");
   PENTAGO_CHECK(ranks > 0, "partition_t: ranks must be positive");
@@ -37,8 +37,8 @@ partition_t::partition_t(std::shared_ptr<const slice_lines> lines, int ranks, ui
                 "partition_t: too many lines for local ids");
 }
 
-partition_t::partition_t(std::span<const section_t> sections, int ranks, uint128 key)
-    : partition_t(std::make_shared<const slice_lines>(sections), ranks, key) {}
+partition_t::partition_t(std::span<const section_t> sections, int ranks, uint128_t key)
+    : partition_t(std::make_shared<const slice_lines_t>(sections), ranks, key) {}
 
 void partition_t::check_rank(int rank) const {
   PENTAGO_CHECK(0 <= rank && rank < ranks_, "partition: rank out of range");

@@ -6,15 +6,15 @@
 
 namespace pentago {
 
-std::vector<std::string> format_run_header(const engine_options& o, const run_header& h,
-                                           const run_plan& plan, const std::string& mpi) {
+std::vector<std::string> format_run_header(const engine_options_t& o, const run_header_t& h,
+                                           const run_plan_t& plan, const std::string& mpi) {
   std::vector<std::string> lines;
   std::string command = engine_program_name(o.program) + std::string(":");
   for (size_t i = 1; i < o.arguments.size(); i++) command += " " + shell_quote(o.arguments[i]);
   if (o.arguments.empty()) command += " (root " + o.root.name() + ")";
   lines.push_back(command);
   const int workers = engine_workers(o);
-  const bool is_local = o.program == engine_program::local;
+  const bool is_local = o.program == engine_program_t::local;
   std::string line = "  ranks " + std::to_string(h.ranks) + ", threads/rank " +
                      std::to_string(o.threads) + " (" + (is_local ? "" : "1 communication + ") +
                      std::to_string(workers) + " workers), root " + o.root.name() + ", slices " +

@@ -67,13 +67,13 @@ constexpr double pool_need_margin = 1.1;
 // The partial pool's need per rank: the largest incomplete peak of a computed slice (a
 // dropped slice's held nodes, the simulated peak of the others, in completion order), as
 // uncompressed bytes with the drift of ranks and the margin.
-uint64_t partial_pool_need(const run_plan& p, const std::vector<std::vector<section_t>>& slices) {
+uint64_t partial_pool_need(const run_plan_t& p, const std::vector<std::vector<section_t>>& slices) {
   double most = 0;
   for (const slice_plan_t& s : p.slices) {
     if (!s.computed || s.recomputed) continue;
     const double nodes =
         s.dropped ? double(s.held_nodes)
-                  : double(incomplete_peak_nodes(slice_lines(slices[s.slice]))) * dropped_drift;
+                  : double(incomplete_peak_nodes(slice_lines_t(slices[s.slice]))) * dropped_drift;
     most = std::max(most, nodes);
   }
   return uint64_t(pool_need_margin * p.rank_share * 64 * most);
@@ -81,31 +81,31 @@ uint64_t partial_pool_need(const run_plan& p, const std::vector<std::vector<sect
 
 }  // namespace
 
-void validate_run(const run_request& r) {
-  if (!r.root.valid()) throw usage_error("invalid root section " + r.root.str());
+void validate_run(const run_request_t& r) {
+  if (!r.root.valid()) throw usage_error_t("invalid root section " + r.root.str());
   const int root_slice = r.root.sum();
-  if (root_slice >= 36) throw usage_error("root " + r.root.str() + " has no empty cell");
-  if (r.ranks < 1) throw usage_error("at least 1 rank is needed");
-  if (r.workers < 1) throw usage_error("at least 1 worker thread is needed");
+  if (root_slice >= 36) throw usage_error_t("root " + r.root.str() + " has no empty cell");
+  if (r.ranks < 1) throw usage_error_t("at least 1 rank is needed");
+  if (r.workers < 1) throw usage_error_t("at least 1 worker thread is needed");
   const int top = top_slice(r.meaningless);
   if (r.meaningless && (r.meaningless <= root_slice || r.meaningless > 35))
-    throw usage_error("--meaningless " + std::to_string(r.meaningless) +
-                      " must lie above the root's slice " + std::to_string(root_slice) +
-                      " and at most 35");
+    throw usage_error_t("--meaningless " + std::to_string(r.meaningless) +
+                        " must lie above the root's slice " + std::to_string(root_slice) +
+                        " and at most 35");
   if (r.stop_after >= 0 && r.stop_after < root_slice)
-    throw usage_error("--stop-after " + std::to_string(r.stop_after) +
-                      " is below the root's slice " + std::to_string(root_slice));
+    throw usage_error_t("--stop-after " + std::to_string(r.stop_after) +
+                        " is below the root's slice " + std::to_string(root_slice));
   const int bottom = r.stop_after >= 0 ? r.stop_after : root_slice;
   if (bottom > top - (r.meaningless ? 1 : 0))
-    throw usage_error("--stop-after " + std::to_string(r.stop_after) +
-                      " leaves nothing to compute");
+    throw usage_error_t("--stop-after " + std::to_string(r.stop_after) +
+                        " leaves nothing to compute");
   if (r.restart_slice >= 0 && (r.restart_slice <= bottom || r.restart_slice > top))
-    throw usage_error("restart slice " + std::to_string(r.restart_slice) +
-                      " is outside the slices " + std::to_string(bottom + 1) + ".." +
-                      std::to_string(top) + " of this run");
+    throw usage_error_t("restart slice " + std::to_string(r.restart_slice) +
+                        " is outside the slices " + std::to_string(bottom + 1) + ".." +
+                        std::to_string(top) + " of this run");
 }
 
-double sampled_top_ratio(const std::vector<section_t>& slice35, int samples, block_codec codec) {
+double sampled_top_ratio(const std::vector<section_t>& slice35, int samples, block_codec_t codec) {
   uint64_t total_blocks = 0;
   for (const auto& s : slice35) total_blocks += section_block_count(s);
   if (!total_blocks || samples < 1) return 0;
@@ -133,7 +133,7 @@ double sampled_top_ratio(const std::vector<section_t>& slice35, int samples, blo
   return double(compressed) / double(raw);
 }
 
-double codec_ratio_factor(block_codec codec) { return block_codec_info(codec).planned_ratio; }
+double codec_ratio_factor(block_codec_t codec) { return block_codec_info(codec).planned_ratio; }
 
 double store_ratio(int slice) {
   // The largest compressed share measured on 2 ranks (docs/tools.md, "calibration"): 0.367 at
@@ -148,7 +148,7 @@ size_t line_buffer_nodes(std::span<const section_t> sections, std::span<const se
   return 1 + size_t(std::max(largest_block_nodes(sections), largest_block_nodes(above)));
 }
 
-int line_buffers(const line_dependency& dep, bool has_inputs) {
+int line_buffers(const line_dependency_t& dep, bool has_inputs) {
   return dep.output.length() + (has_inputs ? 2 * dep.input.length() : 0);
 }
 
@@ -176,13 +176,13 @@ uint64_t slice_write_bytes(int workers, int level, bool holds_file, uint64_t ran
          (holds_file ? rank_store_bytes + slice_write_piece_bytes : 0);
 }
 
-const slice_plan_t* run_plan::slice_plan(int n) const {
+const slice_plan_t* run_plan_t::slice_plan(int n) const {
   for (const auto& s : slices)
     if (s.slice == n) return &s;
   return nullptr;
 }
 
-uint64_t run_plan::arena_bytes_for(int n, double scale) const {
+uint64_t run_plan_t::arena_bytes_for(int n, double scale) const {
   scale = std::max(scale, 0.0);
   for (size_t k = 0; k < slices.size(); k++) {
     const slice_plan_t& s = slices[k];
@@ -203,9 +203,9 @@ namespace {
 // The plan of a validated request whose slice 35 samples at `top_ratio` (0: not sampled),
 // where `pooled` bytes per rank of uncompressed partial blocks (at most what the plan hands out)
 // hold the first incomplete blocks of a dropped slice, so that only the rest are in its store.
-run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<section_t>>& slices,
-                        double top_ratio, uint64_t pooled, block_codec partial_codec) {
-  run_plan p;
+run_plan_t plan_with_pool(const run_request_t& r, const std::vector<std::vector<section_t>>& slices,
+                          double top_ratio, uint64_t pooled, block_codec_t partial_codec) {
+  run_plan_t p;
   p.memory = r.memory;
   p.codec = r.codec;
   p.partial_codec = partial_codec;
@@ -235,7 +235,7 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
       s.blocks += section_block_count(sec);
       s.nodes += sec.size();
     }
-    s.lines = slice_lines(slices[n]).total_lines();
+    s.lines = slice_lines_t(slices[n]).total_lines();
     s.computed = n <= p.first;
     s.ratio = r.meaningless && r.restart_slice < 0 && n == top ? meaningless_ratio
                                                                : p.ratio_scale * store_ratio(n);
@@ -246,7 +246,7 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
     } else if (s.dropped) {
       // Only incomplete blocks are held; ranks drift apart a little while they go through
       // the sections in the same completion order.
-      const double held = incomplete_peak_nodes(slice_lines(slices[n])) * dropped_drift;
+      const double held = incomplete_peak_nodes(slice_lines_t(slices[n])) * dropped_drift;
       s.held_nodes = std::min(s.nodes, uint64_t(held));
     } else {
       s.held_nodes = s.nodes;
@@ -288,7 +288,7 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
       // (The simulation leaves out the drift that held_nodes includes: the pool is scaled by it.)
       const double held =
           s.dropped ? s.ratio * 64 * stored_nodes : -1;  // a dropped slice's stored outputs
-      const double both = paired_store_peak(slice_lines(slices[n]), slice_lines(slices[n + 1]),
+      const double both = paired_store_peak(slice_lines_t(slices[n]), slice_lines_t(slices[n + 1]),
                                             above.recomputed ? 0.0 : above.ratio * 64, s.ratio * 64,
                                             held, pooled_nodes / dropped_drift) +
                           double(block_arena_slack * (s.blocks + above.blocks));
@@ -342,15 +342,16 @@ run_plan plan_with_pool(const run_request& r, const std::vector<std::vector<sect
 
 }  // namespace
 
-run_plan make_run_plan(const run_request& r, const std::vector<std::vector<section_t>>& slices) {
+run_plan_t make_run_plan(const run_request_t& r,
+                         const std::vector<std::vector<section_t>>& slices) {
   if (r.codec_auto) {
     // The least CPU whose plan fits, in the codec table's auto order (LZ4, fastest to decode,
     // Snappy, then the denser zstd); if none fits, the last one's refusal (the densest's, which
     // names the smallest need).
-    run_request fixed = r;
+    run_request_t fixed = r;
     fixed.codec_auto = false;
-    run_plan p;
-    for (const block_codec c : block_codec_auto_order()) {
+    run_plan_t p;
+    for (const block_codec_t c : block_codec_auto_order()) {
       fixed.codec = c;
       p = make_run_plan(fixed, slices);
       if (p.fits) break;
@@ -365,12 +366,12 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
   // A dropped slice keeps its first incomplete blocks in the partial pool, uncompressed and
   // outside the arena: planning for the pool the last pass handed out shrinks the arena, which
   // leaves a larger pool. Each pass hands out at least what the one before assumed.
-  auto pooled_plan = [&](block_codec partial_codec) {
-    run_plan p = plan_with_pool(r, slices, top_ratio, 0, partial_codec);
+  auto pooled_plan = [&](block_codec_t partial_codec) {
+    run_plan_t p = plan_with_pool(r, slices, top_ratio, 0, partial_codec);
     const uint64_t needed = p.needed;
     const bool dropped = !p.slices.empty() && p.slices.back().dropped;
     for (int pass = 0; dropped && p.fits && pass < pool_passes; pass++) {
-      run_plan q = plan_with_pool(r, slices, top_ratio, p.partial_bytes, partial_codec);
+      run_plan_t q = plan_with_pool(r, slices, top_ratio, p.partial_bytes, partial_codec);
       if (!q.fits || q.partial_bytes < q.pooled_bytes) break;
       const bool settled = q.partial_bytes < p.partial_bytes + MiB;
       p = q;
@@ -379,16 +380,16 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
     p.needed = needed;
     return p;
   };
-  run_plan p = pooled_plan(r.codec);
+  run_plan_t p = pooled_plan(r.codec);
   // The pool beyond its need becomes arena room for complete blocks kept uncompressed.
   // The rest of a dropped slice's incomplete blocks in the least-CPU codec (the first of the
   // auto order, LZ4) where they fit: each is compressed and decompressed once per
   // contribution. The admission figure stays the least memory at which the run fits (with the
   // run's codec and no pool), whatever --memory is given.
   const bool dropped = !p.slices.empty() && p.slices.back().dropped;
-  const block_codec_row& cheapest = least_cpu_block_codec();
+  const block_codec_row_t& cheapest = least_cpu_block_codec();
   if (dropped && p.fits && r.codec != cheapest.id && cheapest.built_in) {
-    run_plan q = pooled_plan(cheapest.id);
+    run_plan_t q = pooled_plan(cheapest.id);
     if (q.fits) {
       q.needed = std::min(q.needed, p.needed);
       p = q;
@@ -406,7 +407,7 @@ run_plan make_run_plan(const run_request& r, const std::vector<std::vector<secti
   return p;
 }
 
-std::vector<std::string> format_run_plan(const run_plan& p) {
+std::vector<std::string> format_run_plan(const run_plan_t& p) {
   std::vector<std::string> lines;
   char buf[400];
   std::snprintf(

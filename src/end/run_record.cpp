@@ -12,13 +12,15 @@
 namespace pentago {
 namespace {
 
-using json = nlohmann::ordered_json;
+using json_t = nlohmann::ordered_json;
 
-json record(const char* kind) { return json{{"record", kind}, {"version", run_record_version}}; }
+json_t record(const char* kind) {
+  return json_t{{"record", kind}, {"version", run_record_version}};
+}
 
 template <class T>
-json maybe(const std::optional<T>& value) {
-  return value ? json(*value) : json(nullptr);
+json_t maybe(const std::optional<T>& value) {
+  return value ? json_t(*value) : json_t(nullptr);
 }
 
 std::string utc_now() {
@@ -30,14 +32,14 @@ std::string utc_now() {
   return buf;
 }
 
-json activities(const activity_times& times) {
-  json j = json::object();
-  for (size_t a = 0; a < times.size(); a++) j[activity_name(activity(a))] = times[a];
+json_t activities(const activity_times_t& times) {
+  json_t j = json_t::object();
+  for (size_t a = 0; a < times.size(); a++) j[activity_name(activity_t(a))] = times[a];
   return j;
 }
 
 // The plan's figures in the slice's memory object, each after the counter it follows there.
-void add_plan_figures(json& memory, const slice_report& r, const std::string& counter) {
+void add_plan_figures(json_t& memory, const slice_report_t& r, const std::string& counter) {
   if (counter == "resident_high_water") {
     memory["limit"] = r.memory.limit;
     memory["over_limit"] = r.over_memory();
@@ -51,43 +53,43 @@ void add_plan_figures(json& memory, const slice_report& r, const std::string& co
 
 // The counters the table places at `place`, in its order (null where the run does not measure
 // them), with the plan's figures among those of the memory object.
-void add_counters(json& j, const slice_report& r, counter_place place) {
+void add_counters(json_t& j, const slice_report_t& r, counter_place_t place) {
   for (const auto& f : slice_counter_fields) {
     if (f.place != place) continue;
-    j[f.name] = r.given(f) ? json(r.counters.*f.value) : json(nullptr);
-    if (place == counter_place::memory) add_plan_figures(j, r, f.name);
+    j[f.name] = r.given(f) ? json_t(r.counters.*f.value) : json_t(nullptr);
+    if (place == counter_place_t::memory) add_plan_figures(j, r, f.name);
   }
 }
 
-json options_json(const engine_options& o) {
-  json j = {{"threads", o.threads},
-            {"dir", o.dir},
-            {"save", o.save},
-            {"level", o.level},
-            {"memory", o.memory ? json(o.memory) : json(nullptr)},
-            {"samples", o.samples},
-            {"codec", o.codec_auto ? "auto" : block_codec_name(o.codec)},
-            {"stop_after", o.stop_after >= 0 ? json(o.stop_after) : json(nullptr)},
-            {"meaningless", o.meaningless},
-            {"command_line", o.arguments}};
-  if (o.program == engine_program::local) {
+json_t options_json(const engine_options_t& o) {
+  json_t j = {{"threads", o.threads},
+              {"dir", o.dir},
+              {"save", o.save},
+              {"level", o.level},
+              {"memory", o.memory ? json_t(o.memory) : json_t(nullptr)},
+              {"samples", o.samples},
+              {"codec", o.codec_auto ? "auto" : block_codec_name(o.codec)},
+              {"stop_after", o.stop_after >= 0 ? json_t(o.stop_after) : json_t(nullptr)},
+              {"meaningless", o.meaningless},
+              {"command_line", o.arguments}};
+  if (o.program == engine_program_t::local) {
     j["quiet"] = !o.echo;
   } else {
     j["gather_limit"] = o.gather_limit;
     j["line_limit"] = o.line_limit;
     j["randomize"] = o.randomize;
-    j["restart"] = o.restart.empty() ? json(nullptr) : json(o.restart);
+    j["restart"] = o.restart.empty() ? json_t(nullptr) : json_t(o.restart);
     j["checkpoint_every"] = o.checkpoint_every;
-    j["trace"] = o.trace.empty() ? json(nullptr) : json(o.trace);
-    j["thread_mode"] = o.mode == thread_mode::funneled ? "funneled" : "multiple";
+    j["trace"] = o.trace.empty() ? json_t(nullptr) : json_t(o.trace);
+    j["thread_mode"] = o.mode == thread_mode_t::funneled ? "funneled" : "multiple";
     j["log_all"] = o.log_all;
     j["per_rank_times"] = o.per_rank_times;
   }
   return j;
 }
 
-json plan_json(const run_plan& p, int save) {
-  json slices = json::array();
+json_t plan_json(const run_plan_t& p, int save) {
+  json_t slices = json_t::array();
   for (const auto& s : p.slices)
     slices.push_back({{"slice", s.slice},
                       {"sections", s.sections},
@@ -111,7 +113,7 @@ json plan_json(const run_plan& p, int save) {
           {"top", p.top},
           {"first", p.first},
           {"bottom", p.bottom},
-          {"top_ratio", p.top_ratio > 0 ? json(p.top_ratio) : json(nullptr)},
+          {"top_ratio", p.top_ratio > 0 ? json_t(p.top_ratio) : json_t(nullptr)},
           {"ratio_scale", p.ratio_scale},
           {"fixed_bytes", p.fixed_bytes},
           {"store_peak", p.store_peak},
@@ -128,17 +130,18 @@ json plan_json(const run_plan& p, int save) {
 
 }  // namespace
 
-run_record::~run_record() {
+run_record_t::~run_record_t() {
   if (file_) std::fclose(file_);
 }
 
-void run_record::open(const std::string& path) {
+void run_record_t::open(const std::string& path) {
   file_ = std::fopen(path.c_str(), "wx");
-  if (!file_) throw error("cannot create run record " + path + ": " + std::strerror(errno));
+  if (!file_)
+    throw pentago_error_t("cannot create run record " + path + ": " + std::strerror(errno));
   path_ = path;
 }
 
-void run_record::write(const std::string& line) {
+void run_record_t::write(const std::string& line) {
   if (!file_) return;
   errno = 0;
   const bool ok = std::fputs(line.c_str(), file_) >= 0 && std::fputc('\n', file_) != EOF &&
@@ -147,12 +150,13 @@ void run_record::write(const std::string& line) {
     const std::string reason = errno ? std::strerror(errno) : "write failed";
     std::fclose(file_);
     file_ = nullptr;
-    throw error("cannot write run record " + path_ + ": " + reason);
+    throw pentago_error_t("cannot write run record " + path_ + ": " + reason);
   }
 }
 
-void run_record::header(const engine_options& o, const run_header& h, const run_plan& plan) {
-  json j = record("header");
+void run_record_t::header(const engine_options_t& o, const run_header_t& h,
+                          const run_plan_t& plan) {
+  json_t j = record("header");
   j["program"] = engine_program_name(o.program);
   j["root"] = o.root.str();
   j["root_slice"] = o.root.sum();
@@ -164,11 +168,11 @@ void run_record::header(const engine_options& o, const run_header& h, const run_
   j["threads"] = o.threads;
   j["workers"] = engine_workers(o);
   j["memory"] = h.memory;
-  j["key"] = o.program == engine_program::local ? json(nullptr) : json(o.randomize);
+  j["key"] = o.program == engine_program_t::local ? json_t(nullptr) : json_t(o.randomize);
   j["level"] = o.level;
   j["meaningless"] = o.meaningless;
-  j["restart"] =
-      h.restart_slice < 0 ? json(nullptr) : json{{"slice", h.restart_slice}, {"path", o.restart}};
+  j["restart"] = h.restart_slice < 0 ? json_t(nullptr)
+                                     : json_t{{"slice", h.restart_slice}, {"path", o.restart}};
   j["simd"] = h.simd;
   j["codec"] = block_codec_name(plan.codec);
   j["codec_auto"] = plan.codec_auto;
@@ -179,8 +183,8 @@ void run_record::header(const engine_options& o, const run_header& h, const run_
   write(j.dump());
 }
 
-void run_record::slice(const slice_report& r) {
-  json j = record("slice");
+void run_record_t::slice(const slice_report_t& r) {
+  json_t j = record("slice");
   j["slice"] = r.slice;
   j["sections"] = r.sections;
   j["blocks"] = r.blocks;
@@ -197,21 +201,21 @@ void run_record::slice(const slice_report& r) {
   j["recomputed"] = r.recomputed;
   j["worker_seconds"] = activities(r.worker_seconds);
   j["idle_fraction"] = r.idle_fraction;
-  add_counters(j, r, counter_place::slice);
-  j["memory"] = json::object();
-  add_counters(j["memory"], r, counter_place::memory);
+  add_counters(j, r, counter_place_t::slice);
+  j["memory"] = json_t::object();
+  add_counters(j["memory"], r, counter_place_t::memory);
   if (r.load_balance) {
-    json lb = json::object();
+    json_t lb = json_t::object();
     for (size_t i = 0; i < r.load_balance->ranges.size(); i++)
-      lb[slice_report::load_names[i]] = {r.load_balance->ranges[i].first,
-                                         r.load_balance->ranges[i].second};
+      lb[slice_report_t::load_names[i]] = {r.load_balance->ranges[i].first,
+                                           r.load_balance->ranges[i].second};
     j["load_balance"] = lb;
   } else {
     j["load_balance"] = nullptr;
   }
-  json files = json::array();
+  json_t files = json_t::array();
   for (const auto& f : r.files) {
-    json file = {{"name", f.name}};
+    json_t file = {{"name", f.name}};
     if (f.samples) file["samples"] = *f.samples;
     if (f.bytes) file["bytes"] = *f.bytes;
     if (f.seconds) file["seconds"] = *f.seconds;
@@ -221,7 +225,7 @@ void run_record::slice(const slice_report& r) {
   if (r.per_rank_worker_seconds.empty()) {
     j["per_rank_worker_seconds"] = nullptr;
   } else {
-    json ranks = json::array();
+    json_t ranks = json_t::array();
     for (const auto& times : r.per_rank_worker_seconds)
       ranks.push_back(std::vector<double>(times.begin(), times.end()));
     j["per_rank_worker_seconds"] = ranks;
@@ -229,16 +233,16 @@ void run_record::slice(const slice_report& r) {
   write(j.dump());
 }
 
-void run_record::checkpoint(int slice, const std::string& restart_command) {
-  json j = record("checkpoint");
+void run_record_t::checkpoint(int slice, const std::string& restart_command) {
+  json_t j = record("checkpoint");
   j["slice"] = slice;
   j["restart_command"] = restart_command;
   write(j.dump());
 }
 
-void run_record::done(bool checkpoint, double seconds, uint64_t memory_high_water,
-                      const std::vector<int>& slices) {
-  json j = record("done");
+void run_record_t::done(bool checkpoint, double seconds, uint64_t memory_high_water,
+                        const std::vector<int>& slices) {
+  json_t j = record("done");
   j["status"] = checkpoint ? "checkpoint" : "complete";
   j["seconds"] = seconds;
   j["memory_high_water"] = memory_high_water;

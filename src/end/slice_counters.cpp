@@ -13,30 +13,30 @@
 
 namespace pentago {
 
-bool counter_given(const counter_field& field, bool mpi, bool synthesized) {
+bool counter_given(const counter_field_t& field, bool mpi, bool synthesized) {
   switch (field.scope) {
-    case counter_scope::every_run:
+    case counter_scope_t::every_run:
       return true;
-    case counter_scope::mpi:
+    case counter_scope_t::mpi:
       return mpi;
-    case counter_scope::mpi_computed:
+    case counter_scope_t::mpi_computed:
       return mpi && !synthesized;
   }
   return false;
 }
 
-std::string format_counter(const counter_field& field, uint64_t value) {
-  return field.unit == counter_unit::bytes ? format_bytes(double(value)) : std::to_string(value);
+std::string format_counter(const counter_field_t& field, uint64_t value) {
+  return field.unit == counter_unit_t::bytes ? format_bytes(double(value)) : std::to_string(value);
 }
 
-std::vector<uint64_t> counter_values(const slice_counters& counters, counter_combine combine) {
+std::vector<uint64_t> counter_values(const slice_counters_t& counters, counter_combine_t combine) {
   std::vector<uint64_t> values;
   for (const auto& f : slice_counter_fields)
     if (f.combine == combine) values.push_back(counters.*f.value);
   return values;
 }
 
-void set_counter_values(slice_counters& counters, counter_combine combine,
+void set_counter_values(slice_counters_t& counters, counter_combine_t combine,
                         std::span<const uint64_t> values) {
   size_t i = 0;
   for (const auto& f : slice_counter_fields)
@@ -47,14 +47,14 @@ void set_counter_values(slice_counters& counters, counter_combine combine,
   PENTAGO_CHECK(i == values.size(), "too many counter values");
 }
 
-double compression_ratio(const slice_counters& c) {
+double compression_ratio(const slice_counters_t& c) {
   return double(c.compressed_bytes) / std::max<double>(double(c.uncompressed_bytes), 1);
 }
 
-slice_counters measure_slice_counters(const block_store& store, const compacting_store& heap,
-                                      const buffer_pool& partials) {
+slice_counters_t measure_slice_counters(const block_store_t& store, const compacting_store_t& heap,
+                                        const buffer_pool_t& partials) {
   const auto arena = heap.stats();
-  slice_counters c;
+  slice_counters_t c;
   c.compressed_bytes = store.compressed_bytes();
   c.uncompressed_bytes = store.uncompressed_bytes();
   c.input_reads = store.input_reads();

@@ -16,11 +16,11 @@
 namespace pentago {
 namespace {
 
-using clock_type = std::chrono::steady_clock;
+using clock_type_t = std::chrono::steady_clock;
 
 // The fields of a report that the plan and the store give.
-void describe(slice_report& r, int n, const std::vector<section_t>& sections,
-              const block_store& store, const run_plan& plan) {
+void describe(slice_report_t& r, int n, const std::vector<section_t>& sections,
+              const block_store_t& store, const run_plan_t& plan) {
   r.slice = n;
   r.sections = sections.size();
   r.nodes = 0;
@@ -45,8 +45,8 @@ void describe(slice_report& r, int n, const std::vector<section_t>& sections,
 // needs, and the arena lends the rest of its top to the partial pool for this slice
 // (25263480 @ 0.5G: its pool from 66 MiB to 174, 111, 128 and 254 MiB in slices 33-30,
 // docs/performance.md).
-void lend_arena_to_pool(const run_plan& plan, int n, const block_store& above,
-                        arena_lending& lending) {
+void lend_arena_to_pool(const run_plan_t& plan, int n, const block_store_t& above,
+                        arena_lending_t& lending) {
   lending.reclaim(plan.partial_bytes, plan.arena_bytes);
   const slice_plan_t* p = plan.slice_plan(n + 1);
   if (!p || p->ratio <= 0 || !above.uncompressed_bytes() || above.drops_complete_blocks()) return;
@@ -58,7 +58,7 @@ void lend_arena_to_pool(const run_plan& plan, int n, const block_store& above,
 // The options of slice n's store: the run's codec, for a dropped slice the plan's codec of
 // incomplete blocks, and for a stored one complete blocks kept uncompressed where the arena
 // has room beyond the rest of the store at its planned ratio.
-block_store_options store_options(const run_plan& plan, int n, int samples, bool dropped) {
+block_store_options_t store_options(const run_plan_t& plan, int n, int samples, bool dropped) {
   const slice_plan_t* p = plan.slice_plan(n);
   const double raw_reserve = plan.raw_bytes && p && !dropped ? p->ratio : 0;
   return {samples, plan.codec, dropped ? plan.partial_codec : plan.codec, raw_reserve};
@@ -74,17 +74,17 @@ uint64_t resident_high_water() {
   return 0;
 }
 
-slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& computer) {
-  const engine_options& o = *setup.options;
-  const run_plan& plan = *setup.plan;
+slice_loop_result_t run_slice_loop(const slice_loop_setup_t& setup, slice_computer_t& computer) {
+  const engine_options_t& o = *setup.options;
+  const run_plan_t& plan = *setup.plan;
   const auto& slices = *setup.slices;
   const bool leader = computer.leader();
-  const auto start = clock_type::now();
+  const auto start = clock_type_t::now();
   const int top = top_slice(o.meaningless);
-  compacting_store heap(plan.arena_bytes);
-  buffer_pool partials(plan.partial_bytes);
-  arena_lending lending(heap, partials);
-  slice_loop_result result;
+  compacting_store_t heap(plan.arena_bytes);
+  buffer_pool_t partials(plan.partial_bytes);
+  arena_lending_t lending(heap, partials);
+  slice_loop_result_t result;
   std::vector<int>& done = result.slices;
   auto say = [&](const std::string& line) {
     if (setup.log) setup.log->line(line);
@@ -95,7 +95,7 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     if (p.computed) total_nodes += p.nodes;
 
   // The report's numbers over the whole run (elapsed, eta, rate), its log lines and record.
-  auto finish_report = [&](slice_report& r, const block_store& store, bool computed) {
+  auto finish_report = [&](slice_report_t& r, const block_store_t& store, bool computed) {
     computer.measure(store, heap, partials, r);
     if (computed) done_nodes += r.nodes;
     r.seconds = r.compute_seconds + r.io_seconds;
@@ -111,7 +111,7 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
   };
 
   // Counts and samples of a frozen store, and its slice file with its sidecar.
-  auto write_counts = [&](slice_report& r, int n, const block_store& store) {
+  auto write_counts = [&](slice_report_t& r, int n, const block_store_t& store) {
     computer.write_counts_and_samples(o.dir, n, store);
     r.files.push_back({"counts-" + std::to_string(n) + ".npy", {}, {}, {}});
     r.files.push_back({"sparse-" + std::to_string(n) + ".npy",
@@ -119,27 +119,27 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
                        {},
                        {}});
   };
-  auto save_slice = [&](slice_report& r, int n, const block_store& store) {
+  auto save_slice = [&](slice_report_t& r, int n, const block_store_t& store) {
     const std::string name = slice_file_name(n);
     const std::string path = o.dir + "/" + name;
-    const auto t = clock_type::now();
+    const auto t = clock_type_t::now();
     const uint64_t bytes = computer.write_slice(path, n, store);
     r.files.push_back({name, {}, bytes, seconds_since(t)});
     // The sidecar a remote database reads (pentago-lookup --db URL): the 2013 layout for a
     // complete slice (root 00000000), the partial layout (the file's sections) otherwise.
     if (leader) {
-      write_slice_index(supertensor_reader(path), path + ".index");
+      write_slice_index(supertensor_reader_t(path), path + ".index");
       r.files.push_back(
           {name + ".index", {}, uint64_t(std::filesystem::file_size(path + ".index")), {}});
     }
   };
 
-  std::unique_ptr<block_store> above;
+  std::unique_ptr<block_store_t> above;
   int first = 35;
   if (setup.restart_slice >= 0) {
     const int n = setup.restart_slice;
-    const auto t = clock_type::now();
-    slice_report unused;
+    const auto t = clock_type_t::now();
+    slice_report_t unused;
     above = computer.new_store(n, store_options(plan, n, 0, false), heap, nullptr, unused);
     computer.read_restart(o.restart, *above);
     above->freeze();
@@ -148,8 +148,8 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     first = n - 1;
   } else if (o.meaningless) {
     const int n = top;
-    const auto t = clock_type::now();
-    slice_report r;
+    const auto t = clock_type_t::now();
+    slice_report_t r;
     r.synthesized = true;
     above = computer.new_store(n, store_options(plan, n, o.samples, false), heap, nullptr, r);
     r.load_balance.reset();
@@ -157,7 +157,7 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     above->freeze();
     r.compute_seconds = seconds_since(t);
     describe(r, n, slices[n], *above, plan);
-    const auto io_start = clock_type::now();
+    const auto io_start = clock_type_t::now();
     write_counts(r, n, *above);
     // Saved like a computed slice, so that a check of the slice below has its inputs.
     if (n <= o.save) save_slice(r, n, *above);
@@ -170,8 +170,8 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
   int computed = 0;
   for (int n = first; n >= plan.bottom; n--) {
     if (slices[n].empty()) break;
-    const auto t = clock_type::now();
-    slice_report r;
+    const auto t = clock_type_t::now();
+    slice_report_t r;
     if (above) lend_arena_to_pool(plan, n, *above, lending);
     const slice_plan_t& sp = *plan.slice_plan(n);
     auto store =
@@ -204,7 +204,7 @@ slice_loop_result run_slice_loop(const slice_loop_setup& setup, slice_computer& 
     computed++;
     done.push_back(n);
 
-    const auto io_start = clock_type::now();
+    const auto io_start = clock_type_t::now();
     write_counts(r, n, *above);
     // A recomputed slice 35 holds no blocks to save: a checkpoint waits for slice 34.
     const bool periodic = o.checkpoint_every && computed % o.checkpoint_every == 0;

@@ -52,9 +52,9 @@ void write_sparse(const std::string& dir, int slice, std::span<const sample_t> s
 void create_run_directory(const std::string& dir) {
   if (mkdir(dir.c_str(), 0777) != 0) {
     if (errno == EEXIST)
-      throw usage_error("output directory " + dir +
-                        " already exists; refusing to overwrite (choose a new --dir)");
-    throw error("cannot create output directory " + dir + ": " + std::strerror(errno));
+      throw usage_error_t("output directory " + dir +
+                          " already exists; refusing to overwrite (choose a new --dir)");
+    throw pentago_error_t("cannot create output directory " + dir + ": " + std::strerror(errno));
   }
 }
 

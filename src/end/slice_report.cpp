@@ -8,7 +8,7 @@
 
 namespace pentago {
 
-std::vector<std::string> format_slice_report(const slice_report& r) {
+std::vector<std::string> format_slice_report(const slice_report_t& r) {
   std::vector<std::string> lines;
   char buf[700];
   if (r.load_balance) {
@@ -49,7 +49,7 @@ std::vector<std::string> format_slice_report(const slice_report& r) {
   }
   std::string acts = "  worker time:";
   for (size_t a = 0; a < r.worker_seconds.size(); a++) {
-    std::snprintf(buf, sizeof buf, " %s %.2fs", activity_name(activity(a)), r.worker_seconds[a]);
+    std::snprintf(buf, sizeof buf, " %s %.2fs", activity_name(activity_t(a)), r.worker_seconds[a]);
     acts += buf;
   }
   std::snprintf(buf, sizeof buf, ", idle %.1f%%", 100 * r.idle_fraction);
@@ -60,7 +60,7 @@ std::vector<std::string> format_slice_report(const slice_report& r) {
                   (unsigned long long)c.input_cache_hits, (unsigned long long)c.input_reads);
     acts += buf;
   }
-  if (r.given(slice_counter_field(&slice_counters::traffic_bytes_in))) {
+  if (r.given(slice_counter_field(&slice_counters_t::traffic_bytes_in))) {
     std::snprintf(buf, sizeof buf, ", traffic %s in, %llu output blocks sent",
                   format_bytes(double(c.traffic_bytes_in)).c_str(),
                   (unsigned long long)c.output_blocks_sent);
@@ -93,7 +93,7 @@ std::vector<std::string> format_slice_report(const slice_report& r) {
     if (at != std::string::npos) words.replace(at, 2, format_counter(f, value));
     plan_line += "; " + words;
   }
-  if (r.given(slice_counter_field(&slice_counters::line_bytes)))
+  if (r.given(slice_counter_field(&slice_counters_t::line_bytes)))
     plan_line += "; lines " + format_bytes(double(c.line_bytes)) + " of " +
                  format_bytes(double(m.line_plan_bytes));
   lines.push_back(plan_line);
@@ -109,7 +109,7 @@ std::vector<std::string> format_slice_report(const slice_report& r) {
   for (size_t rank = 0; rank < r.per_rank_worker_seconds.size(); rank++) {
     std::string line = "  rank " + std::to_string(rank) + ":";
     for (size_t a = 0; a < r.per_rank_worker_seconds[rank].size(); a++) {
-      std::snprintf(buf, sizeof buf, " %s %.2fs", activity_name(activity(a)),
+      std::snprintf(buf, sizeof buf, " %s %.2fs", activity_name(activity_t(a)),
                     r.per_rank_worker_seconds[rank][a]);
       line += buf;
     }

@@ -7,27 +7,27 @@
 
 namespace pentago {
 
-section_geometry::section_geometry(const section_t& s) : shape(s.shape()), blocks(shape) {
+section_geometry_t::section_geometry_t(const section_t& s) : shape(s.shape()), blocks(shape) {
   for (auto& x : blocks) x = (x + block_size - 1) / block_size;
 }
 
-std::array<int, 4> section_geometry::block_shape(const block_t& b) const {
+std::array<int, 4> section_geometry_t::block_shape(const block_t& b) const {
   std::array<int, 4> r;
   for (int i = 0; i < 4; i++)
     r[i] = std::min(shape[i], block_size * (b[i] + 1)) - block_size * b[i];
   return r;
 }
 
-int section_geometry::block_nodes(const block_t& b) const {
+int section_geometry_t::block_nodes(const block_t& b) const {
   const auto r = block_shape(b);
   return r[0] * r[1] * r[2] * r[3];
 }
 
-uint64_t section_geometry::block_index(const block_t& b) const {
+uint64_t section_geometry_t::block_index(const block_t& b) const {
   return ((uint64_t(b[0]) * blocks[1] + b[1]) * blocks[2] + b[2]) * blocks[3] + b[3];
 }
 
-std::array<int, 4> section_blocks(const section_t& s) { return section_geometry(s).blocks; }
+std::array<int, 4> section_blocks(const section_t& s) { return section_geometry_t(s).blocks; }
 
 uint64_t section_block_count(const section_t& s) {
   uint64_t n = 1;
@@ -36,10 +36,12 @@ uint64_t section_block_count(const section_t& s) {
 }
 
 std::array<int, 4> block_shape(const section_t& s, const block_t& b) {
-  return section_geometry(s).block_shape(b);
+  return section_geometry_t(s).block_shape(b);
 }
 
-int block_nodes(const section_t& s, const block_t& b) { return section_geometry(s).block_nodes(b); }
+int block_nodes(const section_t& s, const block_t& b) {
+  return section_geometry_t(s).block_nodes(b);
+}
 
 int largest_block_nodes(std::span<const section_t> sections) {
   int largest = 0;
@@ -48,7 +50,7 @@ int largest_block_nodes(std::span<const section_t> sections) {
 }
 
 uint64_t block_index(const section_t& s, const block_t& b) {
-  return section_geometry(s).block_index(b);
+  return section_geometry_t(s).block_index(b);
 }
 
 block_t block_from_index(const section_t& s, uint64_t index) {
@@ -74,7 +76,7 @@ uint64_t line_t::nodes() const {
   return n;
 }
 
-slice_lines::slice_lines(std::span<const section_t> sections)
+slice_lines_t::slice_lines_t(std::span<const section_t> sections)
     : sections_(sections.begin(), sections.end()) {
   sheaf_of_.resize(sections_.size());
   for (int s = 0; s < int(sections_.size()); s++) {
@@ -92,7 +94,7 @@ slice_lines::slice_lines(std::span<const section_t> sections)
   }
 }
 
-line_t slice_lines::line(uint64_t index) const {
+line_t slice_lines_t::line(uint64_t index) const {
   PENTAGO_CHECK(index < total_, "line index out of range");
   auto it = std::upper_bound(sheaves_.begin(), sheaves_.end(), index,
                              [](uint64_t i, const sheaf_t& s) { return i < s.offset; });
@@ -105,12 +107,12 @@ line_t slice_lines::line(uint64_t index) const {
   return line;
 }
 
-int slice_lines::section_index(const section_t& s) const {
+int slice_lines_t::section_index(const section_t& s) const {
   auto it = std::lower_bound(sections_.begin(), sections_.end(), s);
   return it != sections_.end() && *it == s ? int(it - sections_.begin()) : -1;
 }
 
-int64_t slice_lines::index(const section_t& s, int dimension, const block_t& block) const {
+int64_t slice_lines_t::index(const section_t& s, int dimension, const block_t& block) const {
   const int si = section_index(s);
   if (si < 0 || sheaf_of_[si][dimension] < 0) return -1;
   const sheaf_t& sheaf = sheaves_[sheaf_of_[si][dimension]];

@@ -87,7 +87,7 @@ uint64_t fixed_boards(const cell_permutation_t& perm, int black, int white) {
 
 uint64_t count_boards(int n, int symmetries) {
   if (n < 0 || n > board_cells)
-    throw usage_error("count_boards: slice " + std::to_string(n) + " is not in 0..36");
+    throw usage_error_t("count_boards: slice " + std::to_string(n) + " is not in 0..36");
   switch (symmetries) {
     case 1:
       return all_boards(n);
@@ -100,14 +100,14 @@ uint64_t count_boards(int n, int symmetries) {
       return table[n];
     }
     default:
-      throw usage_error("count_boards: group size " + std::to_string(symmetries) +
-                        " is not 1, 8 or 2048");
+      throw usage_error_t("count_boards: group size " + std::to_string(symmetries) +
+                          " is not 1, 8 or 2048");
   }
 }
 
 uint64_t all_boards(int n) {
   if (n < 0 || n > board_cells)
-    throw usage_error("all_boards: slice " + std::to_string(n) + " is not in 0..36");
+    throw usage_error_t("all_boards: slice " + std::to_string(n) + " is not in 0..36");
   return binomial(board_cells, n) * binomial(n, n / 2);
 }
 

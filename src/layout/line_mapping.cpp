@@ -6,8 +6,8 @@
 
 namespace pentago {
 
-line_dependency line_dependency_of(const line_t& output) {
-  line_dependency dep;
+line_dependency_t line_dependency_of(const line_t& output) {
+  line_dependency_t dep;
   dep.output = output;
   const section_t c = output.section.child(output.dimension);
   dep.child = c.standardize(&dep.child_global);
@@ -26,9 +26,9 @@ line_dependency line_dependency_of(const line_t& output) {
   return dep;
 }
 
-child_location locate_child(const line_dependency& dep, const std::array<int, 4>& k, int j,
-                            int rho) {
-  child_location loc;
+child_location_t locate_child(const line_dependency_t& dep, const std::array<int, 4>& k, int j,
+                              int rho) {
+  child_location_t loc;
   int fix = 0;
   for (int i = 0; i < 4; i++) {
     const int src = i == dep.child_dimension ? j : k[dep.perm[i]];
@@ -60,8 +60,8 @@ section_t board_section(board_t board) {
   return s;
 }
 
-board_location locate_board(board_t board) {
-  board_location loc;
+board_location_t locate_board(board_t board) {
+  board_location_t loc;
   int g;
   loc.section = board_section(board).standardize(&g);
   const board_t b1 = transform_board(symmetry_t(g, 0), board);

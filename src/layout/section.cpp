@@ -95,30 +95,30 @@ section_t section_t::parse(const std::string& text) {
   if (const auto dash = text.find('-'); dash != std::string::npos) {
     const std::string n = text.substr(0, dash);
     if (n.empty() || n.size() > 2 || !std::all_of(n.begin(), n.end(), ::isdigit))
-      throw usage_error("invalid section '" + text + "': expected <n>-<8 digits>");
+      throw usage_error_t("invalid section '" + text + "': expected <n>-<8 digits>");
     declared = std::stoi(n);
     digits = text.substr(dash + 1);
   }
   if (digits.size() != 8)
-    throw usage_error("invalid section '" + text + "': expected 8 digits b0w0b1w1b2w2b3w3, got " +
-                      std::to_string(digits.size()) + " characters");
+    throw usage_error_t("invalid section '" + text + "': expected 8 digits b0w0b1w1b2w2b3w3, got " +
+                        std::to_string(digits.size()) + " characters");
   section_t s;
   for (int k = 0; k < 8; k++) {
     if (digits[k] < '0' || digits[k] > '9')
-      throw usage_error("invalid section '" + text + "': '" + std::string(1, digits[k]) +
-                        "' is not a digit");
+      throw usage_error_t("invalid section '" + text + "': '" + std::string(1, digits[k]) +
+                          "' is not a digit");
     s.counts[k / 2][k % 2] = uint8_t(digits[k] - '0');
   }
   for (int q = 0; q < 4; q++)
     if (s.quadrant_sum(q) > 9)
-      throw usage_error("invalid section '" + text + "': quadrant " + std::to_string(q) + " has " +
-                        std::to_string(s.quadrant_sum(q)) + " stones (at most 9)");
+      throw usage_error_t("invalid section '" + text + "': quadrant " + std::to_string(q) +
+                          " has " + std::to_string(s.quadrant_sum(q)) + " stones (at most 9)");
   if (!s.valid())
-    throw usage_error("invalid section '" + text +
-                      "': black must have as many stones as white or one more");
+    throw usage_error_t("invalid section '" + text +
+                        "': black must have as many stones as white or one more");
   if (declared >= 0 && declared != s.sum())
-    throw usage_error("invalid section '" + text + "': prefix says " + std::to_string(declared) +
-                      " stones but the counts sum to " + std::to_string(s.sum()));
+    throw usage_error_t("invalid section '" + text + "': prefix says " + std::to_string(declared) +
+                        " stones but the counts sum to " + std::to_string(s.sum()));
   return s;
 }
 

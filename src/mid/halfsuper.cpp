@@ -8,15 +8,15 @@ namespace pentago {
 namespace {
 
 // The rotation (g0, g1, g2, g3) of bit j of the parity-p half.
-struct rotation {
+struct rotation_t {
   int g0, g1, g2, g3;
 };
-constexpr rotation half_rotation(int j, int parity) {
+constexpr rotation_t half_rotation(int j, int parity) {
   const int a = j & 1, b = j >> 1 & 3, c = j >> 3 & 3, d = j >> 5 & 3;
   return {2 * a + ((b + c + d + parity) & 1), b, c, d};
 }
 
-struct wins_tables {
+struct wins_tables_t {
   // covered[q][mask]: bit 4 line + r set iff quadrant q's `mask`, turned CCW r times, holds
   // every cell of win line `line` inside quadrant q (all four r for lines missing q).
   std::array<std::array<std::array<uint8_t, 32>, 512>, 4> covered{};
@@ -25,8 +25,8 @@ struct wins_tables {
   halfsuper_t axis0[2][16], axis1[16], axis2[16], axis3[16];
 };
 
-wins_tables make_tables() {
-  wins_tables t;
+wins_tables_t make_tables() {
+  wins_tables_t t;
   for (int q = 0; q < 4; q++)
     for (int mask = 0; mask < 512; mask++) {
       side_t rotated = side_t(mask) << 16 * q;
@@ -44,7 +44,7 @@ wins_tables make_tables() {
     for (int j = 0; j < 128; j++) {
       for (int p = 0; p < 2; p++)
         if (set >> half_rotation(j, p).g0 & 1) e0[p].set(j);
-      const rotation g = half_rotation(j, 0);
+      const rotation_t g = half_rotation(j, 0);
       if (set >> g.g1 & 1) e1.set(j);
       if (set >> g.g2 & 1) e2.set(j);
       if (set >> g.g3 & 1) e3.set(j);
@@ -55,8 +55,8 @@ wins_tables make_tables() {
   return t;
 }
 
-const wins_tables& tables() {
-  static const wins_tables t = make_tables();
+const wins_tables_t& tables() {
+  static const wins_tables_t t = make_tables();
   return t;
 }
 
@@ -65,7 +65,7 @@ const wins_tables& tables() {
 halfsuper_t split_super(const super_t& s, int parity) {
   halfsuper_t h = halfsuper_t::zero();
   for (int j = 0; j < 128; j++) {
-    const rotation g = half_rotation(j, parity);
+    const rotation_t g = half_rotation(j, parity);
     if (s(g.g0, g.g1, g.g2, g.g3)) h.set(j);
   }
   return h;
@@ -76,14 +76,14 @@ super_t merge_halves(halfsuper_t h0, halfsuper_t h1) {
   for (int p = 0; p < 2; p++)
     for (int j = 0; j < 128; j++)
       if ((p ? h1 : h0)(j)) {
-        const rotation g = half_rotation(j, p);
+        const rotation_t g = half_rotation(j, p);
         s.set(g.g0 + 4 * g.g1 + 16 * g.g2 + 64 * g.g3);
       }
   return s;
 }
 
 std::pair<halfsuper_t, halfsuper_t> halfsuper_wins_both(side_t side) noexcept {
-  const wins_tables& t = tables();
+  const wins_tables_t& t = tables();
   const auto& c0 = t.covered[0][side & 0x1ff];
   const auto& c1 = t.covered[1][side >> 16 & 0x1ff];
   const auto& c2 = t.covered[2][side >> 32 & 0x1ff];

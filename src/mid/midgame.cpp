@@ -62,7 +62,7 @@ std::string mib(uint64_t bytes) {
 }
 
 // The root: its empty cells in increasing bit order, and the two colours' stones.
-struct root_info {
+struct root_info_t {
   int spots = 0;
   int spot_bit[36] = {};
   side_t first = 0, second = 0;  // the colour placing at layer 0, and the other
@@ -77,11 +77,11 @@ struct root_info {
   }
 };
 
-using detail::midgame_layer;
+using detail::midgame_layer_t;
 
-midgame_layer make_layer(const root_info& root, int n, worker_pool& pool) {
+midgame_layer_t make_layer(const root_info_t& root, int n, worker_pool_t& pool) {
   const int spots = root.spots;
-  midgame_layer L;
+  midgame_layer_t L;
   L.n = n;
   L.k0 = n / 2;
   L.k1 = n - L.k0;
@@ -155,7 +155,7 @@ uint64_t midgame_default_workspace_limit() {
 }
 
 uint64_t midgame_workspace_bytes(int stones) {
-  if (stones < 0 || stones > 36) throw usage_error("stone count out of range");
+  if (stones < 0 || stones > 36) throw usage_error_t("stone count out of range");
   return workspace_entries(36 - stones) * sizeof(halfsuper_t);
 }
 
@@ -163,7 +163,7 @@ namespace {
 
 // The (win, notlose) halves of the root (index 0, for its mover) and of the layer-1 positions
 // (1 + spot, for the other player), by the two single-bit passes.
-struct solved_halves {
+struct solved_halves_t {
   std::vector<halfsuper_t> win, notlose;
 };
 
@@ -172,32 +172,32 @@ struct solved_halves {
 // (1 + spot) halves. Aggressive: the bit is "layer 0's mover wins" at even layers and "the
 // mover does not lose" at odd ones; else the reverse. `layers` caches the layer tables
 // between passes when `keep_layers`.
-std::vector<halfsuper_t> solve_pass(const root_info& root, worker_pool& pool, halfsuper_t* buffer,
-                                    uint64_t entries, bool aggressive, int top,
-                                    std::vector<std::unique_ptr<midgame_layer>>& layers,
+std::vector<halfsuper_t> solve_pass(const root_info_t& root, worker_pool_t& pool,
+                                    halfsuper_t* buffer, uint64_t entries, bool aggressive, int top,
+                                    std::vector<std::unique_ptr<midgame_layer_t>>& layers,
                                     bool keep_layers) {
   const int spots = root.spots;
-  const detail::midgame_row_kernels& kernels = detail::midgame_kernels_for(current_simd_level());
+  const detail::midgame_row_kernels_t& kernels = detail::midgame_kernels_for(current_simd_level());
   std::vector<halfsuper_t> values(1 + spots, halfsuper_t::zero());
   layers.resize(spots + 1);
-  const midgame_layer* next = nullptr;
+  const midgame_layer_t* next = nullptr;
   const halfsuper_t* next_data = nullptr;
   for (int n = top; n >= 0; n--) {
-    if (root.cancelled && (*root.cancelled)()) throw midgame_cancelled();
-    if (!layers[n]) layers[n] = std::make_unique<midgame_layer>(make_layer(root, n, pool));
-    const midgame_layer& layer = *layers[n];
+    if (root.cancelled && (*root.cancelled)()) throw midgame_cancelled_t();
+    if (!layers[n]) layers[n] = std::make_unique<midgame_layer_t>(make_layer(root, n, pool));
+    const midgame_layer_t& layer = *layers[n];
     const uint64_t size = layer.rows * layer.cols;
     PENTAGO_CHECK(size == midgame_layer_size(spots, n), "midgame layer size");
     // Even layers at the start of the workspace, odd layers flush against its end.
     halfsuper_t* data = n % 2 == 0 ? buffer : buffer + (entries - size);
     const bool win_bit = (aggressive ^ (n & 1)) != 0;
-    const detail::midgame_row_job job{&layer,
-                                      next,
-                                      next_data,
-                                      data,
-                                      values.data(),
-                                      win_bit,
-                                      size * sizeof(halfsuper_t) >= stream_bytes};
+    const detail::midgame_row_job_t job{&layer,
+                                        next,
+                                        next_data,
+                                        data,
+                                        values.data(),
+                                        win_bit,
+                                        size * sizeof(halfsuper_t) >= stream_bytes};
     // Rows in chunks of about rows_chunk_bytes, at least 8 chunks per thread when the layer
     // has the rows (one atomic claim and one store fence per chunk).
     const uint64_t row_bytes = layer.cols * sizeof(halfsuper_t);
@@ -214,9 +214,10 @@ std::vector<halfsuper_t> solve_pass(const root_info& root, worker_pool& pool, ha
   return values;
 }
 
-solved_halves solve_halves(const root_info& root, worker_pool& pool, halfsuper_t* buffer,
-                           uint64_t entries, std::vector<std::unique_ptr<midgame_layer>>& layers,
-                           bool keep_layers) {
+solved_halves_t solve_halves(const root_info_t& root, worker_pool_t& pool, halfsuper_t* buffer,
+                             uint64_t entries,
+                             std::vector<std::unique_ptr<midgame_layer_t>>& layers,
+                             bool keep_layers) {
   const int spots = root.spots;
   std::vector<halfsuper_t> pass_values[2];
   // The first pass keeps its layer tables for the second (tens of MiB at most, against a
@@ -225,7 +226,7 @@ solved_halves solve_halves(const root_info& root, worker_pool& pool, halfsuper_t
     pass_values[aggressive] = solve_pass(root, pool, buffer, entries, aggressive, spots, layers,
                                          keep_layers || aggressive == 1);
   // Pass 1 holds the root mover's wins and the other player's notlose; pass 0 the reverse.
-  solved_halves r;
+  solved_halves_t r;
   r.win.resize(1 + spots);
   r.notlose.resize(1 + spots);
   for (int i = 0; i <= spots; i++) {
@@ -235,7 +236,7 @@ solved_halves solve_halves(const root_info& root, worker_pool& pool, halfsuper_t
   return r;
 }
 
-int half_value(const solved_halves& h, int index, int j) {
+int half_value(const solved_halves_t& h, int index, int j) {
   return int(h.win[index](j)) + int(h.notlose[index](j)) - 1;
 }
 
@@ -247,7 +248,7 @@ int finished_rotate_value(board_t board, int placer) {
 
 // Distances (turns to the end, midgame.h) of the entries of the root's halves: index 0 (the
 // layer-0 positions) and 1 + spot (layer 1), 128 bits each; -1 where not computed or a tie.
-struct distance_table {
+struct distance_table_t {
   std::vector<int8_t> turns;
   int at(int index, int j) const { return turns.empty() ? -1 : turns[index * 128 + j]; }
 };
@@ -266,14 +267,14 @@ int rotation_bit(int s) {
 // pass the reverse. An entry's distance is the first d at which its winner's bit shows (less
 // the one turn that leads to layer 1). Stops once every decisive entry has one: at d = spots
 // the passes are the full ones, so every decisive entry has one by then.
-distance_table solve_distances(const root_info& root, bool to_rotate, const solved_halves& h,
-                               worker_pool& pool, halfsuper_t* buffer, uint64_t entries,
-                               std::vector<std::unique_ptr<midgame_layer>>& layers) {
-  struct entry {
+distance_table_t solve_distances(const root_info_t& root, bool to_rotate, const solved_halves_t& h,
+                                 worker_pool_t& pool, halfsuper_t* buffer, uint64_t entries,
+                                 std::vector<std::unique_ptr<midgame_layer_t>>& layers) {
+  struct entry_t {
     int index, j;
     bool aggressive, want_set;
   };
-  std::vector<entry> open;
+  std::vector<entry_t> open;
   auto add = [&](int index, int j) {
     const int v = half_value(h, index, j);
     if (v == 0) return;
@@ -289,16 +290,16 @@ distance_table solve_distances(const root_info& root, bool to_rotate, const solv
       if (!won(root.first | side_t(1) << root.spot_bit[i]))
         for (int s = 0; s < 8; s++) add(1 + i, rotation_bit(s));
   }
-  distance_table table;
+  distance_table_t table;
   table.turns.assign((1 + root.spots) * 128, -1);
   for (int d = to_rotate ? 0 : 1; d <= root.spots && !open.empty(); d++) {
     for (const bool aggressive : {true, false}) {
       if (std::none_of(open.begin(), open.end(),
-                       [&](const entry& e) { return e.aggressive == aggressive; }))
+                       [&](const entry_t& e) { return e.aggressive == aggressive; }))
         continue;
       const std::vector<halfsuper_t> values =
           solve_pass(root, pool, buffer, entries, aggressive, d, layers, true);
-      std::erase_if(open, [&](const entry& e) {
+      std::erase_if(open, [&](const entry_t& e) {
         if (e.aggressive != aggressive || values[e.index](e.j) != e.want_set) return false;
         table.turns[e.index * 128 + e.j] = int8_t(d - (e.index > 0 ? 1 : 0));
         return true;
@@ -312,8 +313,8 @@ distance_table solve_distances(const root_info& root, bool to_rotate, const solv
 // The 8 rotations of a board to rotate in the 2013 order, valued from halfsuper `index` (the
 // player to move after the rotation); appends them and returns the board's value (placer) and
 // its distance (the best rotation's: the winner's fastest, the loser's slowest; -1 unknown).
-std::pair<int, int> append_rotations(std::vector<midgame_value>& values, board_t board,
-                                     const solved_halves& h, const distance_table& distances,
+std::pair<int, int> append_rotations(std::vector<midgame_value_t>& values, board_t board,
+                                     const solved_halves_t& h, const distance_table_t& distances,
                                      int index) {
   int best = -1;
   int fastest_win = 1000, slowest_loss = -1;
@@ -338,31 +339,31 @@ std::pair<int, int> append_rotations(std::vector<midgame_value>& values, board_t
 // The layer workspace: anonymous memory, with transparent huge pages where the kernel offers
 // them on request (fewer page faults on first touch), faulted in ahead by every thread of the
 // first solve that uses it.
-midgame_workspace::midgame_workspace() = default;
-midgame_workspace::~midgame_workspace() { release(); }
-uint64_t midgame_workspace::bytes() const { return bytes_; }
-void midgame_workspace::release() {
+midgame_workspace_t::midgame_workspace_t() = default;
+midgame_workspace_t::~midgame_workspace_t() { release(); }
+uint64_t midgame_workspace_t::bytes() const { return bytes_; }
+void midgame_workspace_t::release() {
   if (data_) munmap(data_, bytes_);
   data_ = nullptr;
   bytes_ = 0;
 }
 
-midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_options& options) {
-  midgame_workspace workspace;
+midgame_result_t midgame_solve(board_t board, bool to_rotate, const midgame_options_t& options) {
+  midgame_workspace_t workspace;
   return midgame_solve(board, to_rotate, options, workspace);
 }
 
-midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_options& options,
-                             midgame_workspace& workspace) {
+midgame_result_t midgame_solve(board_t board, bool to_rotate, const midgame_options_t& options,
+                               midgame_workspace_t& workspace) {
   const auto start = std::chrono::steady_clock::now();
   check_board(board);
   const int stones = count_stones(board);
-  if (to_rotate && stones == 0) throw usage_error("a board to rotate needs a placed stone");
+  if (to_rotate && stones == 0) throw usage_error_t("a board to rotate needs a placed stone");
   if (stones < midgame_min_stones)
-    throw usage_error("the midgame solver needs at least " + std::to_string(midgame_min_stones) +
-                      " stones: a " + std::to_string(stones) + "-stone board would need a " +
-                      mib(midgame_workspace_bytes(stones)) + " workspace");
-  midgame_result result;
+    throw usage_error_t("the midgame solver needs at least " + std::to_string(midgame_min_stones) +
+                        " stones: a " + std::to_string(stones) + "-stone board would need a " +
+                        mib(midgame_workspace_bytes(stones)) + " workspace");
+  midgame_result_t result;
   result.threads =
       options.threads > 0 ? options.threads : std::max(1, int(std::thread::hardware_concurrency()));
   const int mover = stones & 1;  // the colour that places next (after the pending rotation)
@@ -384,7 +385,7 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
     return finish();
   }
 
-  root_info root;
+  root_info_t root;
   root.spots = 36 - stones;
   if (options.cancelled) root.cancelled = &options.cancelled;
   const side_t empty = empty_cells(board);
@@ -399,21 +400,21 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
   const uint64_t limit =
       options.workspace_limit ? options.workspace_limit : midgame_default_workspace_limit();
   if (result.workspace_bytes > limit)
-    throw error("the midgame solver needs a workspace of " + mib(result.workspace_bytes) +
-                " for a " + std::to_string(stones) + "-stone board, over the limit of " +
-                mib(limit));
+    throw pentago_error_t("the midgame solver needs a workspace of " + mib(result.workspace_bytes) +
+                          " for a " + std::to_string(stones) + "-stone board, over the limit of " +
+                          mib(limit));
   if (workspace.bytes_ < result.workspace_bytes) {
     workspace.release();
     void* p = mmap(nullptr, result.workspace_bytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
-      throw error("cannot map a midgame workspace of " + mib(result.workspace_bytes));
+      throw pentago_error_t("cannot map a midgame workspace of " + mib(result.workspace_bytes));
     madvise(p, result.workspace_bytes, MADV_HUGEPAGE);
     workspace.data_ = p;
     workspace.bytes_ = result.workspace_bytes;
     workspace.fresh_ = true;
   }
-  worker_pool pool(result.threads - 1);  // with the calling thread, for every layer
+  worker_pool_t pool(result.threads - 1);  // with the calling thread, for every layer
   halfsuper_t* buffer = static_cast<halfsuper_t*>(workspace.data_);
   if (workspace.fresh_) {
     // Fresh memory is faulted in ahead, in 32 MiB pieces on every thread: one call per piece
@@ -426,7 +427,7 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
     // A few pieces per thread at a time, so that a cancelled solve stops here too.
     const uint64_t pieces = (total + piece - 1) / piece, group = 2 * uint64_t(pool.threads() + 1);
     for (uint64_t first = 0; first < pieces; first += group) {
-      if (root.cancelled && (*root.cancelled)()) throw midgame_cancelled();
+      if (root.cancelled && (*root.cancelled)()) throw midgame_cancelled_t();
       parallel_for(pool, std::min(group, pieces - first), [&](uint64_t k) {
         const uint64_t c = first + k;
         (void)madvise(base + c * piece, std::min(piece, total - c * piece), madv_populate_write);
@@ -434,11 +435,11 @@ midgame_result midgame_solve(board_t board, bool to_rotate, const midgame_option
     }
     workspace.fresh_ = false;
   }
-  std::vector<std::unique_ptr<midgame_layer>> layers;  // kept between the passes of distances
-  const solved_halves h = solve_halves(root, pool, buffer, entries, layers, options.distance);
-  const distance_table distances =
+  std::vector<std::unique_ptr<midgame_layer_t>> layers;  // kept between the passes of distances
+  const solved_halves_t h = solve_halves(root, pool, buffer, entries, layers, options.distance);
+  const distance_table_t distances =
       options.distance ? solve_distances(root, to_rotate, h, pool, buffer, entries, layers)
-                       : distance_table{};
+                       : distance_table_t{};
 
   if (to_rotate) {
     const auto [v, d] = append_rotations(result.values, board, h, distances, 0);

@@ -13,7 +13,7 @@ namespace pentago::detail {
 constexpr int midgame_max_spots = 36 - midgame_min_stones;
 
 // Geometry and read-only tables of one layer (shared by all its rows).
-struct midgame_layer {
+struct midgame_layer_t {
   int n = 0, k0 = 0, k1 = 0;
   int parity = 0;          // halfsuper class of this layer's positions (after rotation)
   bool rows_by_mover = 0;  // rows are M (else J)
@@ -35,9 +35,9 @@ struct midgame_layer {
 // stored bit means "the mover wins" (else "the mover does not lose"). Layers 0 and 1 also copy
 // their values into `results` (root, then one per spot). `stream`: write with non-temporal
 // stores (layers much larger than the caches).
-struct midgame_row_job {
-  const midgame_layer* layer = nullptr;
-  const midgame_layer* next = nullptr;
+struct midgame_row_job_t {
+  const midgame_layer_t* layer = nullptr;
+  const midgame_layer_t* next = nullptr;
   const halfsuper_t* next_data = nullptr;
   halfsuper_t* out = nullptr;
   halfsuper_t* results = nullptr;
@@ -47,12 +47,12 @@ struct midgame_row_job {
 
 // The kernels of one SIMD level: rows [begin, end) of a job, and halfsuper rmax as that level
 // computes it.
-struct midgame_row_kernels {
-  void (*solve_rows)(const midgame_row_job& job, uint64_t begin, uint64_t end);
+struct midgame_row_kernels_t {
+  void (*solve_rows)(const midgame_row_job_t& job, uint64_t begin, uint64_t end);
   halfsuper_t (*rmax)(halfsuper_t h);
 };
 
 // The kernels of `level` (the CPU must support it: simd_supported).
-const midgame_row_kernels& midgame_kernels_for(simd_level level);
+const midgame_row_kernels_t& midgame_kernels_for(simd_level_t level);
 
 }  // namespace pentago::detail

@@ -4,7 +4,8 @@
 // shuffles (axes c and d): half the instructions of the SSE2 shifts and masks.
 #pragma once
 #ifndef PENTAGO_ISA
-#error "compile with -DPENTAGO_ISA=portable|sse|avx2 (cmake: pentago_layer sets it per file)"
+#pentago_error_t \
+    "compile with -DPENTAGO_ISA=portable|sse|avx2 (cmake: pentago_layer sets it per file)"
 #endif
 #include <emmintrin.h>
 
@@ -18,9 +19,9 @@
 #include "pentago/mid/subsets.h"
 
 namespace pentago::simd::PENTAGO_ISA {
-using detail::midgame_layer;
+using detail::midgame_layer_t;
 using detail::midgame_max_spots;
-using detail::midgame_row_job;
+using detail::midgame_row_job_t;
 
 #ifdef __SSSE3__
 // Within a byte, bit a' + 2b: rmax ORs both a' entries into each and the b +- 1 neighbours. As
@@ -52,7 +53,7 @@ inline halfsuper_t midgame_rmax(halfsuper_t h) {
   const __m128i c_down = _mm_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
   const __m128i c = _mm_or_si128(_mm_shuffle_epi8(x, c_up), _mm_shuffle_epi8(x, c_down));
   const __m128i d = _mm_or_si128(_mm_shuffle_epi32(x, 0x39), _mm_shuffle_epi32(x, 0x93));
-  return {halfsuper_t::vec(_mm_or_si128(_mm_or_si128(inner, c), d))};
+  return {halfsuper_t::vec_t(_mm_or_si128(_mm_or_si128(inner, c), d))};
 }
 #else
 inline halfsuper_t midgame_rmax(halfsuper_t h) { return halfsuper_rmax(h); }
@@ -80,8 +81,8 @@ inline halfsuper_t child_at(const halfsuper_t* row, uint32_t offset) {
 // One row of the job's layer. `by_mover`: the layer's rows are the mover's sets; `leaf`: no
 // next layer; both fixed at compile time, with `stream`.
 template <bool stream, bool by_mover, bool leaf>
-void solve_row(const midgame_row_job& job, uint64_t row, bool prefetch_next_row) {
-  const midgame_layer& L = *job.layer;
+void solve_row(const midgame_row_job_t& job, uint64_t row, bool prefetch_next_row) {
+  const midgame_layer_t& L = *job.layer;
   const uint32_t row_set = L.row_sets[row];
   // Spots free of the row set, and per column element a and relative spot y the colex term
   // C(free[y], a + 1): the column set's absolute rank is the sum over its elements.
@@ -161,7 +162,7 @@ void solve_row(const midgame_row_job& job, uint64_t row, bool prefetch_next_row)
 // fence for all of them: a fence per row (and the atomic claim of the next row after it) waits
 // for the row's last stores to reach memory, 7% of the time with rows of a few KiB.
 template <bool stream, bool by_mover, bool leaf>
-void solve_rows(const midgame_row_job& job, uint64_t begin, uint64_t end) {
+void solve_rows(const midgame_row_job_t& job, uint64_t begin, uint64_t end) {
   for (uint64_t row = begin; row < end; row++)
     solve_row<stream, by_mover, leaf>(job, row, row + 1 < end);
   if constexpr (stream) _mm_sfence();
@@ -173,7 +174,7 @@ constexpr auto row_solvers(std::integer_sequence<int, flags...>) {
   return std::array{&solve_rows<(flags >> 2 & 1) != 0, (flags >> 1 & 1) != 0, (flags & 1) != 0>...};
 }
 
-inline void midgame_solve_rows(const midgame_row_job& job, uint64_t begin, uint64_t end) {
+inline void midgame_solve_rows(const midgame_row_job_t& job, uint64_t begin, uint64_t end) {
   static constexpr auto solvers = row_solvers(std::make_integer_sequence<int, 8>());
   const int flags = (job.stream ? 4 : 0) + (job.layer->rows_by_mover ? 2 : 0) + (job.next ? 0 : 1);
   solvers[flags](job, begin, end);

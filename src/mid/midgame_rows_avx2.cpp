@@ -3,7 +3,7 @@
 
 namespace pentago::detail {
 
-extern const midgame_row_kernels midgame_rows_avx2 = {simd::avx2::midgame_solve_rows,
-                                                      simd::avx2::midgame_rmax};
+extern const midgame_row_kernels_t midgame_rows_avx2 = {simd::avx2::midgame_solve_rows,
+                                                        simd::avx2::midgame_rmax};
 
 }  // namespace pentago::detail

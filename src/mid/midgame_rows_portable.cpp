@@ -3,7 +3,7 @@
 
 namespace pentago::detail {
 
-extern const midgame_row_kernels midgame_rows_portable = {simd::portable::midgame_solve_rows,
-                                                          simd::portable::midgame_rmax};
+extern const midgame_row_kernels_t midgame_rows_portable = {simd::portable::midgame_solve_rows,
+                                                            simd::portable::midgame_rmax};
 
 }  // namespace pentago::detail

@@ -32,7 +32,7 @@ void mpi_check(int rc, const char* call) {
   MPI_Error_string(rc, text, &length);
   std::string message(text, size_t(length));
   message.resize(std::min(message.size(), message.find('\n')));  // MPICH's stack: first line
-  throw error(std::string("MPI call failed: ") + call + ": " + message);
+  throw pentago_error_t(std::string("MPI call failed: ") + call + ": " + message);
 }
 
 int mpi_rank(MPI_Comm comm) {
@@ -47,7 +47,7 @@ int mpi_size(MPI_Comm comm) {
   return s;
 }
 
-endgame_comms::endgame_comms() {
+endgame_comms_t::endgame_comms_t() {
   PENTAGO_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &request));
   PENTAGO_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &response));
   PENTAGO_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &output));
@@ -56,7 +56,7 @@ endgame_comms::endgame_comms() {
     MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
 }
 
-endgame_comms::~endgame_comms() {
+endgame_comms_t::~endgame_comms_t() {
   for (MPI_Comm* c : {&request, &response, &output, &barrier})
     if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
 }

@@ -31,12 +31,12 @@
 namespace pentago {
 namespace {
 
-using clock_type = std::chrono::steady_clock;
+using clock_type_t = std::chrono::steady_clock;
 volatile std::sig_atomic_t checkpoint_requested = 0;
 extern "C" void request_checkpoint(int) { checkpoint_requested = 1; }
 
 // The command line that resumes from `slice_path` into DIR-resume.
-std::string resume_command(const engine_options& o, int ranks, const std::string& slice_path) {
+std::string resume_command(const engine_options_t& o, int ranks, const std::string& slice_path) {
   std::string s = "mpirun -n " + std::to_string(ranks);
   const auto& a = o.arguments;
   for (size_t i = 0; i < a.size(); i++) {
@@ -52,11 +52,11 @@ std::string resume_command(const engine_options& o, int ranks, const std::string
 }
 
 // What prepare() decides, identically on every rank, before anything is created.
-struct endgame_plan {
+struct endgame_plan_t {
   int top = 35, bottom = 0, restart_slice = -1;
   std::vector<std::vector<section_t>> slices;
   uint64_t memory = 0;
-  run_plan plan;
+  run_plan_t plan;
 };
 
 uint64_t default_memory() {
@@ -69,8 +69,8 @@ uint64_t default_memory() {
 
 // Everything that can refuse the run (restart file, memory plan), identically on every rank,
 // before the output directory exists: a refused run leaves nothing behind.
-endgame_plan prepare(const engine_options& o) {
-  endgame_plan p;
+endgame_plan_t prepare(const engine_options_t& o) {
+  endgame_plan_t p;
   p.top = top_slice(o.meaningless);
   p.bottom = o.stop_after >= 0 ? o.stop_after : o.root.sum();
   p.slices = descendant_sections(o.root, p.top);
@@ -78,23 +78,23 @@ endgame_plan prepare(const engine_options& o) {
   p.memory = o.memory ? o.memory : default_memory();
   // The memory plan, identical on every rank (the one pentago-predict reports).
   p.plan = make_run_plan(make_run_request(o, mpi_size(), p.memory, p.restart_slice), p.slices);
-  if (!p.plan.fits) throw usage_error(p.plan.reason);
+  if (!p.plan.fits) throw usage_error_t(p.plan.reason);
   return p;
 }
 
 // The run after prepare(): the log and record, the loop, the closing line.
-void run(const engine_options& o, const endgame_plan& p) {
-  const auto start = clock_type::now();
+void run(const engine_options_t& o, const endgame_plan_t& p) {
+  const auto start = clock_type_t::now();
   const int rank = mpi_rank(), ranks = mpi_size();
-  run_log log;
+  run_log_t log;
   if (rank == 0 || o.log_all)
     log.open(o.dir + (rank == 0 ? "/log" : "/log-" + std::to_string(rank)));
   log.set_echo(rank == 0);
-  run_record record;
+  run_record_t record;
   if (rank == 0) record.open(o.dir + "/" + run_record_name);
   int major = 0, minor = 0;
   MPI_Get_version(&major, &minor);
-  run_header header;
+  run_header_t header;
   header.ranks = ranks;
   header.top = p.plan.top;  // the restart slice when resuming
   header.bottom = p.bottom;
@@ -103,18 +103,18 @@ void run(const engine_options& o, const endgame_plan& p) {
   header.simd = simd_name(current_simd_level());
   const std::string mpi = "MPI " + std::to_string(major) + "." + std::to_string(minor) +
                           ", thread mode " +
-                          (o.mode == thread_mode::funneled ? "funneled" : "multiple");
+                          (o.mode == thread_mode_t::funneled ? "funneled" : "multiple");
   for (const auto& line : format_run_header(o, header, p.plan, mpi)) log.line(line);
   if (rank == 0) record.header(o, header, p.plan);
   if (o.meaningless && rank == 0)
     std::ofstream(o.dir + "/meaningless-" + std::to_string(o.meaningless));
 
-  std::unique_ptr<trace_recorder> trace;
-  if (o.trace.size()) trace = std::make_unique<trace_recorder>();
-  slice_loop_result result;
+  std::unique_ptr<trace_recorder_t> trace;
+  if (o.trace.size()) trace = std::make_unique<trace_recorder_t>();
+  slice_loop_result_t result;
   {
-    mpi_computer computer(o, p.slices, p.plan, trace.get());
-    slice_loop_setup setup;
+    mpi_computer_t computer(o, p.slices, p.plan, trace.get());
+    slice_loop_setup_t setup;
     setup.options = &o;
     setup.plan = &p.plan;
     setup.slices = &p.slices;
@@ -139,21 +139,22 @@ std::string endgame_usage() {
          "Strongly solves every descendant section of ROOT (8 digits b0w0b1w1b2w2b3w3; the full\n"
          "game is 00000000) by parallel retrograde analysis from slice 35 down, writing counts,\n"
          "samples, slice files, the log and the run record DIR/run.jsonl.\n" +
-         engine_usage(engine_program::endgame) + "  --help               this text\n";
+         engine_usage(engine_program_t::endgame) + "  --help               this text\n";
 }
 
 int run_endgame(int argc, char** argv) {
   // The options are parsed before MPI starts, since --thread-mode sets the thread level MPI is
   // started with; what the parser refuses is reported below, once MPI runs, like every other
   // usage error.
-  engine_options o;
+  engine_options_t o;
   std::exception_ptr parse_failure;
   try {
-    o = parse_engine_options(engine_program::endgame, argc, argv);
+    o = parse_engine_options(engine_program_t::endgame, argc, argv);
   } catch (...) {
     parse_failure = std::current_exception();
   }
-  const int required = o.mode == thread_mode::multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_FUNNELED;
+  const int required =
+      o.mode == thread_mode_t::multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_FUNNELED;
   int provided = 0;
   MPI_Init_thread(&argc, &argv, required, &provided);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -168,7 +169,7 @@ int run_endgame(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   };
-  endgame_plan plan;
+  endgame_plan_t plan;
   try {
     if (parse_failure) std::rethrow_exception(parse_failure);
     if (o.help) {
@@ -177,7 +178,7 @@ int run_endgame(int argc, char** argv) {
       return 0;
     }
     plan = prepare(o);
-  } catch (const usage_error& e) {
+  } catch (const usage_error_t& e) {
     return usage_exit(e.what());
   } catch (const std::exception& e) {
     abort_job(e.what());
@@ -188,7 +189,7 @@ int run_endgame(int argc, char** argv) {
     try {
       check_new_output_file("--trace", o.trace, o.dir);
       create_run_directory(o.dir);
-    } catch (const error& e) {
+    } catch (const pentago_error_t& e) {
       message = e.what();
     }
   }

@@ -28,9 +28,9 @@ block_t unpack_block(int32_t p) {
 }
 
 // A line being gathered or computed on this rank. Its buffers come from the line buffer pool.
-struct line_state {
+struct line_state_t {
   line_t line;
-  line_dependency dep;
+  line_dependency_t dep;
   int section_index = 0;
   std::vector<std::shared_ptr<superinfo_t>> inputs;
   std::vector<const superinfo_t*> input_pointers;
@@ -41,11 +41,12 @@ struct line_state {
   uint64_t memory = 0;
 };
 
-class flow {
+class flow_t {
  public:
-  flow(int slice, const partition_t& partition, block_store& store,
-       const partition_t* prev_partition, block_store* prev, const endgame_comms& comms,
-       worker_pool& pool, buffer_pool& buffers, const flow_limits& limits, trace_recorder* trace)
+  flow_t(int slice, const partition_t& partition, block_store_t& store,
+         const partition_t* prev_partition, block_store_t* prev, const endgame_comms_t& comms,
+         worker_pool_t& pool, buffer_pool_t& buffers, const flow_limits_t& limits,
+         trace_recorder_t* trace)
       : slice_(slice),
         rank_(mpi_rank()),
         partition_(partition),
@@ -74,7 +75,7 @@ class flow {
     for (int t = 0; t < tags; t++) free_tags_.push_back(first_response_tag + t);
   }
 
-  flow_stats run() {
+  flow_stats_t run() {
     if (prev_ && !inputs_recomputed())
       for (int i = 0; i < posted_receives; i++) post_request_receive();
     top_up_output_receives();
@@ -85,7 +86,7 @@ class flow {
       bool progress = drain_immediates();
       progress |= test_requests();
       progress |= schedule_lines();
-      if (pool_.failed()) throw error(pool_.failure());
+      if (pool_.failed()) throw pentago_error_t(pool_.failure());
       if (!barrier_started && outputs_done_ == total_outputs_ && active_.empty() &&
           store_.missing_contributions() == 0) {
         PENTAGO_MPI(MPI_Ibarrier(comms_.barrier, &barrier));
@@ -112,12 +113,12 @@ class flow {
       if (handlers_[i].cancel) MPI_Cancel(&requests_[i]);
     for (size_t i = 0; i < requests_.size(); i++) MPI_Wait(&requests_[i], MPI_STATUS_IGNORE);
     pool_.wait_idle();
-    if (pool_.failed()) throw error(pool_.failure());
+    if (pool_.failed()) throw pentago_error_t(pool_.failure());
     return stats_;
   }
 
  private:
-  struct handler {
+  struct handler_t {
     std::function<void(const MPI_Status&)> done;
     bool cancel = false;  // a wildcard receive, cancelled at the end
   };
@@ -189,10 +190,11 @@ class flow {
   }
 
   void serve_request(const std::array<int32_t, 4>& payload, int source) {
-    trace_scope t(trace_, "response send");
+    trace_scope_t t(trace_, "response send");
     const int flat = prev_->flat_id(payload[0], unpack_block(payload[1]));
     if (flat < 0)
-      throw error("rank " + std::to_string(source) + " requested a block this rank does not own");
+      throw pentago_error_t("rank " + std::to_string(source) +
+                            " requested a block this rank does not own");
     // A copy, so that the block can be released (and its neighbours moved) during the send,
     // into a buffer of an earlier response where one is back (fresh pages cost a fault each).
     std::shared_ptr<std::vector<uint8_t>> bytes;
@@ -256,19 +258,19 @@ class flow {
     const int flat = store_.flat_id(header[0], unpack_block(header[1]));
     const int nodes = bytes / int(sizeof(superinfo_t)) - header_nodes;
     if (flat < 0 || nodes != store_.nodes(flat) || header[3] != nodes)
-      throw error("received an output block this rank does not own or of the wrong size");
+      throw pentago_error_t("received an output block this rank does not own or of the wrong size");
     accumulate(flat, header[2], std::span<superinfo_t>(buffer + header_nodes, nodes));
   }
 
   void accumulate(int flat, int dimension, std::span<superinfo_t> values) {
-    activity_timer timer(pool_, activity::accumulate);
-    trace_scope t(trace_, "accumulate");
+    activity_timer_t timer(pool_, activity_t::accumulate);
+    trace_scope_t t(trace_, "accumulate");
     store_.accumulate(flat, dimension, values);
   }
 
   // ---- Lines: allocate, gather inputs, compute, send outputs ------------------------------
   // Decompressed inputs with their receive buffers, and the output blocks until delivered.
-  uint64_t line_memory(const line_dependency& dep) const {
+  uint64_t line_memory(const line_dependency_t& dep) const {
     return buffer_bytes_ * uint64_t(line_buffers(dep, prev_ != nullptr));
   }
 
@@ -282,21 +284,22 @@ class flow {
     while (next_line_ < lines_.size() && int(active_.size()) < limits_.line_limit &&
            gathering_ < limits_.gather_limit) {
       const line_t& line = lines_[next_line_];
-      auto state = std::make_unique<line_state>();
+      auto state = std::make_unique<line_state_t>();
       state->line = line;
       state->dep = line_dependency_of(line);
       state->memory = line_memory(state->dep);
       // This rank's lines get half of the line memory, other ranks' outputs the other half.
       const uint64_t own_budget = limits_.line_memory / 2;
       if (state->memory > own_budget)
-        throw error("one block line needs " + std::to_string(state->memory) + " bytes but only " +
-                    std::to_string(own_budget) + " are left for lines: raise --memory");
+        throw pentago_error_t("one block line needs " + std::to_string(state->memory) +
+                              " bytes but only " + std::to_string(own_budget) +
+                              " are left for lines: raise --memory");
       if (line_memory_used_ + state->memory > own_budget) break;
       line_memory_used_ += state->memory;
       note_line_bytes();
       next_line_++;
       state->section_index = partition_.lines().section_index(line.section);
-      line_state* s = state.get();
+      line_state_t* s = state.get();
       active_.push_back(std::move(state));
       gather(s);
       any = true;
@@ -304,7 +307,7 @@ class flow {
     return any;
   }
 
-  void gather(line_state* s) {
+  void gather(line_state_t* s) {
     s->unfinished_outputs = s->line.length();
     if (!prev_) {  // slice 35: no inputs
       start_compute(s);
@@ -328,8 +331,8 @@ class flow {
       if (recompute) {  // every rank computes any slice-35 block itself, with no messages
         pool_.push_back([this, s, b, block, nodes] {
           {
-            activity_timer timer(pool_, activity::compute);
-            trace_scope t(trace_, "recompute input");
+            activity_timer_t timer(pool_, activity_t::compute);
+            trace_scope_t t(trace_, "recompute input");
             compute_top_block(s->dep.child, block,
                               std::span<superinfo_t>(s->inputs[b].get(), size_t(nodes)));
           }
@@ -343,8 +346,8 @@ class flow {
         PENTAGO_CHECK(flat >= 0, "own input block missing");
         pool_.push_back([this, s, b, flat, nodes] {
           {
-            activity_timer timer(pool_, activity::decompress);
-            trace_scope t(trace_, "decompress");
+            activity_timer_t timer(pool_, activity_t::decompress);
+            trace_scope_t t(trace_, "decompress");
             store_.read_input(*prev_, flat, std::span<superinfo_t>(s->inputs[b].get(), nodes));
           }
           input_arrived(s);
@@ -384,13 +387,13 @@ class flow {
   bool inputs_recomputed() const { return prev_ && prev_->drops_complete_blocks(); }
 
   void decompress(std::span<const uint8_t> bytes, std::span<superinfo_t> out) {
-    activity_timer timer(pool_, activity::decompress);
-    trace_scope t(trace_, "decompress");
+    activity_timer_t timer(pool_, activity_t::decompress);
+    trace_scope_t t(trace_, "decompress");
     fast_uncompress(bytes, out);
   }
 
   // Worker thread: one more input is ready.
-  void input_arrived(line_state* s) {
+  void input_arrived(line_state_t* s) {
     if (--s->missing_inputs == 0) {
       immediate([this] { gathering_--; });
       start_compute(s);
@@ -399,19 +402,19 @@ class flow {
 
   // Once the last job is queued the line may finish and be freed at any moment, so nothing
   // here may read *s after the loop has queued it.
-  void start_compute(line_state* s) {
+  void start_compute(line_state_t* s) {
     const int length = s->line.length();
     for (int k = 0; k < length; k++) pool_.push_back([this, s, k] { compute_block(s, k); });
   }
 
   // Worker thread: compute output block k of a line and deliver it.
-  void compute_block(line_state* s, int k) {
+  void compute_block(line_state_t* s, int k) {
     const block_t block = s->line.block(k);
     const int nodes = block_nodes(s->line.section, block);
     auto buffer = buffers_.take_shared();
     {
-      activity_timer timer(pool_, activity::compute);
-      trace_scope t(trace_, "compute");
+      activity_timer_t timer(pool_, activity_t::compute);
+      trace_scope_t t(trace_, "compute");
       compute_line_block(s->dep, s->input_pointers, k, buffer.get() + header_nodes);
     }
     const block_owner_t owner = partition_.find_block(s->line.section, block);
@@ -426,8 +429,8 @@ class flow {
     const int32_t header[4] = {s->section_index, pack_block(block), s->line.dimension, nodes};
     std::memcpy(static_cast<void*>(buffer.get()), header, sizeof header);
     const int bytes = int((header_nodes + nodes) * sizeof(superinfo_t));
-    if (limits_.mode == thread_mode::multiple) {
-      trace_scope t(trace_, "output send");
+    if (limits_.mode == thread_mode_t::multiple) {
+      trace_scope_t t(trace_, "output send");
       PENTAGO_MPI(MPI_Send(buffer.get(), bytes, MPI_BYTE, owner.rank, slice_, comms_.output));
       output_finished(s);
       return;
@@ -440,7 +443,7 @@ class flow {
   }
 
   // Any thread: one output block of a line has been delivered.
-  void output_finished(line_state* s) {
+  void output_finished(line_state_t* s) {
     const int left = --s->unfinished_outputs;
     if (left) {
       immediate([this] { outputs_done_++; });
@@ -460,19 +463,19 @@ class flow {
 
   const int slice_, rank_;
   const partition_t& partition_;
-  block_store& store_;
+  block_store_t& store_;
   const partition_t* prev_partition_;
-  block_store* prev_;
-  const endgame_comms& comms_;
-  worker_pool& pool_;
-  buffer_pool& buffers_;
+  block_store_t* prev_;
+  const endgame_comms_t& comms_;
+  worker_pool_t& pool_;
+  buffer_pool_t& buffers_;
   uint64_t buffer_bytes_ = 0;
-  const flow_limits limits_;
-  trace_recorder* trace_;
+  const flow_limits_t limits_;
+  trace_recorder_t* trace_;
 
   std::vector<line_t> lines_;
   size_t next_line_ = 0;
-  std::list<std::unique_ptr<line_state>> active_;
+  std::list<std::unique_ptr<line_state_t>> active_;
   int gathering_ = 0;
   uint64_t line_memory_used_ = 0;
   uint64_t incoming_bytes_ = 0;  // buffers of posted or unmerged output receives
@@ -484,22 +487,23 @@ class flow {
   // Buffers of sent responses, for the next (used by the communication thread alone).
   static constexpr size_t spare_response_limit = 16;
   std::vector<std::shared_ptr<std::vector<uint8_t>>> spare_responses_;
-  std::vector<handler> handlers_, new_handlers_;
+  std::vector<handler_t> handlers_, new_handlers_;
   std::vector<int> indices_;
   std::vector<MPI_Status> statuses_;
 
   std::mutex immediates_mutex_;
   std::vector<std::function<void()>> immediates_;
-  flow_stats stats_;
+  flow_stats_t stats_;
 };
 
 }  // namespace
 
-flow_stats compute_slice_flow(int slice, const partition_t& partition, block_store& store,
-                              const partition_t* prev_partition, block_store* prev,
-                              const endgame_comms& comms, worker_pool& pool, buffer_pool& buffers,
-                              const flow_limits& limits, trace_recorder* trace) {
-  flow f(slice, partition, store, prev_partition, prev, comms, pool, buffers, limits, trace);
+flow_stats_t compute_slice_flow(int slice, const partition_t& partition, block_store_t& store,
+                                const partition_t* prev_partition, block_store_t* prev,
+                                const endgame_comms_t& comms, worker_pool_t& pool,
+                                buffer_pool_t& buffers, const flow_limits_t& limits,
+                                trace_recorder_t* trace) {
+  flow_t f(slice, partition, store, prev_partition, prev, comms, pool, buffers, limits, trace);
   return f.run();
 }
 

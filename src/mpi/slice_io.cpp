@@ -14,7 +14,7 @@
 
 namespace pentago {
 
-void write_counts_and_samples(const std::string& dir, int slice, const block_store& store,
+void write_counts_and_samples(const std::string& dir, int slice, const block_store_t& store,
                               MPI_Comm comm) {
   const int rank = mpi_rank(comm), ranks = mpi_size(comm);
   const auto sections = store.sections();
@@ -71,7 +71,7 @@ void write_counts_and_samples(const std::string& dir, int slice, const block_sto
 namespace {
 
 // Record shipped to a section's index owner: section, block, blob.
-struct index_record {
+struct index_record_t {
   int64_t section;
   int64_t block;  // packed block_t
   uint64_t uncompressed, compressed, offset;
@@ -104,7 +104,7 @@ void check_write(int rc, const MPI_Status& status, size_t size, const std::strin
           "wrote " + std::to_string(count) + " of " + std::to_string(size) + " bytes (disk full?)";
   }
   if (reason.empty()) return;
-  throw error("cannot write " + path + ": " + reason);
+  throw pentago_error_t("cannot write " + path + ": " + reason);
 }
 
 void write_all(MPI_File file, uint64_t offset, std::span<const uint8_t> bytes,
@@ -119,7 +119,7 @@ void write_all(MPI_File file, uint64_t offset, std::span<const uint8_t> bytes,
 }  // namespace
 
 uint64_t write_slice_parallel(const std::string& path, int slice, const partition_t& partition,
-                              const block_store& store, worker_pool& pool, MPI_Comm comm,
+                              const block_store_t& store, worker_pool_t& pool, MPI_Comm comm,
                               int level) {
   (void)slice;
   (void)partition;
@@ -132,7 +132,7 @@ uint64_t write_slice_parallel(const std::string& path, int slice, const partitio
   std::vector<std::vector<uint8_t>> compressed(blocks);
   for (int f = 0; f < blocks; f++)
     pool.push_back([&, f] {
-      activity_timer timer(pool, activity::compress);
+      activity_timer_t timer(pool, activity_t::compress);
       std::vector<superinfo_t> values(store.nodes(f));
       store.read(f, values);
       const int turn = store.section(f).turn();
@@ -140,7 +140,7 @@ uint64_t write_slice_parallel(const std::string& path, int slice, const partitio
       compress_disk_block(values, compressed[f], level);
     });
   pool.wait_idle();
-  if (pool.failed()) throw error(pool.failure());
+  if (pool.failed()) throw pentago_error_t(pool.failure());
 
   // 2. Place this rank's blocks (plus one pad byte, as the 2013 writer did) by exclusive scan.
   uint64_t local_size = 1;
@@ -150,7 +150,7 @@ uint64_t write_slice_parallel(const std::string& path, int slice, const partitio
   PENTAGO_MPI(MPI_Exscan(&local_size, &before, 1, MPI_UINT64_T, MPI_SUM, comm));
   if (rank == 0) before = 0;
   PENTAGO_MPI(MPI_Allreduce(&local_size, &data_total, 1, MPI_UINT64_T, MPI_SUM, comm));
-  std::vector<index_record> records;
+  std::vector<index_record_t> records;
   records.reserve(blocks);
   uint64_t placed = 0;
   for (int f = 0; f < blocks; f++) {
@@ -165,7 +165,7 @@ uint64_t write_slice_parallel(const std::string& path, int slice, const partitio
   MPI_File file;
   const int rc = MPI_File_open(
       comm, path.c_str(), MPI_MODE_WRONLY | MPI_MODE_CREATE | MPI_MODE_EXCL, MPI_INFO_NULL, &file);
-  if (rc != MPI_SUCCESS) throw error("cannot create " + path + " (it must not exist)");
+  if (rc != MPI_SUCCESS) throw pentago_error_t("cannot create " + path + " (it must not exist)");
   MPI_File_set_errhandler(file, MPI_ERRORS_RETURN);
   // The rank's part in collective pieces of at most slice_write_piece_bytes, every rank making
   // the same number of calls; each block's bytes are freed once copied into a piece, so the
@@ -202,18 +202,19 @@ uint64_t write_slice_parallel(const std::string& path, int slice, const partitio
 
   // 3. Ship index records to section owners (contiguous ranges of section ids).
   std::vector<int> send_counts(ranks), send_offsets(ranks), recv_counts(ranks), recv_offsets(ranks);
-  std::sort(records.begin(), records.end(),
-            [&](const index_record& a, const index_record& b) { return a.section < b.section; });
+  std::sort(records.begin(), records.end(), [&](const index_record_t& a, const index_record_t& b) {
+    return a.section < b.section;
+  });
   for (const auto& r : records)
     send_counts[partition_loop_inverse(sections.size(), ranks, uint64_t(r.section))] +=
-        int(sizeof(index_record));
+        int(sizeof(index_record_t));
   PENTAGO_MPI(MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm));
   int sent = 0, received = 0;
   for (int r = 0; r < ranks; r++) {
     send_offsets[r] = sent, sent += send_counts[r];
     recv_offsets[r] = received, received += recv_counts[r];
   }
-  std::vector<index_record> mine(received / sizeof(index_record));
+  std::vector<index_record_t> mine(received / sizeof(index_record_t));
   PENTAGO_MPI(MPI_Alltoallv(records.data(), send_counts.data(), send_offsets.data(), MPI_BYTE,
                             mine.data(), recv_counts.data(), recv_offsets.data(), MPI_BYTE, comm));
   const loop_range_t owned = partition_loop(sections.size(), ranks, rank);
@@ -280,7 +281,7 @@ std::vector<section_t> restart_sections(const std::string& path, MPI_Comm comm) 
   std::vector<uint64_t> sigs;
   if (mpi_rank(comm) == 0) {
     try {
-      supertensor_reader reader(path);
+      supertensor_reader_t reader(path);
       for (const auto& s : reader.sections()) sigs.push_back(s.sig());
       reader.load_indexes();
     } catch (const std::exception& e) {
@@ -291,7 +292,7 @@ std::vector<section_t> restart_sections(const std::string& path, MPI_Comm comm) 
   PENTAGO_MPI(MPI_Bcast(&length, 1, MPI_INT, 0, comm));
   message.resize(length);
   PENTAGO_MPI(MPI_Bcast(message.data(), length, MPI_CHAR, 0, comm));
-  if (length) throw usage_error("bad restart file: " + message);
+  if (length) throw usage_error_t("bad restart file: " + message);
   int count = int(sigs.size());
   PENTAGO_MPI(MPI_Bcast(&count, 1, MPI_INT, 0, comm));
   sigs.resize(count);
@@ -301,8 +302,8 @@ std::vector<section_t> restart_sections(const std::string& path, MPI_Comm comm) 
   return sections;
 }
 
-void read_restart_blocks(const std::string& path, block_store& store, worker_pool& pool) {
-  auto reader = std::make_shared<supertensor_reader>(path);
+void read_restart_blocks(const std::string& path, block_store_t& store, worker_pool_t& pool) {
+  auto reader = std::make_shared<supertensor_reader_t>(path);
   std::vector<int> file_index(store.sections().size());
   for (size_t s = 0; s < file_index.size(); s++) {
     file_index[s] = reader->section_index(store.sections()[s]);
@@ -310,7 +311,7 @@ void read_restart_blocks(const std::string& path, block_store& store, worker_poo
   }
   for (int f = 0; f < store.blocks(); f++)
     pool.push_back([&, f] {
-      activity_timer timer(pool, activity::io);
+      activity_timer_t timer(pool, activity_t::io);
       const auto& key = store.key(f);
       auto values = reader->read_block(file_index[key.section], key.block);
       const int turn = store.section(f).turn();
@@ -318,7 +319,7 @@ void read_restart_blocks(const std::string& path, block_store& store, worker_poo
       store.set(f, values);
     });
   pool.wait_idle();
-  if (pool.failed()) throw error(pool.failure());
+  if (pool.failed()) throw pentago_error_t(pool.failure());
 }
 
 }  // namespace pentago

@@ -9,9 +9,9 @@
 
 namespace pentago {
 
-trace_recorder::trace_recorder() : origin_(std::chrono::steady_clock::now()) {}
+trace_recorder_t::trace_recorder_t() : origin_(std::chrono::steady_clock::now()) {}
 
-int trace_recorder::thread_index() {
+int trace_recorder_t::thread_index() {
   const auto id = std::this_thread::get_id();
   for (size_t i = 0; i < threads_.size(); i++)
     if (threads_[i] == id) return int(i);
@@ -19,8 +19,8 @@ int trace_recorder::thread_index() {
   return int(threads_.size() - 1);
 }
 
-void trace_recorder::add(const char* name, std::chrono::steady_clock::time_point start,
-                         const std::string& detail) {
+void trace_recorder_t::add(const char* name, std::chrono::steady_clock::time_point start,
+                           const std::string& detail) {
   const auto now = std::chrono::steady_clock::now();
   std::lock_guard<std::mutex> lock(mutex_);
   events_.push_back({name, thread_index(),
@@ -28,7 +28,7 @@ void trace_recorder::add(const char* name, std::chrono::steady_clock::time_point
                      std::chrono::duration<double, std::micro>(now - start).count(), detail});
 }
 
-void trace_recorder::write(const std::string& path, MPI_Comm comm) {
+void trace_recorder_t::write(const std::string& path, MPI_Comm comm) {
   const int rank = mpi_rank(comm), ranks = mpi_size(comm);
   std::string text;
   {
@@ -67,7 +67,7 @@ void trace_recorder::write(const std::string& path, MPI_Comm comm) {
                           MPI_CHAR, 0, comm));
   if (rank != 0) return;
   FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) throw error("cannot write trace " + path);
+  if (!f) throw pentago_error_t("cannot write trace " + path);
   std::fputs("{\"traceEvents\":[\n", f);
   std::fwrite(all.data(), 1, all.size(), f);
   std::fputs("{\"name\":\"end\",\"ph\":\"M\",\"pid\":0,\"args\":{}}\n]}\n", f);

@@ -22,17 +22,17 @@ namespace pentago {
 namespace {
 
 // Sums of one rank's load (scaled up when only some of its lines were examined).
-struct rank_sums {
+struct rank_sums_t {
   double lines = 0, line_nodes = 0, blocks = 0, block_nodes = 0;
   bool sampled = false;
 };
 
 // The load of one rank as in rank_load, over all its lines or, past max_lines, over one
 // pseudorandom line in each of max_lines equal strides of its range, scaled.
-rank_sums rank_load_estimate(const partition_t& part, int rank, uint64_t max_lines) {
+rank_sums_t rank_load_estimate(const partition_t& part, int rank, uint64_t max_lines) {
   const auto range = part.rank_range(rank);
   const uint64_t count = range.end - range.start;
-  rank_sums sums;
+  rank_sums_t sums;
   if (count <= max_lines) {
     const load_t load = rank_load(part, rank);
     sums.lines = double(load.lines);
@@ -75,8 +75,8 @@ rank_sums rank_load_estimate(const partition_t& part, int rank, uint64_t max_lin
 
 // Min, max, mean and, for a sample of `ranks`, a projected max: mean + sd * sqrt(2 ln ranks)
 // (the typical largest of `ranks` normal draws), never below the observed max.
-rank_range range_of(const std::vector<double>& values, int ranks) {
-  rank_range r;
+rank_range_t range_of(const std::vector<double>& values, int ranks) {
+  rank_range_t r;
   if (values.empty()) return r;
   r.min = *std::min_element(values.begin(), values.end());
   r.max = *std::max_element(values.begin(), values.end());
@@ -107,18 +107,18 @@ std::vector<int> examined_ranks(int ranks, int samples) {
 
 std::string bytes_text(double bytes) { return format_bytes(bytes); }
 
-void validate_options(const predict_options& o) {
-  if (o.slices_lo > o.slices_hi) throw usage_error("empty --slices range");
-  if (!(o.speed > 0)) throw usage_error("--speed must be positive");
+void validate_options(const predict_options_t& o) {
+  if (o.slices_lo > o.slices_hi) throw usage_error_t("empty --slices range");
+  if (!(o.speed > 0)) throw usage_error_t("--speed must be positive");
 }
 
 }  // namespace
 
-run_request engine_request(const predict_options& o) {
+run_request_t engine_request(const predict_options_t& o) {
   return make_run_request(o, o.ranks, o.memory, o.restart_slice);
 }
 
-prediction predict(const predict_options& o) {
+prediction_t predict(const predict_options_t& o) {
   validate_options(o);
   const int top = top_slice(o.meaningless);
   const int input_slice = o.restart_slice >= 0 ? o.restart_slice : o.meaningless ? top : -1;
@@ -131,14 +131,14 @@ prediction predict(const predict_options& o) {
   std::vector<int> needed;
   for (int n = first; n >= bottom; n--)
     if (n >= o.slices_lo && n <= o.slices_hi && !slices[n].empty()) needed.push_back(n);
-  if (needed.empty()) throw usage_error("--slices selects no computed slice of this run");
+  if (needed.empty()) throw usage_error_t("--slices selects no computed slice of this run");
 
   // Partitions and per-rank loads of the needed slices, in parallel over (slice, rank).
   std::vector<std::unique_ptr<partition_t>> parts(36);
   for (const int n : needed)
     parts[n] = std::make_unique<partition_t>(slices[n], o.ranks, o.randomize);
   const std::vector<int> ranks = examined_ranks(o.ranks, o.rank_samples);
-  std::vector<std::vector<rank_sums>> loads(36);
+  std::vector<std::vector<rank_sums_t>> loads(36);
   for (const int n : needed) loads[n].resize(ranks.size());
   parallel_for(jobs, needed.size() * ranks.size(), [&](uint64_t task) {
     const int n = needed[task / ranks.size()];
@@ -147,10 +147,10 @@ prediction predict(const predict_options& o) {
   });
 
   // pentago-endgame's own plan decides whether it starts and is the only memory model here.
-  prediction p;
+  prediction_t p;
   p.engine = make_run_plan(engine_request(o), slices);
   for (const int n : needed) {
-    slice_prediction s;
+    slice_prediction_t s;
     s.slice = n;
     s.saved = n <= o.save;
     s.sections = slices[n].size();
@@ -162,7 +162,7 @@ prediction predict(const predict_options& o) {
     s.ranks_examined = int(ranks.size());
     std::vector<double> lines, blocks, block_nodes, line_nodes, chunk;
     for (size_t j = 0; j < ranks.size(); j++) {
-      const rank_sums& cur = loads[n][j];
+      const rank_sums_t& cur = loads[n][j];
       s.lines_sampled |= cur.sampled;
       lines.push_back(cur.lines);
       blocks.push_back(cur.blocks);
@@ -200,8 +200,8 @@ prediction predict(const predict_options& o) {
   return p;
 }
 
-std::string format_prediction(const predict_options& o, const prediction& p) {
-  text_lines out;
+std::string format_prediction(const predict_options_t& o, const prediction_t& p) {
+  text_lines_t out;
   out.addf(
       "pentago-predict: root %s, %d ranks x %d threads, memory %s per rank, save <= %d, "
       "key %llu, samples %d, line limit %d%s%s",
@@ -261,7 +261,7 @@ std::string predict_usage() {
          "lines and blocks per rank (min-max), output bytes and computing time, and\n"
          "pentago-endgame's own memory plan (the same code and the same options and defaults)\n"
          "with whether it fits in M. Exits 1 with a one-line reason if it does not.\n" +
-         engine_usage(engine_program::predict) +
+         engine_usage(engine_program_t::predict) +
          "  --slices A[-B]       evaluate only computed slices A..B\n"
          "  --speed S            output nodes per CPU-second per core (default 1e6, measured)\n"
          "  --xz-ratio R         slice-file compression ratio (default 0.15)\n"
@@ -272,10 +272,10 @@ std::string predict_usage() {
          "  --help               this text\n";
 }
 
-predict_options parse_predict_options(int argc, char** argv) {
-  predict_options o;
+predict_options_t parse_predict_options(int argc, char** argv) {
+  predict_options_t o;
   for (int i = 0; i < argc; i++) o.arguments.push_back(argv[i]);
-  argument_cursor args(argc, argv);
+  argument_cursor_t args(argc, argv);
   bool have_root = false;
   while (args.next()) {
     const std::string& arg = args.arg();

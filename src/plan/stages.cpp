@@ -27,7 +27,7 @@ constexpr int max_nodes = 1 << 20;
 constexpr double xz_decode_speed = 50e6;
 
 // Line count, node sum and sum of squares of one slice's block lines, from section shapes.
-void line_sizes(const std::vector<section_t>& sections, stage_slice& out) {
+void line_sizes(const std::vector<section_t>& sections, stage_slice_t& out) {
   double count = 0, sum = 0, squares = 0, largest = 0;
   for (const auto& s : sections) {
     const auto shape = s.shape();
@@ -57,8 +57,8 @@ void line_sizes(const std::vector<section_t>& sections, stage_slice& out) {
   out.max_line_nodes = uint64_t(largest);
 }
 
-run_request single_slice_request(const stage_options& o, int slice, bool dropped, int ranks) {
-  run_request r = engine_request(o.run);
+run_request_t single_slice_request(const stage_options_t& o, int slice, bool dropped, int ranks) {
+  run_request_t r = engine_request(o.run);
   r.ranks = ranks;
   r.memory = 1;  // never fits: the plan keeps its raw admission figure
   r.meaningless = 0;
@@ -71,9 +71,9 @@ run_request single_slice_request(const stage_options& o, int slice, bool dropped
   return r;
 }
 
-struct model {
-  const stage_options& o;
-  const std::vector<stage_slice>& slices;  // top first
+struct model_t {
+  const stage_options_t& o;
+  const std::vector<stage_slice_t>& slices;  // top first
   int ranks_per_node, threads;
   uint64_t rank_memory;
 
@@ -95,7 +95,7 @@ struct model {
     s.compute_seconds = 0;
     s.io_seconds = o.job_seconds;
     for (size_t k = i; k <= j; k++) {
-      const stage_slice& sl = slices[k];
+      const stage_slice_t& sl = slices[k];
       s.compute_seconds +=
           line_imbalance(sl, ranks) * double(sl.nodes) / (o.run.speed * cores) + o.slice_seconds;
       const double bytes = 64 * double(sl.nodes);
@@ -157,13 +157,13 @@ struct model {
   // The engine's own plan for a stage: more nodes until it admits the job.
   void verify(stage_t& s, std::vector<std::vector<section_t>>& sections) const {
     for (int tries = 0; tries < 64; tries++) {
-      run_request r = engine_request(o.run);
+      run_request_t r = engine_request(o.run);
       r.ranks = s.ranks;
       r.memory = rank_memory;
       r.stop_after = s.bottom;
       r.restart_slice = s.restart_slice;
       r.save = s.save;
-      const run_plan p = make_run_plan(r, sections);
+      const run_plan_t p = make_run_plan(r, sections);
       s.plan_needed = p.needed;
       if (p.fits) return;
       s.nodes = std::max(s.nodes + 1,
@@ -176,8 +176,8 @@ struct model {
       }
       seconds(i, j, s.nodes, s);
     }
-    throw error("the engine's plan refuses stage " + std::to_string(s.top) + "-" +
-                std::to_string(s.bottom) + " at every node count tried");
+    throw pentago_error_t("the engine's plan refuses stage " + std::to_string(s.top) + "-" +
+                          std::to_string(s.bottom) + " at every node count tried");
   }
 };
 
@@ -195,7 +195,7 @@ double total_seconds(const std::vector<stage_t>& stages) {
 
 }  // namespace
 
-double line_imbalance(const stage_slice& s, int ranks) {
+double line_imbalance(const stage_slice_t& s, int ranks) {
   if (ranks <= 1 || !s.lines || !s.line_nodes) return 1;
   const double r = ranks, mean = double(s.line_nodes) / r;
   // The largest of R normal draws lies about z standard deviations above their mean (the
@@ -210,7 +210,7 @@ double line_imbalance(const stage_slice& s, int ranks) {
   return std::max({1.0, lowest, std::min(spread, highest)});
 }
 
-double stage_need(const std::vector<stage_slice>& slices, int top, int bottom, bool dropped,
+double stage_need(const std::vector<stage_slice_t>& slices, int top, int bottom, bool dropped,
                   int ranks) {
   double fixed = 0, per_rank = 0;
   for (const auto& s : slices) {
@@ -223,29 +223,29 @@ double stage_need(const std::vector<stage_slice>& slices, int top, int bottom, b
   return fixed + per_rank / std::max(ranks, 1) + double(rank_count_bytes(ranks));
 }
 
-stage_plan plan_stages(const stage_options& o) {
+stage_plan_t plan_stages(const stage_options_t& o) {
   if (o.run.meaningless || o.run.restart_slice >= 0)
-    throw usage_error("--stages plans a whole run: --meaningless and --restart do not apply");
+    throw usage_error_t("--stages plans a whole run: --meaningless and --restart do not apply");
   if (o.cores_per_node < o.run.threads)
-    throw usage_error("--cores-per-node " + std::to_string(o.cores_per_node) +
-                      " is less than --threads " + std::to_string(o.run.threads));
-  stage_plan plan;
+    throw usage_error_t("--cores-per-node " + std::to_string(o.cores_per_node) +
+                        " is less than --threads " + std::to_string(o.run.threads));
+  stage_plan_t plan;
   plan.threads = o.run.threads;
   plan.ranks_per_node = o.cores_per_node / o.run.threads;
   const uint64_t reserve =
       o.node_reserve ? o.node_reserve
                      : std::max(uint64_t(4) << 30, uint64_t(0.05 * double(o.node_memory)));
   if (reserve >= o.node_memory)
-    throw usage_error("--node-memory " + format_bytes(double(o.node_memory)) +
-                      " leaves nothing after the system's reserve " +
-                      format_bytes(double(reserve)));
+    throw usage_error_t("--node-memory " + format_bytes(double(o.node_memory)) +
+                        " leaves nothing after the system's reserve " +
+                        format_bytes(double(reserve)));
   plan.rank_memory = (o.node_memory - reserve) / uint64_t(plan.ranks_per_node);
 
   auto sections = descendant_sections(o.run.root, 35);
   const int bottom = o.run.stop_after >= 0 ? o.run.stop_after : o.run.root.sum();
   for (int n = 35; n >= bottom; n--) {
     if (sections[n].empty()) break;
-    stage_slice s;
+    stage_slice_t s;
     s.slice = n;
     s.sections = sections[n].size();
     for (const auto& sec : sections[n]) s.nodes += sec.size();
@@ -255,12 +255,12 @@ stage_plan plan_stages(const stage_options& o) {
   // Single-slice plans: every slice kept (a stage's bottom is saved for the next), and the
   // run's bottom also dropped; each at two rank counts.
   const bool drop_bottom = plan.slices.back().slice > o.run.save;
-  struct task {
+  struct task_t {
     size_t index;
     bool dropped;
     int ranks;
   };
-  std::vector<task> tasks;
+  std::vector<task_t> tasks;
   for (size_t k = 0; k < plan.slices.size(); k++)
     for (const bool dropped : {false, true}) {
       if (dropped && !(drop_bottom && k + 1 == plan.slices.size())) continue;
@@ -271,8 +271,8 @@ stage_plan plan_stages(const stage_options& o) {
   const int jobs =
       o.run.jobs > 0 ? o.run.jobs : int(std::max(1u, std::thread::hardware_concurrency()));
   parallel_for(jobs, tasks.size(), [&](uint64_t t) {
-    const task& k = tasks[t];
-    const run_plan p = make_run_plan(
+    const task_t& k = tasks[t];
+    const run_plan_t p = make_run_plan(
         single_slice_request(o, plan.slices[k.index].slice, k.dropped, k.ranks), sections);
     // The fit below models the rest; MPI's per-peer term is added back at each rank count.
     needed[t] = double(p.needed) - double(rank_count_bytes(k.ranks));
@@ -283,14 +283,14 @@ stage_plan plan_stages(const stage_options& o) {
     const double per_rank =
         (needed[t] - needed[t + 1]) * low_ranks * high_ranks / double(high_ranks - low_ranks);
     const double fixed = needed[t] - per_rank / low_ranks;
-    stage_slice& s = plan.slices[tasks[t].index];
+    stage_slice_t& s = plan.slices[tasks[t].index];
     s.lines = lines[t];
     (tasks[t].dropped ? s.dropped_fixed : s.need_fixed) = fixed;
     (tasks[t].dropped ? s.dropped_per_rank : s.need_per_rank) = per_rank;
   }
 
   // Stages: dynamic programming over the lowest slice of each stage, by stage count.
-  const model m{o, plan.slices, plan.ranks_per_node, plan.threads, plan.rank_memory};
+  const model_t m{o, plan.slices, plan.ranks_per_node, plan.threads, plan.rank_memory};
   const size_t count = plan.slices.size();
   const double inf = std::numeric_limits<double>::infinity();
   std::vector<std::vector<stage_t>> cost(count, std::vector<stage_t>(count));
@@ -353,8 +353,8 @@ stage_plan plan_stages(const stage_options& o) {
   return plan;
 }
 
-std::string format_stage_plan(const stage_options& o, const stage_plan& p) {
-  text_lines out;
+std::string format_stage_plan(const stage_options_t& o, const stage_plan_t& p) {
+  text_lines_t out;
   out.addf(
       "pentago-predict --stages: root %s, nodes of %s with %d cores: %d ranks x %d "
       "threads per node, --memory %s per rank, save <= %d",
@@ -477,13 +477,13 @@ std::string stages_usage() {
          "  --snappy-ratio, --xz-ratio, --jobs as without --stages.\n";
 }
 
-stage_options parse_stage_options(int argc, char** argv) {
-  stage_options o;
+stage_options_t parse_stage_options(int argc, char** argv) {
+  stage_options_t o;
   // The stage options here; the rest go to pentago-predict's own parser, with a rank count and
   // memory that the stages replace.
   std::vector<std::string> rest = {argc ? argv[0] : "pentago-predict"};
   bool threads_given = false;
-  argument_cursor args(argc, argv);
+  argument_cursor_t args(argc, argv);
   while (args.next()) {
     const std::string& arg = args.arg();
     if (arg == "--stages")
@@ -510,15 +510,15 @@ stage_options parse_stage_options(int argc, char** argv) {
       o.checkpoint_speed = parse_number_option(arg, args.value(), 1e3, 1e12);
     else if (arg == "--ranks" || arg == "--memory" || arg == "--restart" ||
              arg == "--meaningless" || arg == "--slices" || arg == "--rank-samples")
-      throw usage_error(arg + " does not apply with --stages");
+      throw usage_error_t(arg + " does not apply with --stages");
     else {
       threads_given |= arg == "--threads";
       rest.push_back(arg);
       if (args.is_option() && arg != "--help") rest.push_back(args.value());
     }
   }
-  if (!o.node_memory) throw usage_error("--stages needs --node-memory SIZE");
-  if (!o.cores_per_node) throw usage_error("--stages needs --cores-per-node N");
+  if (!o.node_memory) throw usage_error_t("--stages needs --node-memory SIZE");
+  if (!o.cores_per_node) throw usage_error_t("--stages needs --cores-per-node N");
   if (!threads_given) rest.insert(rest.end(), {"--threads", "8"});
   rest.insert(rest.end(), {"--ranks", "1", "--memory", std::to_string(o.node_memory)});
   std::vector<char*> pointers;

@@ -26,40 +26,40 @@ namespace {
 
 // The midgame solver's values by position (each for the player to move at that board) and
 // their distances (-1: a tie or not computed).
-struct midgame_entry {
+struct midgame_entry_t {
   int value = 0, distance = -1;
 };
-using midgame_values = std::unordered_map<position_t, midgame_entry, position_hash>;
+using midgame_values_t = std::unordered_map<position_t, midgame_entry_t, position_hash_t>;
 
 // Midgame workspaces kept between solves, one per solve running at the same time.
-class workspace_pool {
+class workspace_pool_t {
  public:
-  std::unique_ptr<midgame_workspace> take() {
+  std::unique_ptr<midgame_workspace_t> take() {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (free_.empty()) return std::make_unique<midgame_workspace>();
+    if (free_.empty()) return std::make_unique<midgame_workspace_t>();
     auto w = std::move(free_.back());
     free_.pop_back();
     return w;
   }
-  void give(std::unique_ptr<midgame_workspace> w) {
+  void give(std::unique_ptr<midgame_workspace_t> w) {
     std::lock_guard<std::mutex> lock(mutex_);
     free_.push_back(std::move(w));
   }
 
  private:
   std::mutex mutex_;
-  std::vector<std::unique_ptr<midgame_workspace>> free_;
+  std::vector<std::unique_ptr<midgame_workspace_t>> free_;
 };
 
-midgame_values run_midgame(position_t p, const query_options& options, workspace_pool& pool,
-                           const std::function<bool()>& cancelled) {
-  midgame_options o;
+midgame_values_t run_midgame(position_t p, const query_options_t& options, workspace_pool_t& pool,
+                             const std::function<bool()>& cancelled) {
+  midgame_options_t o;
   o.cancelled = cancelled;
   o.threads = options.threads;
   o.workspace_limit = options.midgame_memory;
   o.distance = count_stones(p.board) >= options.distance_min_stones;
   auto workspace = pool.take();
-  midgame_result r;
+  midgame_result_t r;
   try {
     r = midgame_solve(p.board, p.to_rotate, o, *workspace);
   } catch (...) {
@@ -67,7 +67,7 @@ midgame_values run_midgame(position_t p, const query_options& options, workspace
     throw;
   }
   pool.give(std::move(workspace));
-  midgame_values values;
+  midgame_values_t values;
   for (const auto& v : r.values) values[{v.board, v.to_rotate}] = {v.value, v.distance};
   return values;
 }
@@ -78,37 +78,37 @@ double parse_timeout_option(const std::string& option, const std::string& value)
   char* end = nullptr;
   const double seconds = std::strtod(value.c_str(), &end);
   if (value.empty() || *end || !(seconds > 0) || seconds > 86400)
-    throw usage_error(option + " must be a number of seconds in (0, 86400], not '" + value + "'");
+    throw usage_error_t(option + " must be a number of seconds in (0, 86400], not '" + value + "'");
   return seconds;
 }
 
-const char* answer_source_name(answer_source source) {
+const char* answer_source_name(answer_source_t source) {
   switch (source) {
-    case answer_source::rules:
+    case answer_source_t::rules:
       return "rules";
-    case answer_source::database:
+    case answer_source_t::database:
       return "database";
-    case answer_source::midgame:
+    case answer_source_t::midgame:
       return "midgame";
   }
   return "?";
 }
 
-struct query_engine::impl {
-  query_options options;
-  std::unique_ptr<slice_database> db;
-  lru_cache<position_t, position_answer, position_hash> answers;
+struct query_engine_t::impl_t {
+  query_options_t options;
+  std::unique_ptr<slice_database_t> db;
+  lru_cache_t<position_t, position_answer_t, position_hash_t> answers;
   std::atomic<uint64_t> queries{0}, midgame_solves{0}, midgame_in_flight{0};
-  workspace_pool workspaces;
+  workspace_pool_t workspaces;
 
-  explicit impl(const query_options& o)
+  explicit impl_t(const query_options_t& o)
       : options(o), answers(std::max<size_t>(o.answer_cache_entries, 1)) {
-    if (o.threads < 0) throw usage_error("threads must be at least 0 (0: all)");
+    if (o.threads < 0) throw usage_error_t("threads must be at least 0 (0: all)");
     if (!o.databases.empty()) {
-      http_options h;
+      http_options_t h;
       h.attempts = o.fetch_attempts;
       h.timeout_seconds = o.fetch_timeout_seconds;
-      db = std::make_unique<slice_database>(o.block_cache_bytes, h);
+      db = std::make_unique<slice_database_t>(o.block_cache_bytes, h);
       for (const auto& database : o.databases) db->add_database(database);
     }
   }
@@ -138,11 +138,11 @@ struct query_engine::impl {
 
   // Which source answers an unfinished position (`r.position`, its open children in
   // `r.children`), and what is missing where none does.
-  void route_open(query_route& r) const {
+  void route_open(query_route_t& r) const {
     const position_t p = r.position;
     const int n = count_stones(p.board), needed = p.to_rotate ? n : n + 1;
     std::optional<board_t> uncovered;
-    r.kind = route_kind::database;
+    r.kind = route_kind_t::database;
     if (db && db->has_slice(needed)) {
       for (const board_t c : r.children)
         if (!db->covers(c)) {
@@ -151,7 +151,7 @@ struct query_engine::impl {
         }
       if (!uncovered) return;
     }
-    r.kind = route_kind::midgame;
+    r.kind = route_kind_t::midgame;
     if (n >= midgame_min_stones) return;
     std::string why = "position " + position_code(p) + " (" + std::to_string(n) +
                       (n == 1 ? " stone" : " stones") + ", to " +
@@ -167,7 +167,7 @@ struct query_engine::impl {
            " or more stones";
     // The value of a position to place is in its own slice even when its moves are not.
     const bool own_value = !p.to_rotate && db && db->covers(p.board);
-    r.kind = own_value ? route_kind::own_value_only : route_kind::unanswerable;
+    r.kind = own_value ? route_kind_t::own_value_only : route_kind_t::unanswerable;
     r.missing = why;
   }
 
@@ -182,14 +182,14 @@ struct query_engine::impl {
   }
 
   // The values of a position's children, from the databases or from one midgame solve.
-  struct child_values {
-    answer_source source;
-    midgame_values mid;
+  struct child_values_t {
+    answer_source_t source;
+    midgame_values_t mid;
   };
 
   // The value of a rotation's child to place for the player who rotated, from `from`.
-  void value_child(const child_values& from, rotation_answer& r) const {
-    if (from.source == answer_source::database) {
+  void value_child(const child_values_t& from, rotation_answer_t& r) const {
+    if (from.source == answer_source_t::database) {
       r.value = -database_value(r.child.board);
     } else {
       const auto it = from.mid.find(r.child);
@@ -200,10 +200,11 @@ struct query_engine::impl {
     r.source = from.source;
   }
 
-  child_values solve_children(const query_route& r, const std::function<bool()>& cancelled) {
-    child_values values{
-        r.kind == route_kind::database ? answer_source::database : answer_source::midgame, {}};
-    if (r.kind == route_kind::database) {
+  child_values_t solve_children(const query_route_t& r, const std::function<bool()>& cancelled) {
+    child_values_t values{
+        r.kind == route_kind_t::database ? answer_source_t::database : answer_source_t::midgame,
+        {}};
+    if (r.kind == route_kind_t::database) {
       db->prefetch(r.children);
       return values;
     }
@@ -219,92 +220,93 @@ struct query_engine::impl {
     return values;
   }
 
-  position_answer compute(const query_route& r, const std::function<bool()>& cancelled) {
+  position_answer_t compute(const query_route_t& r, const std::function<bool()>& cancelled) {
     const position_t p = r.position;
-    position_answer a;
+    position_answer_t a;
     a.position = p;
     a.stones = count_stones(p.board);
     a.to_move = position_mover(p);
     switch (r.kind) {
-      case route_kind::cached:
+      case route_kind_t::cached:
         return *r.cached;
-      case route_kind::rules:
+      case route_kind_t::rules:
         a.value = *rules_value(p);
-        a.source = answer_source::rules;
+        a.source = answer_source_t::rules;
         a.distance = a.value ? 0 : -1;
         return a;
-      case route_kind::unanswerable:
-        throw error(r.missing);
-      case route_kind::own_value_only:
+      case route_kind_t::unanswerable:
+        throw pentago_error_t(r.missing);
+      case route_kind_t::own_value_only:
         a.value = database_value(p.board);
-        a.source = answer_source::database;
+        a.source = answer_source_t::database;
         a.slice = a.stones;
         a.moves_unknown = r.missing;
         return a;
-      case route_kind::database:
+      case route_kind_t::database:
         a.slice = a.stones + (p.to_rotate ? 0 : 1);
         break;
-      case route_kind::midgame:
+      case route_kind_t::midgame:
         break;
     }
-    const child_values from = solve_children(r, cancelled);
-    auto valued = position_moves<move_answer>(p, [&](rotation_answer& rotation) {
+    const child_values_t from = solve_children(r, cancelled);
+    auto valued = position_moves<move_answer_t>(p, [&](rotation_answer_t& rotation) {
       value_child(from, rotation);
       return true;
     });
     a.moves = std::move(valued.moves);
     a.value = valued.value, a.source = valued.source, a.distance = valued.distance;
-    if (from.source == answer_source::midgame) {
+    if (from.source == answer_source_t::midgame) {
       const auto it = from.mid.find(p);
       PENTAGO_CHECK(
           it != from.mid.end() && it->second.value == a.value &&
               (it->second.distance < 0 || it->second.distance == a.distance),
           "midgame root value or distance disagrees with its children at " + position_code(p));
     }
-    if (a.source != answer_source::database) a.slice = -1;
+    if (a.source != answer_source_t::database) a.slice = -1;
     return a;
   }
 
   // The answers of a position to place's children to rotate, which its answer already holds.
-  void remember_children(const position_answer& a) {
+  void remember_children(const position_answer_t& a) {
     if (a.position.to_rotate) return;
     for (const auto& m : a.moves) {
       if (!m.child.to_rotate) continue;
-      position_answer c;
+      position_answer_t c;
       c.position = m.child;
       c.stones = a.stones + 1;
       c.to_move = a.to_move;
       c.value = m.value;
       c.source = m.source;
       c.distance = m.distance;
-      if (c.source == answer_source::database) c.slice = a.slice;
-      for (const auto& r : m.rotations) c.moves.push_back(rotation_as_move<move_answer>(r));
+      if (c.source == answer_source_t::database) c.slice = a.slice;
+      for (const auto& r : m.rotations) c.moves.push_back(rotation_as_move<move_answer_t>(r));
       answers.put(c.position, std::move(c));
     }
   }
 };
 
-query_engine::query_engine(const query_options& options) : impl_(std::make_unique<impl>(options)) {}
+query_engine_t::query_engine_t(const query_options_t& options)
+    : impl_(std::make_unique<impl_t>(options)) {}
 
-query_engine::~query_engine() = default;
+query_engine_t::~query_engine_t() = default;
 
-query_route query_engine::route(position_t position) const {
+query_route_t query_engine_t::route(position_t position) const {
   validate_position(position);
-  query_route r;
+  query_route_t r;
   r.position = position;
   if ((r.cached = impl_->answers.find(position))) {
-    r.kind = route_kind::cached;
+    r.kind = route_kind_t::cached;
   } else if (rules_value(position)) {
-    r.kind = route_kind::rules;
+    r.kind = route_kind_t::rules;
   } else {
-    r.children = impl::open_children(position);
+    r.children = impl_t::open_children(position);
     impl_->route_open(r);
   }
   return r;
 }
 
-position_answer query_engine::answer(const query_route& route,
-                                     const std::function<bool()>& cancelled) {
+position_answer_t query_engine_t::answer(const query_route_t& route,
+                                         const std::function<bool()>& cancelled) {
   const auto start = std::chrono::steady_clock::now();
   impl_->queries++;
   bool computed = false;
@@ -313,19 +315,20 @@ position_answer query_engine::answer(const query_route& route,
     return impl_->compute(route, cancelled);
   });
   if (computed) impl_->remember_children(*cached);
-  position_answer a = *cached;
+  position_answer_t a = *cached;
   a.elapsed_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return a;
 }
 
-position_answer query_engine::answer(position_t position, const std::function<bool()>& cancelled) {
+position_answer_t query_engine_t::answer(position_t position,
+                                         const std::function<bool()>& cancelled) {
   return answer(route(position), cancelled);
 }
 
-std::vector<position_answer> query_engine::best_line(position_t position,
-                                                     const std::function<bool()>& cancelled) {
-  std::vector<position_answer> line;
+std::vector<position_answer_t> query_engine_t::best_line(position_t position,
+                                                         const std::function<bool()>& cancelled) {
+  std::vector<position_answer_t> line;
   for (;;) {
     line.push_back(answer(position, cancelled));
     const auto& a = line.back();
@@ -336,8 +339,8 @@ std::vector<position_answer> query_engine::best_line(position_t position,
   return line;
 }
 
-query_stats query_engine::stats() const {
-  query_stats s;
+query_stats_t query_engine_t::stats() const {
+  query_stats_t s;
   s.queries = impl_->queries.load();
   const auto a = impl_->answers.stats();
   s.answer_cache_hits = a.hits + a.waits;
@@ -353,18 +356,18 @@ query_stats query_engine::stats() const {
   return s;
 }
 
-std::vector<int> query_engine::slices() const {
+std::vector<int> query_engine_t::slices() const {
   return impl_->db ? impl_->db->slices() : std::vector<int>{};
 }
 
-std::string answer_json(const position_answer& answer) {
-  using json = nlohmann::ordered_json;
-  auto source_fields = [](json& j, answer_source source) {
+std::string answer_json(const position_answer_t& answer) {
+  using json_t = nlohmann::ordered_json;
+  auto source_fields = [](json_t& j, answer_source_t source) {
     j["source"] = answer_source_name(source);
   };
   // A move or a rotation: its notation, child, value and source.
   auto move_fields = [&](const auto& m) {
-    json j;
+    json_t j;
     j["move"] = m.move;
     j["child"] = position_code(m.child);
     j["value"] = value_word(m.value);
@@ -372,7 +375,7 @@ std::string answer_json(const position_answer& answer) {
     source_fields(j, m.source);
     return j;
   };
-  json j;
+  json_t j;
   j["board"] = position_code(answer.position);
   j["stones"] = answer.stones;
   j["to_move"] = color_name(answer.to_move);
@@ -380,11 +383,11 @@ std::string answer_json(const position_answer& answer) {
   j["value"] = value_word(answer.value);
   if (answer.distance >= 0) j["distance"] = answer.distance;
   source_fields(j, answer.source);
-  if (answer.source == answer_source::database && answer.slice >= 0) j["slice"] = answer.slice;
-  json moves = json::array();
+  if (answer.source == answer_source_t::database && answer.slice >= 0) j["slice"] = answer.slice;
+  json_t moves = json_t::array();
   for (const auto& m : answer.moves) {
-    json jm = move_fields(m);
-    json rotations = json::array();
+    json_t jm = move_fields(m);
+    json_t rotations = json_t::array();
     for (const auto& r : m.rotations) rotations.push_back(move_fields(r));
     jm["rotations"] = std::move(rotations);
     moves.push_back(std::move(jm));

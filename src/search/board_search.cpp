@@ -21,17 +21,17 @@ struct child_t {
 
 }  // namespace
 
-board_searcher::board_searcher(int table_bits) {
-  if (table_bits) table_ = std::make_unique<lockless_table<1>>(table_bits);
+board_searcher_t::board_searcher_t(int table_bits) {
+  if (table_bits) table_ = std::make_unique<lockless_table_t<1>>(table_bits);
 }
 
-game_value board_searcher::value(board_t board) {
+game_value_t board_searcher_t::value(board_t board) {
   const int turn = board_turn(board);
-  return game_value(negamax(unpack(board, turn), unpack(board, 1 - turn), -1, 1));
+  return game_value_t(negamax(unpack(board, turn), unpack(board, 1 - turn), -1, 1));
 }
 
 // Value of (me to move, op) if it lies in (alpha, beta); otherwise a bound on the same side.
-int board_searcher::negamax(side_t me, side_t op, int alpha, int beta) {
+int board_searcher_t::negamax(side_t me, side_t op, int alpha, int beta) {
   nodes_++;
   // Rule 1: fives already on the board end the game.
   const bool me_five = won(me), op_five = won(op);
@@ -46,7 +46,7 @@ int board_searcher::negamax(side_t me, side_t op, int alpha, int beta) {
   const board_t key = pack(me, op);
   const int alpha_in = alpha, beta_in = beta;
   if (table_) {
-    lockless_table<1>::data_t data;
+    lockless_table_t<1>::data_t data;
     if (table_->probe(key, data)) {
       const int lower = lower_bound_of(data[0]), upper = upper_bound_of(data[0]);
       if (lower == upper || lower >= beta) return lower;
@@ -96,10 +96,10 @@ int board_searcher::negamax(side_t me, side_t op, int alpha, int beta) {
   return best;
 }
 
-const char* value_name(game_value v) {
-  return v == game_value::win ? "win" : v == game_value::tie ? "tie" : "loss";
+const char* value_name(game_value_t v) {
+  return v == game_value_t::win ? "win" : v == game_value_t::tie ? "tie" : "loss";
 }
 
-game_value board_value(board_t board) { return board_searcher(12).value(board); }
+game_value_t board_value(board_t board) { return board_searcher_t(12).value(board); }
 
 }  // namespace pentago

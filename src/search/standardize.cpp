@@ -8,16 +8,16 @@
 namespace pentago {
 namespace {
 
-struct quadrant_tables {
+struct quadrant_tables_t {
   std::array<quadrant_t, quadrant_states> ccw;        // one CCW turn
   std::array<quadrant_t, quadrant_states> reflected;  // anti-diagonal reflection
   std::array<quadrant_t, quadrant_states> least;      // least of the 4 rotations
   std::array<uint8_t, quadrant_states> least_turns;   // fewest CCW turns reaching it
 };
 
-const quadrant_tables& tables() {
-  static const quadrant_tables t = [] {
-    quadrant_tables t;
+const quadrant_tables_t& tables() {
+  static const quadrant_tables_t t = [] {
+    quadrant_tables_t t;
     for (int v = 0; v < quadrant_states; v++) {
       t.ccw[v] = rotate_quadrant_ccw(quadrant_t(v));
       t.reflected[v] = reflect_quadrant(quadrant_t(v));
@@ -47,7 +47,7 @@ const std::array<std::array<int, 4>, 8> arrangement = [] {
 }  // namespace
 
 board_t fast_superstandardize(board_t board, symmetry_t* symmetry) {
-  const quadrant_tables& t = tables();
+  const quadrant_tables_t& t = tables();
   // A global turn only turns quadrant contents (absorbed by the rotation minimum); a
   // reflection reflects them, and rmin(F(rot^k v)) = rmin(F v).
   quadrant_t plain[4], mirrored[4];

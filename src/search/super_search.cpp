@@ -16,16 +16,16 @@
 namespace pentago {
 namespace {
 
-using value_table = lockless_table<8>;
+using value_table_t = lockless_table_t<8>;
 
 bool all_ones(const super_t& s) { return (s.w[0] & s.w[1] & s.w[2] & s.w[3]) == ~uint64_t(0); }
 
-value_table::data_t to_words(const superinfo_t& v) {
+value_table_t::data_t to_words(const superinfo_t& v) {
   return {v.win.w[0],     v.win.w[1],     v.win.w[2],     v.win.w[3],
           v.notlose.w[0], v.notlose.w[1], v.notlose.w[2], v.notlose.w[3]};
 }
 
-superinfo_t from_words(const value_table::data_t& d) {
+superinfo_t from_words(const value_table_t::data_t& d) {
   superinfo_t v;
   for (int i = 0; i < 4; i++) v.win.w[i] = d[i], v.notlose.w[i] = d[4 + i];
   return v;
@@ -37,8 +37,8 @@ superinfo_t transform_info(symmetry_t s, const superinfo_t& v) {
 
 // A node whose children are searched by several threads. Its `done` flag is raised once its
 // value is decided, which cancels the subtrees still running below it.
-struct split_point {
-  const split_point* parent;
+struct split_point_t {
+  const split_point_t* parent;
   const int level;  // nesting depth of split points: 1 at the outermost
   std::atomic<bool> done{false};
   std::atomic<int> pending{0};
@@ -47,24 +47,24 @@ struct split_point {
   super_t win, notlose;  // contributions of the children, under mutex
   std::exception_ptr failure;
 
-  explicit split_point(const split_point* p) : parent(p), level(p ? p->level + 1 : 1) {}
+  explicit split_point_t(const split_point_t* p) : parent(p), level(p ? p->level + 1 : 1) {}
   bool cancelled() const {
-    for (const split_point* s = this; s; s = s->parent)
+    for (const split_point_t* s = this; s; s = s->parent)
       if (s->done.load(std::memory_order_relaxed)) return true;
     return false;
   }
 };
 
 // Per-task state: counters, and the innermost split point above the task.
-struct task_context {
-  const split_point* split = nullptr;
+struct task_context_t {
+  const split_point_t* split = nullptr;
   bool aborted = false;  // a cancelled subtree: its value is meaningless, nothing is stored
-  search_stats stats;
+  search_stats_t stats;
 };
 
 }  // namespace
 
-search_stats& search_stats::operator+=(const search_stats& o) {
+search_stats_t& search_stats_t::operator+=(const search_stats_t& o) {
   nodes += o.nodes;
   leaves += o.leaves;
   table_probes += o.table_probes;
@@ -73,33 +73,33 @@ search_stats& search_stats::operator+=(const search_stats& o) {
   return *this;
 }
 
-struct super_searcher::impl {
-  super_search_options options;
-  value_table table;
-  std::unique_ptr<worker_pool> pool;  // threads - 1 workers; the caller is the last thread
+struct super_searcher_t::impl_t {
+  super_search_options_t options;
+  value_table_t table;
+  std::unique_ptr<worker_pool_t> pool;  // threads - 1 workers; the caller is the last thread
   std::mutex stats_mutex;
-  search_stats totals;
+  search_stats_t totals;
 
-  explicit impl(const super_search_options& o) : options(o), table(o.table_bits) {
+  explicit impl_t(const super_search_options_t& o) : options(o), table(o.table_bits) {
     if (o.threads < 1 || o.threads > 1024)
-      throw usage_error("thread count must be between 1 and 1024, got " +
-                        std::to_string(o.threads));
+      throw usage_error_t("thread count must be between 1 and 1024, got " +
+                          std::to_string(o.threads));
     if (o.leaf_stones != -1 && (o.leaf_stones < 0 || o.leaf_stones > 36))
-      throw usage_error("leaf stone count must be -1 (none) or 0..36, got " +
-                        std::to_string(o.leaf_stones));
+      throw usage_error_t("leaf stone count must be -1 (none) or 0..36, got " +
+                          std::to_string(o.leaf_stones));
     if (o.leaf_stones != -1 && !o.leaf)
-      throw usage_error("leaf stone count given without a leaf function");
-    if (o.threads > 1) pool = std::make_unique<worker_pool>(o.threads - 1);
+      throw usage_error_t("leaf stone count given without a leaf function");
+    if (o.threads > 1) pool = std::make_unique<worker_pool_t>(o.threads - 1);
   }
 
-  void merge(const search_stats& s) {
+  void merge(const search_stats_t& s) {
     std::lock_guard<std::mutex> lock(stats_mutex);
     totals += s;
   }
 
   // Value of the board (black, white) with n stones for its mover, from any frame: looked up
   // or computed on the superstandardized board and mapped back.
-  superinfo_t node(side_t black, side_t white, int n, int depth, task_context& ctx) {
+  superinfo_t node(side_t black, side_t white, int n, int depth, task_context_t& ctx) {
     if (n == options.leaf_stones) {
       ctx.stats.leaves++;
       return options.leaf(pack(black, white));
@@ -108,7 +108,7 @@ struct super_searcher::impl {
     symmetry_t s;
     const board_t standard = fast_superstandardize(pack(black, white), &s);
     const symmetry_t back = inverse(s);
-    value_table::data_t words;
+    value_table_t::data_t words;
     ctx.stats.table_probes++;
     if (table.probe(standard, words)) {
       ctx.stats.table_hits++;
@@ -125,7 +125,7 @@ struct super_searcher::impl {
   }
 
   // The recurrence (docs/formats.md, "Supers") on the board as given.
-  superinfo_t expand(side_t black, side_t white, int n, int depth, task_context& ctx) {
+  superinfo_t expand(side_t black, side_t white, int n, int depth, task_context_t& ctx) {
     const int turn = n & 1;
     const side_t me = turn ? white : black, op = turn ? black : white;
     const super_t my_fives = super_wins(me), op_fives = super_wins(op);
@@ -169,7 +169,7 @@ struct super_searcher::impl {
       w |= rmax(~child.notlose);
       nl |= rmax(~child.win);
     };
-    const auto child_value = [&](int i, task_context& c) {
+    const auto child_value = [&](int i, task_context_t& c) {
       return turn ? node(black, white | cells[i], n + 1, depth + 1, c)
                   : node(black | cells[i], white, n + 1, depth + 1, c);
     };
@@ -184,12 +184,12 @@ struct super_searcher::impl {
     }
     if (!split) return finish();
 
-    split_point sp(ctx.split);
+    split_point_t sp(ctx.split);
     sp.pending.store(count - 1, std::memory_order_relaxed);
     for (int i = 1; i < count; i++)
       pool->push_back(
           [&, i] {
-            task_context task;
+            task_context_t task;
             task.split = &sp;
             try {
               if (sp.cancelled()) {
@@ -232,13 +232,13 @@ struct super_searcher::impl {
   }
 };
 
-super_searcher::super_searcher(const super_search_options& options)
-    : impl_(std::make_unique<impl>(options)) {}
-super_searcher::~super_searcher() = default;
+super_searcher_t::super_searcher_t(const super_search_options_t& options)
+    : impl_(std::make_unique<impl_t>(options)) {}
+super_searcher_t::~super_searcher_t() = default;
 
-superinfo_t super_searcher::solve(board_t board) {
+superinfo_t super_searcher_t::solve(board_t board) {
   check_board(board);
-  task_context ctx;
+  task_context_t ctx;
   const superinfo_t v =
       impl_->node(unpack(board, 0), unpack(board, 1), count_stones(board), 0, ctx);
   impl_->merge(ctx.stats);
@@ -246,32 +246,32 @@ superinfo_t super_searcher::solve(board_t board) {
   return v;
 }
 
-game_value super_searcher::value(board_t board) { return rotation_value(solve(board)); }
+game_value_t super_searcher_t::value(board_t board) { return rotation_value(solve(board)); }
 
-superinfo_t super_searcher::black_white(board_t board) {
+superinfo_t super_searcher_t::black_white(board_t board) {
   return to_black_white(solve(board), board_turn(board));
 }
 
-search_stats super_searcher::stats() const {
+search_stats_t super_searcher_t::stats() const {
   std::lock_guard<std::mutex> lock(impl_->stats_mutex);
   return impl_->totals;
 }
 
-void super_searcher::reset_stats() {
+void super_searcher_t::reset_stats() {
   std::lock_guard<std::mutex> lock(impl_->stats_mutex);
   impl_->totals = {};
 }
 
-void super_searcher::clear_table() { impl_->table.clear(); }
+void super_searcher_t::clear_table() { impl_->table.clear(); }
 
-const super_search_options& super_searcher::options() const { return impl_->options; }
+const super_search_options_t& super_searcher_t::options() const { return impl_->options; }
 
 superinfo_t to_black_white(const superinfo_t& mover_value, int turn) {
   return turn == 0 ? superinfo_t{mover_value.win, ~mover_value.notlose}
                    : superinfo_t{~mover_value.notlose, mover_value.win};
 }
 
-leaf_function equivariant_leaf(std::function<superinfo_t(board_t)> of_standard_board) {
+leaf_function_t equivariant_leaf(std::function<superinfo_t(board_t)> of_standard_board) {
   return [f = std::move(of_standard_board)](board_t board) {
     symmetry_t s;
     const board_t standard = fast_superstandardize(board, &s);
@@ -280,9 +280,9 @@ leaf_function equivariant_leaf(std::function<superinfo_t(board_t)> of_standard_b
 }
 
 namespace {
-super_searcher& thread_engine() {
-  thread_local super_searcher engine([] {
-    super_search_options options;
+super_searcher_t& thread_engine() {
+  thread_local super_searcher_t engine([] {
+    super_search_options_t options;
     options.table_bits = 12;
     return options;
   }());
@@ -291,7 +291,7 @@ super_searcher& thread_engine() {
 }  // namespace
 
 superinfo_t super_solve(board_t board) { return thread_engine().solve(board); }
-game_value super_value(board_t board) { return thread_engine().value(board); }
+game_value_t super_value(board_t board) { return thread_engine().value(board); }
 superinfo_t super_black_white(board_t board) { return thread_engine().black_white(board); }
 
 }  // namespace pentago

@@ -28,7 +28,7 @@ namespace pentago {
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
+using clock_type_t = std::chrono::steady_clock;
 
 // Body bytes read and dropped after a body was refused, before the connection is closed
 // without an answer (a chunked body may never end).
@@ -38,7 +38,7 @@ constexpr uint64_t max_dropped = uint64_t(16) << 20;
 constexpr double stop_grace_s = 2;
 
 double now_seconds() {
-  return std::chrono::duration<double>(clock_type::now().time_since_epoch()).count();
+  return std::chrono::duration<double>(clock_type_t::now().time_since_epoch()).count();
 }
 
 std::string lower(std::string s) {
@@ -65,7 +65,7 @@ bool percent_decode(const std::string& in, std::string& out) {
 
 // What is known of a connection: whether any request on it got as far as its headers (one
 // that closes without any is logged as malformed: the library refused its first line).
-struct connection_state {
+struct connection_state_t {
   int requests = 0;
   std::string remote;
   double opened = 0;
@@ -83,11 +83,11 @@ std::string address_of(MHD_Connection* c) {
 }
 
 // One request on a connection, from its request line to the end of its response.
-struct exchange {
-  enum class stage { fresh, reading, working, answered, queued } at = stage::fresh;
+struct exchange_t {
+  enum class stage_t { fresh, reading, working, answered, queued } at = stage_t::fresh;
   MHD_Connection* connection = nullptr;
-  http_request request;
-  http_response response;
+  http_request_t request;
+  http_response_t response;
   size_t reserved = 0;  // bytes of the body budget held
   int refuse_status = 0;
   std::string refuse_reason;
@@ -96,13 +96,13 @@ struct exchange {
 
 }  // namespace
 
-std::string http_request::header(const std::string& name) const {
+std::string http_request_t::header(const std::string& name) const {
   for (const auto& [n, v] : headers)
     if (n == name) return v;
   return "";
 }
 
-bool http_request::client_gone() const {
+bool http_request_t::client_gone() const {
   if (socket < 0) return false;
   pollfd p{socket, POLLRDHUP, 0};
   if (::poll(&p, 1, 0) <= 0) return false;
@@ -126,10 +126,10 @@ std::string log_field(const std::string& text, size_t max_bytes) {
   return out.empty() ? "-" : out;
 }
 
-struct http_server::impl {
-  http_server_options options;
-  handler handle;
-  logger log;
+struct http_server_t::impl_t {
+  http_server_options_t options;
+  handler_t handle;
+  logger_t log;
   int listen_fd = -1;
   MHD_Daemon* daemon = nullptr;
   std::atomic<size_t> body_bytes{0};  // held by request bodies, against options.body_budget
@@ -137,13 +137,13 @@ struct http_server::impl {
   std::mutex mutex;
   std::condition_variable work, stopped;
   bool stopping = false;
-  std::deque<exchange*> jobs;
+  std::deque<exchange_t*> jobs;
   int active = 0;  // jobs a worker is producing
   std::vector<std::thread> workers;
 
-  impl(const http_server_options& o, handler h, logger l)
+  impl_t(const http_server_options_t& o, handler_t h, logger_t l)
       : options(o), handle(std::move(h)), log(std::move(l)) {}
-  ~impl() {
+  ~impl_t() {
     stop_workers();
     if (daemon) MHD_stop_daemon(daemon);
     if (listen_fd >= 0) ::close(listen_fd);
@@ -160,7 +160,7 @@ struct http_server::impl {
     workers.clear();
   }
 
-  bool reserve(exchange& x, size_t bytes) {
+  bool reserve(exchange_t& x, size_t bytes) {
     size_t held = body_bytes.load();
     do {
       if (held + bytes > options.body_budget) return false;
@@ -168,14 +168,14 @@ struct http_server::impl {
     x.reserved += bytes;
     return true;
   }
-  void release(exchange& x) {
+  void release(exchange_t& x) {
     body_bytes -= x.reserved;
     x.reserved = 0;
   }
 
   // Queues x.response on its connection (on the polling thread).
-  MHD_Result queue(exchange& x) {
-    http_response& res = x.response;
+  MHD_Result queue(exchange_t& x) {
+    http_response_t& res = x.response;
     // The body moves to the library (freed once sent): no copy, and nothing kept here.
     res.body_bytes = res.body.size();
     auto* body = new std::string(std::move(res.body));
@@ -192,7 +192,7 @@ struct http_server::impl {
     if (res.close) MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
     const MHD_Result ok = MHD_queue_response(x.connection, unsigned(res.status), r);
     MHD_destroy_response(r);
-    x.at = exchange::stage::queued;
+    x.at = exchange_t::stage_t::queued;
     release(x);
     x.request.body.clear();
     x.request.body.shrink_to_fit();
@@ -200,9 +200,9 @@ struct http_server::impl {
   }
 
   // Answers at once with an error (the handler fills the JSON body) and closes.
-  MHD_Result refuse(exchange& x, int status, const std::string& why) {
+  MHD_Result refuse(exchange_t& x, int status, const std::string& why) {
     x.request.malformed = why;
-    x.response = http_response{};
+    x.response = http_response_t{};
     x.response.status = status;
     x.response.close = true;
     try {
@@ -214,8 +214,8 @@ struct http_server::impl {
   }
 
   // The first call for a request: its line and headers, checks of its framing and size.
-  MHD_Result begin(exchange& x, MHD_Connection* c, const char* method, const char* version) {
-    http_request& q = x.request;
+  MHD_Result begin(exchange_t& x, MHD_Connection* c, const char* method, const char* version) {
+    http_request_t& q = x.request;
     x.connection = c;
     q.method = method;
     q.version = version;
@@ -228,7 +228,7 @@ struct http_server::impl {
         c, MHD_HEADER_KIND,
         [](void* cls, MHD_ValueKind, const char* key, size_t key_size, const char* value,
            size_t value_size) -> MHD_Result {
-          static_cast<http_request*>(cls)->headers.push_back(
+          static_cast<http_request_t*>(cls)->headers.push_back(
               {lower(std::string(key ? key : "", key ? key_size : 0)),
                std::string(value ? value : "", value ? value_size : 0)});
           return MHD_YES;
@@ -240,8 +240,8 @@ struct http_server::impl {
       const size_t a = forwarded.find_first_not_of(" \t"), b = forwarded.find_last_not_of(" \t");
       if (a != std::string::npos) q.remote_addr = forwarded.substr(a, b - a + 1);
     }
-    x.at = exchange::stage::reading;
-    if (auto* seen = static_cast<connection_state*>(
+    x.at = exchange_t::stage_t::reading;
+    if (auto* seen = static_cast<connection_state_t*>(
             MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT)->socket_context))
       seen->requests++;
     // The path: an absolute-form target ("http://host/p") names its path after the authority.
@@ -290,7 +290,7 @@ struct http_server::impl {
   }
 
   // A piece of the body: kept (within the bounds) or, past them, dropped until the end.
-  void take_body(exchange& x, const char* data, size_t size) {
+  void take_body(exchange_t& x, const char* data, size_t size) {
     if (x.refuse_status) {
       x.dropped += size;
       return;
@@ -315,12 +315,12 @@ struct http_server::impl {
 
   MHD_Result on_request(MHD_Connection* c, const char* method, const char* version,
                         const char* upload, size_t* upload_size, void** context) {
-    auto* x = static_cast<exchange*>(*context);
+    auto* x = static_cast<exchange_t*>(*context);
     if (!x) return MHD_NO;  // the URI callback makes one for every request
     switch (x->at) {
-      case exchange::stage::fresh:
+      case exchange_t::stage_t::fresh:
         return begin(*x, c, method, version);
-      case exchange::stage::reading:
+      case exchange_t::stage_t::reading:
         if (*upload_size) {
           take_body(*x, upload, *upload_size);
           // A refused body is read on to its end for the answer to be read, but not forever.
@@ -335,7 +335,7 @@ struct http_server::impl {
           try {
             handle(x->request, x->response);
           } catch (...) {
-            x->response = http_response{};
+            x->response = http_response_t{};
             x->response.status = 500;
             x->response.body = std::string("{\"error\":\"internal error\",\"status\":500}");
           }
@@ -344,14 +344,14 @@ struct http_server::impl {
         {
           std::lock_guard<std::mutex> lock(mutex);
           if (stopping) return refuse(*x, 503, "the server is stopping");
-          x->at = exchange::stage::working;
+          x->at = exchange_t::stage_t::working;
           x->request.start_seconds = now_seconds();
           MHD_suspend_connection(c);
           jobs.push_back(x);
         }
         work.notify_one();
         return MHD_YES;
-      case exchange::stage::answered:
+      case exchange_t::stage_t::answered:
         return queue(*x);
       default:
         return MHD_NO;
@@ -360,7 +360,7 @@ struct http_server::impl {
 
   void worker() {
     for (;;) {
-      exchange* x = nullptr;
+      exchange_t* x = nullptr;
       {
         std::unique_lock<std::mutex> lock(mutex);
         work.wait(lock, [&] { return stopping || !jobs.empty(); });
@@ -369,18 +369,18 @@ struct http_server::impl {
         jobs.pop_front();
         active++;
       }
-      http_response& res = x->response;
+      http_response_t& res = x->response;
       try {
         handle(x->request, res);
       } catch (...) {
-        res = http_response{};
+        res = http_response_t{};
         res.status = 500;
         res.body = std::string("{\"error\":\"internal error\",\"status\":500}");
       }
       {
         std::lock_guard<std::mutex> lock(mutex);
         if (stopping) res.close = true;
-        x->at = exchange::stage::answered;
+        x->at = exchange_t::stage_t::answered;
         MHD_resume_connection(x->connection);
         active--;
       }
@@ -389,16 +389,16 @@ struct http_server::impl {
   }
 
   // After the response is sent, or the connection ended without one: log and free.
-  void completed(MHD_Connection* c, exchange* x, MHD_RequestTerminationCode why) {
+  void completed(MHD_Connection* c, exchange_t* x, MHD_RequestTerminationCode why) {
     if (!x) return;
     if (x->request.remote_addr.empty()) x->request.remote_addr = address_of(c);
-    if (x->at == exchange::stage::fresh)
-      if (auto* seen = static_cast<connection_state*>(
+    if (x->at == exchange_t::stage_t::fresh)
+      if (auto* seen = static_cast<connection_state_t*>(
               MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT)->socket_context))
         seen->requests++;
-    if (x->at != exchange::stage::queued) {
+    if (x->at != exchange_t::stage_t::queued) {
       // The client left or timed out before a response, or the library refused the request.
-      x->response = http_response{};
+      x->response = http_response_t{};
       x->response.status = why == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED ? 408
                            : why == MHD_REQUEST_TERMINATED_CLIENT_ABORT  ? 499
                                                                          : 400;
@@ -407,10 +407,10 @@ struct http_server::impl {
                              : why == MHD_REQUEST_TERMINATED_CLIENT_ABORT
                                  ? "the client closed the connection before the response"
                                  : "request refused by the HTTP parser";
-      if (x->at == exchange::stage::fresh && x->request.method.empty())
+      if (x->at == exchange_t::stage_t::fresh && x->request.method.empty())
         x->request.method = "MALFORMED";
     }
-    if (x->at != exchange::stage::fresh || why != MHD_REQUEST_TERMINATED_CLIENT_ABORT ||
+    if (x->at != exchange_t::stage_t::fresh || why != MHD_REQUEST_TERMINATED_CLIENT_ABORT ||
         !x->request.target.empty())
       log(x->request, x->response);
     release(*x);
@@ -421,22 +421,22 @@ struct http_server::impl {
   // (one it refused, or none sent at all) is logged as malformed.
   void connection_event(MHD_Connection* c, void** context, MHD_ConnectionNotificationCode what) {
     if (what == MHD_CONNECTION_NOTIFY_STARTED) {
-      auto* seen = new connection_state;
+      auto* seen = new connection_state_t;
       seen->remote = address_of(c);
       seen->opened = now_seconds();
       *context = seen;
       return;
     }
-    auto* seen = static_cast<connection_state*>(*context);
+    auto* seen = static_cast<connection_state_t*>(*context);
     *context = nullptr;
     if (!seen) return;
     if (!seen->requests) {
-      http_request q;
+      http_request_t q;
       q.method = "MALFORMED";
       q.remote_addr = seen->remote;
       q.start_seconds = seen->opened;
       q.malformed = "connection closed without a request the HTTP parser accepted";
-      http_response res;
+      http_response_t res;
       res.status = 400;
       res.body.clear();
       log(q, res);
@@ -456,8 +456,8 @@ struct http_server::impl {
         nullptr,
         [](void* cls, MHD_Connection* c, const char*, const char* method, const char* version,
            const char* upload, size_t* upload_size, void** context) {
-          return static_cast<impl*>(cls)->on_request(c, method, version, upload, upload_size,
-                                                     context);
+          return static_cast<impl_t*>(cls)->on_request(c, method, version, upload, upload_size,
+                                                       context);
         },
         this, MHD_OPTION_LISTEN_SOCKET, listen_fd, MHD_OPTION_CONNECTION_LIMIT,
         unsigned(options.max_connections), MHD_OPTION_PER_IP_CONNECTION_LIMIT,
@@ -465,31 +465,31 @@ struct http_server::impl {
         MHD_OPTION_STRICT_FOR_CLIENT, 1, MHD_OPTION_SIGPIPE_HANDLED_BY_APP, 1,
         MHD_OPTION_URI_LOG_CALLBACK,
         +[](void*, const char* uri, MHD_Connection*) -> void* {
-          auto* x = new exchange;
+          auto* x = new exchange_t;
           x->request.target = uri ? uri : "";
           x->request.start_seconds = now_seconds();
           return x;
         },
         nullptr, MHD_OPTION_NOTIFY_COMPLETED,
         +[](void* cls, MHD_Connection* c, void** context, MHD_RequestTerminationCode why) {
-          static_cast<impl*>(cls)->completed(c, static_cast<exchange*>(*context), why);
+          static_cast<impl_t*>(cls)->completed(c, static_cast<exchange_t*>(*context), why);
           *context = nullptr;
         },
         this, MHD_OPTION_NOTIFY_CONNECTION,
         +[](void* cls, MHD_Connection* c, void** context, MHD_ConnectionNotificationCode what) {
-          static_cast<impl*>(cls)->connection_event(c, context, what);
+          static_cast<impl_t*>(cls)->connection_event(c, context, what);
         },
         this, MHD_OPTION_END);
     if (!daemon) {
       stop_workers();
-      throw error("cannot start the HTTP server (libmicrohttpd)");
+      throw pentago_error_t("cannot start the HTTP server (libmicrohttpd)");
     }
     std::unique_lock<std::mutex> lock(mutex);
     stopped.wait(lock, [&] { return stopping; });
     // Requests not started are answered 503; the responses under way get a short grace (a long
     // midgame solve does not hold the stop).
-    for (exchange* x : jobs) {
-      x->response = http_response{};
+    for (exchange_t* x : jobs) {
+      x->response = http_response_t{};
       x->response.status = 503;
       x->response.close = true;
       x->request.malformed = "the server is stopping";
@@ -497,7 +497,7 @@ struct http_server::impl {
         handle(x->request, x->response);
       } catch (...) {
       }
-      x->at = exchange::stage::answered;
+      x->at = exchange_t::stage_t::answered;
       MHD_resume_connection(x->connection);
     }
     jobs.clear();
@@ -515,14 +515,14 @@ struct http_server::impl {
   }
 };
 
-http_server::http_server(const http_server_options& options, handler handle, logger log)
-    : impl_(std::make_unique<impl>(options, std::move(handle), std::move(log))) {
-  if (options.threads < 1) throw usage_error("HTTP threads must be at least 1");
+http_server_t::http_server_t(const http_server_options_t& options, handler_t handle, logger_t log)
+    : impl_(std::make_unique<impl_t>(options, std::move(handle), std::move(log))) {
+  if (options.threads < 1) throw usage_error_t("HTTP threads must be at least 1");
 }
 
-http_server::~http_server() = default;
+http_server_t::~http_server_t() = default;
 
-int http_server::bind() {
+int http_server_t::bind() {
   const auto& o = impl_->options;
   const std::string where = o.bind + ":" + std::to_string(o.port);
   addrinfo hints{}, *found = nullptr;
@@ -530,7 +530,7 @@ int http_server::bind() {
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST | AI_NUMERICSERV;
   if (getaddrinfo(o.bind.c_str(), std::to_string(o.port).c_str(), &hints, &found) || !found)
-    throw error("cannot listen on " + where + ": not a numeric IPv4 or IPv6 address");
+    throw pentago_error_t("cannot listen on " + where + ": not a numeric IPv4 or IPv6 address");
   const int fd = ::socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
   const int yes = 1;
   setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
@@ -540,7 +540,7 @@ int http_server::bind() {
   freeaddrinfo(found);
   if (!ok) {
     if (fd >= 0) ::close(fd);
-    throw error("cannot listen on " + where + ": " + std::strerror(saved));
+    throw pentago_error_t("cannot listen on " + where + ": " + std::strerror(saved));
   }
   impl_->listen_fd = fd;
   sockaddr_storage addr{};
@@ -550,12 +550,12 @@ int http_server::bind() {
                                     : ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
 }
 
-bool http_server::run() {
-  if (impl_->listen_fd < 0) throw error("http_server::run before bind");
+bool http_server_t::run() {
+  if (impl_->listen_fd < 0) throw pentago_error_t("http_server::run before bind");
   return impl_->run();
 }
 
-void http_server::stop() {
+void http_server_t::stop() {
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     impl_->stopping = true;

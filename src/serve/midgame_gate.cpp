@@ -9,18 +9,18 @@ namespace {
 constexpr std::chrono::milliseconds poll_step(100);
 }  // namespace
 
-midgame_gate::outcome midgame_gate::enter(std::chrono::duration<double> timeout,
-                                          const std::function<bool()>& cancelled) {
+midgame_gate_t::outcome_t midgame_gate_t::enter(std::chrono::duration<double> timeout,
+                                                const std::function<bool()>& cancelled) {
   std::unique_lock<std::mutex> lock(mutex_);
-  if (closed_) return outcome::closed;
+  if (closed_) return outcome_t::closed;
   if (counts_.running < slots_ && counts_.waiting == 0) {
     counts_.running++;
     counts_.entered++;
-    return outcome::entered;
+    return outcome_t::entered;
   }
   if (counts_.waiting >= queue_) {
     counts_.rejected++;
-    return outcome::queue_full;
+    return outcome_t::queue_full;
   }
   counts_.waiting++;
   const auto until = std::chrono::steady_clock::now() +
@@ -38,21 +38,21 @@ midgame_gate::outcome midgame_gate::enter(std::chrono::duration<double> timeout,
     }
   }
   counts_.waiting--;
-  if (closed_) return outcome::closed;
+  if (closed_) return outcome_t::closed;
   if (gave_up) {
     freed_.notify_one();  // a slot this waiter was woken for goes to the next
-    return outcome::cancelled;
+    return outcome_t::cancelled;
   }
   if (!got) {
     counts_.timed_out++;
-    return outcome::timed_out;
+    return outcome_t::timed_out;
   }
   counts_.running++;
   counts_.entered++;
-  return outcome::entered;
+  return outcome_t::entered;
 }
 
-void midgame_gate::close() {
+void midgame_gate_t::close() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     closed_ = true;
@@ -60,7 +60,7 @@ void midgame_gate::close() {
   freed_.notify_all();
 }
 
-void midgame_gate::leave() {
+void midgame_gate_t::leave() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     counts_.running--;
@@ -68,7 +68,7 @@ void midgame_gate::leave() {
   freed_.notify_one();
 }
 
-midgame_gate::counts midgame_gate::snapshot() const {
+midgame_gate_t::counts_t midgame_gate_t::snapshot() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return counts_;
 }

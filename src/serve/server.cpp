@@ -62,12 +62,12 @@ const char serve_usage[] =
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
+using clock_type_t = std::chrono::steady_clock;
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-double ms_since(clock_type::time_point start) {
-  return std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
+double ms_since(clock_type_t::time_point start) {
+  return std::chrono::duration<double, std::milli>(clock_type_t::now() - start).count();
 }
 
 // Keeps a reason on one line (the contract of every error body).
@@ -78,30 +78,30 @@ std::string one_line(std::string text) {
 }
 
 // An HTTP failure with its status and one-line reason (and Retry-After seconds for 429, 503).
-struct http_failure {
+struct http_failure_t {
   int status;
   std::string reason;
   int retry_after = 0;
 };
 
 // The access log: one line per request, flushed, from any thread.
-class access_log {
+class access_log_t {
  public:
-  explicit access_log(const std::string& path) {
+  explicit access_log_t(const std::string& path) {
     if (path.empty()) {
       file_ = stdout;
       return;
     }
     file_ = std::fopen(path.c_str(), "a");
-    if (!file_) throw error("cannot open log file " + path + " for appending");
+    if (!file_) throw pentago_error_t("cannot open log file " + path + " for appending");
     owned_ = true;
   }
-  ~access_log() {
+  ~access_log_t() {
     if (owned_) std::fclose(file_);
   }
   // Every field is escaped (log_field): a line never holds a raw control byte or a space
   // inside a field. A request that could not be read is logged as MALFORMED with its reason.
-  void line(const http_request& req, const http_response& res, double ms) {
+  void line(const http_request_t& req, const http_response_t& res, double ms) {
     char stamp[32];
     const std::time_t now = std::time(nullptr);
     std::tm tm{};
@@ -150,9 +150,9 @@ const char* default_reason(int status) {
 
 // How many midgame solves each client address runs or waits for; a client past its limit is
 // refused (429) so that one client cannot take every slot.
-class client_limit {
+class client_limit_t {
  public:
-  explicit client_limit(int limit) : limit_(limit) {}
+  explicit client_limit_t(int limit) : limit_(limit) {}
   bool take(const std::string& client) {
     std::lock_guard<std::mutex> lock(mutex_);
     int& n = held_[client];
@@ -213,9 +213,9 @@ std::vector<std::string> segments(const std::string& path) {
 
 }  // namespace
 
-serve_options parse_serve_options(int argc, char** argv) {
-  serve_options options;
-  argument_cursor args(argc, argv);
+serve_options_t parse_serve_options(int argc, char** argv) {
+  serve_options_t options;
+  argument_cursor_t args(argc, argv);
   while (args.next()) {
     const std::string& arg = args.arg();
     if (arg == "--db")
@@ -224,7 +224,7 @@ serve_options parse_serve_options(int argc, char** argv) {
       options.port = int(args.int_value(0, 65535));
     else if (arg == "--bind") {
       options.bind = args.value();
-      if (options.bind.empty()) throw usage_error("--bind needs an address");
+      if (options.bind.empty()) throw usage_error_t("--bind needs an address");
     } else if (arg == "--threads")
       options.http_threads = int(args.int_value(1, 4096));
     else if (arg == "--cache")
@@ -239,7 +239,7 @@ serve_options parse_serve_options(int argc, char** argv) {
       options.max_per_client = int(args.int_value(1, 1 << 20));
     else if (arg == "--trusted-proxy") {
       options.trusted_proxy = args.value();
-      if (options.trusted_proxy.empty()) throw usage_error("--trusted-proxy needs an address");
+      if (options.trusted_proxy.empty()) throw usage_error_t("--trusted-proxy needs an address");
     } else if (arg == "--midgame-per-client")
       options.midgame_per_client = int(args.int_value(1, 1 << 20));
     else if (arg == "--midgame-slots")
@@ -256,47 +256,47 @@ serve_options parse_serve_options(int argc, char** argv) {
       options.max_batch = size_t(args.int_value(1, 1 << 20));
     else if (arg == "--log") {
       options.log_path = args.value();
-      if (options.log_path.empty()) throw usage_error("--log needs a file name");
+      if (options.log_path.empty()) throw usage_error_t("--log needs a file name");
     } else if (args.is_option())
       args.unknown();
     else
-      throw usage_error("unexpected argument " + arg + " (databases are given with --db)");
+      throw usage_error_t("unexpected argument " + arg + " (databases are given with --db)");
   }
-  if (options.query.databases.empty()) throw usage_error("missing --db DIR|URL");
-  if (options.max_body_bytes == 0) throw usage_error("--max-body must be positive");
+  if (options.query.databases.empty()) throw usage_error_t("missing --db DIR|URL");
+  if (options.max_body_bytes == 0) throw usage_error_t("--max-body must be positive");
   // A remote database read is bounded by the same timeout as the request that needs it.
   options.query.fetch_timeout_seconds = options.request_timeout_s;
   return options;
 }
 
-struct server::impl {
+struct server_t::impl_t {
   // A route: its path pattern (segments; "{board}" takes any non-empty segment), the methods
   // it answers (HEAD goes with GET), and its handler.
-  using route_handler = void (impl::*)(const http_request&, const std::string& board,
-                                       http_response&);
-  struct route_entry {
+  using route_handler_t = void (impl_t::*)(const http_request_t&, const std::string& board,
+                                           http_response_t&);
+  struct route_entry_t {
     std::vector<std::string> pattern;
     const char* allow;  // "GET, HEAD" or "POST"
-    route_handler run;
+    route_handler_t run;
   };
-  static const std::vector<route_entry>& routes() {
-    static const std::vector<route_entry> table = {
-        {{"api", "v1", "position", "{board}"}, "GET, HEAD", &impl::on_position},
-        {{"api", "v1", "position", "{board}", "line"}, "GET, HEAD", &impl::on_line},
-        {{"api", "v1", "positions"}, "POST", &impl::on_batch},
-        {{"api", "v1", "health"}, "GET, HEAD", &impl::on_health},
-        {{"api", "v1", "stats"}, "GET, HEAD", &impl::on_stats},
+  static const std::vector<route_entry_t>& routes() {
+    static const std::vector<route_entry_t> table = {
+        {{"api", "v1", "position", "{board}"}, "GET, HEAD", &impl_t::on_position},
+        {{"api", "v1", "position", "{board}", "line"}, "GET, HEAD", &impl_t::on_line},
+        {{"api", "v1", "positions"}, "POST", &impl_t::on_batch},
+        {{"api", "v1", "health"}, "GET, HEAD", &impl_t::on_health},
+        {{"api", "v1", "stats"}, "GET, HEAD", &impl_t::on_stats},
     };
     return table;
   }
 
-  serve_options options;
-  query_engine engine;
-  midgame_gate gate;
-  client_limit per_client;
-  access_log log;
-  std::unique_ptr<http_server> http;
-  const clock_type::time_point started = clock_type::now();
+  serve_options_t options;
+  query_engine_t engine;
+  midgame_gate_t gate;
+  client_limit_t per_client;
+  access_log_t log;
+  std::unique_ptr<http_server_t> http;
+  const clock_type_t::time_point started = clock_type_t::now();
   std::atomic<uint64_t> requests{0}, ok_2xx{0}, client_4xx{0}, server_5xx{0};
   std::atomic<uint64_t> not_modified{0}, cancelled_solves{0}, rejected_client{0};
   std::mutex timing_mutex;
@@ -304,7 +304,7 @@ struct server::impl {
 
   // Solves running and waiting hold HTTP threads: together they leave one free (when there
   // are two or more), so that health, stats and database answers never wait behind solves.
-  static int slots_for(const serve_options& options) {
+  static int slots_for(const serve_options_t& options) {
     int slots = options.midgame_slots > 0 ? options.midgame_slots
                                           : int(std::max(1u, std::thread::hardware_concurrency()));
     if (options.http_threads > 1) slots = std::min(slots, options.http_threads - 1);
@@ -313,22 +313,22 @@ struct server::impl {
   // Concurrent solves share the machine's memory: by default each slot's workspace bound is
   // its share of the solver's default bound, so that slots of 15-stone solves cannot together
   // exhaust memory (a solve over its bound is refused with 422 naming its need).
-  static serve_options with_workspace_share(serve_options o) {
+  static serve_options_t with_workspace_share(serve_options_t o) {
     if (!o.query.midgame_memory)
       o.query.midgame_memory = midgame_default_workspace_limit() / uint64_t(slots_for(o));
     return o;
   }
-  static int queue_for(const serve_options& options) {
+  static int queue_for(const serve_options_t& options) {
     return std::clamp(options.http_threads - 1 - slots_for(options), 0, options.midgame_queue);
   }
 
-  explicit impl(const serve_options& o)
+  explicit impl_t(const serve_options_t& o)
       : options(with_workspace_share(o)),
         engine(options.query),
         gate(slots_for(o), queue_for(o)),
         per_client(o.midgame_per_client),
         log(o.log_path) {
-    http_server_options h;
+    http_server_options_t h;
     h.bind = o.bind;
     h.port = o.port;
     h.threads = o.http_threads;
@@ -339,16 +339,16 @@ struct server::impl {
     h.trusted_proxy = o.trusted_proxy;
     h.body_budget = std::max(o.max_body_bytes, size_t(64) << 20);
     // Health, stats and the page's files never queue behind answers.
-    h.immediate = [](const http_request& req) {
+    h.immediate = [](const http_request_t& req) {
       if (req.path == "/api/v1/health" || req.path == "/api/v1/stats" || req.path == "/")
         return true;
-      for (const web_asset& asset : web_assets())
+      for (const web_asset_t& asset : web_assets())
         if (asset.path == req.path) return true;
       return false;
     };
-    http = std::make_unique<http_server>(
-        h, [this](const http_request& req, http_response& res) { route(req, res); },
-        [this](const http_request& req, const http_response& res) { logged(req, res); });
+    http = std::make_unique<http_server_t>(
+        h, [this](const http_request_t& req, http_response_t& res) { route(req, res); },
+        [this](const http_request_t& req, const http_response_t& res) { logged(req, res); });
   }
 
   int retry_after_s() {
@@ -366,41 +366,41 @@ struct server::impl {
   // Runs `work(cancelled)` holding a midgame slot when `is_gated`: past the client's own limit
   // a 429, a full queue or a long wait a 503. The solve stops once the client has gone.
   template <class Work>
-  auto gated(const http_request& req, bool is_gated, Work&& work) {
+  auto gated(const http_request_t& req, bool is_gated, Work&& work) {
     const std::function<bool()> gone = [&req] { return req.client_gone(); };
     if (!is_gated) return work(gone);
     if (!per_client.take(req.remote_addr)) {
       rejected_client++;
-      throw http_failure{429,
-                         "this client already runs or waits for " +
-                             std::to_string(per_client.limit()) +
-                             " midgame solves (the limit per client): retry later",
-                         retry_after_s()};
+      throw http_failure_t{429,
+                           "this client already runs or waits for " +
+                               std::to_string(per_client.limit()) +
+                               " midgame solves (the limit per client): retry later",
+                           retry_after_s()};
     }
     struct give_t {
-      client_limit& limit;
+      client_limit_t& limit;
       const std::string& client;
       ~give_t() { limit.give(client); }
     } give{per_client, req.remote_addr};
     const auto outcome = gate.enter(std::chrono::duration<double>(options.request_timeout_s), gone);
-    if (outcome == midgame_gate::outcome::queue_full)
-      throw http_failure{
+    if (outcome == midgame_gate_t::outcome_t::queue_full)
+      throw http_failure_t{
           503, "midgame queue full (" + std::to_string(gate.queue()) + " waiting): retry later",
           retry_after_s()};
-    if (outcome == midgame_gate::outcome::timed_out)
-      throw http_failure{503, "no midgame slot free within the request timeout: retry later",
-                         retry_after_s()};
-    if (outcome == midgame_gate::outcome::closed)
-      throw http_failure{503, "the server is stopping", 1};
-    if (outcome == midgame_gate::outcome::cancelled)
-      throw http_failure{499, "the client closed the connection while waiting"};
-    gate_slot slot(gate);
-    const auto start = clock_type::now();
+    if (outcome == midgame_gate_t::outcome_t::timed_out)
+      throw http_failure_t{503, "no midgame slot free within the request timeout: retry later",
+                           retry_after_s()};
+    if (outcome == midgame_gate_t::outcome_t::closed)
+      throw http_failure_t{503, "the server is stopping", 1};
+    if (outcome == midgame_gate_t::outcome_t::cancelled)
+      throw http_failure_t{499, "the client closed the connection while waiting"};
+    gate_slot_t slot(gate);
+    const auto start = clock_type_t::now();
     try {
       auto result = work(gone);
       note_solve(ms_since(start) / 1000);
       return result;
-    } catch (const midgame_cancelled&) {
+    } catch (const midgame_cancelled_t&) {
       if (!gone()) {
         // Another request's client left a solve this one waited for: solve it again.
         auto result = work(gone);
@@ -408,54 +408,54 @@ struct server::impl {
         return result;
       }
       cancelled_solves++;
-      throw http_failure{499, "the client closed the connection during the solve"};
+      throw http_failure_t{499, "the client closed the connection during the solve"};
     }
   }
 
   static position_t parse(const std::string& text) {
     try {
       return parse_position(text);
-    } catch (const usage_error& e) {
-      throw http_failure{400, std::string("bad board: ") + e.what()};
+    } catch (const usage_error_t& e) {
+      throw http_failure_t{400, std::string("bad board: ") + e.what()};
     }
   }
 
-  position_answer answer(const http_request& req, position_t position,
-                         clock_type::time_point start) {
+  position_answer_t answer(const http_request_t& req, position_t position,
+                           clock_type_t::time_point start) {
     // One routing: the slot is held by it, and the answer follows it.
-    const query_route route = engine.route(position);
-    position_answer a = gated(req, route.needs_midgame(),
-                              [&](const auto& gone) { return engine.answer(route, gone); });
+    const query_route_t route = engine.route(position);
+    position_answer_t a = gated(req, route.needs_midgame(),
+                                [&](const auto& gone) { return engine.answer(route, gone); });
     a.elapsed_ms = ms_since(start);
     return a;
   }
 
   // Maps exceptions of a handler to JSON errors (errors are never cached).
   template <class Handler>
-  void guarded(http_response& res, Handler&& handler) {
+  void guarded(http_response_t& res, Handler&& handler) {
     try {
       handler();
       return;
-    } catch (const http_failure& f) {
+    } catch (const http_failure_t& f) {
       fail(res, f.status, f.reason);
       if (f.retry_after) res.headers.push_back({"Retry-After", std::to_string(f.retry_after)});
-    } catch (const usage_error& e) {
+    } catch (const usage_error_t& e) {
       fail(res, 400, std::string("bad board: ") + e.what());
-    } catch (const error& e) {
+    } catch (const pentago_error_t& e) {
       fail(res, 422, std::string("cannot answer: ") + e.what());
     } catch (const std::exception& e) {
       fail(res, 500, std::string("internal error: ") + e.what());
     }
   }
 
-  static void fail(http_response& res, int status, const std::string& reason) {
+  static void fail(http_response_t& res, int status, const std::string& reason) {
     res.status = status;
     res.content_type = "application/json";
     res.body = json{{"error", one_line(reason)}, {"status", status}}.dump();
     res.headers.push_back({"Cache-Control", "no-store"});
   }
 
-  static void json_reply(http_response& res, std::string body, const char* cache_control) {
+  static void json_reply(http_response_t& res, std::string body, const char* cache_control) {
     res.body = std::move(body);
     res.content_type = "application/json";
     res.headers.push_back({"Cache-Control", cache_control});
@@ -468,10 +468,10 @@ struct server::impl {
   // A position's answer never changes: a complete one carries a strong ETag and may be kept
   // by any cache for good; If-None-Match with its tag gets 304. A partial answer (a slice
   // missing) may become complete with more data: caches revalidate it.
-  void on_position(const http_request& req, const std::string& code, http_response& res) {
-    const auto start = clock_type::now();
+  void on_position(const http_request_t& req, const std::string& code, http_response_t& res) {
+    const auto start = clock_type_t::now();
     guarded(res, [&] {
-      const position_answer a = answer(req, parse(code), start);
+      const position_answer_t a = answer(req, parse(code), start);
       const bool complete = a.moves_unknown.empty();
       std::string body = answer_json(a);
       // The tag covers everything before the trailing elapsed_ms (the answer's last field).
@@ -489,8 +489,8 @@ struct server::impl {
     });
   }
 
-  void on_line(const http_request& req, const std::string& code, http_response& res) {
-    const auto start = clock_type::now();
+  void on_line(const http_request_t& req, const std::string& code, http_response_t& res) {
+    const auto start = clock_type_t::now();
     guarded(res, [&] {
       const position_t position = parse(code);
       // A line runs the midgame solver once it reaches 18 stones: it always holds a slot.
@@ -505,46 +505,47 @@ struct server::impl {
     });
   }
 
-  void on_batch(const http_request& req, const std::string&, http_response& res) {
-    const auto start = clock_type::now();
+  void on_batch(const http_request_t& req, const std::string&, http_response_t& res) {
+    const auto start = clock_type_t::now();
     guarded(res, [&] {
       const json request = json::parse(req.body, nullptr, false);
-      if (request.is_discarded()) throw http_failure{400, "body is not valid JSON"};
+      if (request.is_discarded()) throw http_failure_t{400, "body is not valid JSON"};
       const json* list = &request;
       if (request.is_object()) {
         const auto it = request.find("positions");
-        if (it == request.end()) throw http_failure{400, "body needs a \"positions\" array"};
+        if (it == request.end()) throw http_failure_t{400, "body needs a \"positions\" array"};
         list = &*it;
       }
-      if (!list->is_array()) throw http_failure{400, "positions must be an array of board strings"};
+      if (!list->is_array())
+        throw http_failure_t{400, "positions must be an array of board strings"};
       if (list->size() > options.max_batch)
-        throw http_failure{413, "batch of " + std::to_string(list->size()) +
-                                    " positions is over the limit of " +
-                                    std::to_string(options.max_batch)};
+        throw http_failure_t{413, "batch of " + std::to_string(list->size()) +
+                                      " positions is over the limit of " +
+                                      std::to_string(options.max_batch)};
       std::vector<position_t> positions;
       for (size_t i = 0; i < list->size(); i++) {
         const json& item = (*list)[i];
         if (!item.is_string())
-          throw http_failure{400, "positions[" + std::to_string(i) + "] is not a string"};
+          throw http_failure_t{400, "positions[" + std::to_string(i) + "] is not a string"};
         try {
           positions.push_back(parse_position(item.get<std::string>()));
-        } catch (const usage_error& e) {
-          throw http_failure{400, "positions[" + std::to_string(i) + "]: bad board: " + e.what()};
+        } catch (const usage_error_t& e) {
+          throw http_failure_t{400, "positions[" + std::to_string(i) + "]: bad board: " + e.what()};
         }
       }
       ordered_json body;
       body["results"] = ordered_json::array();
       for (const position_t p : positions) {
-        if (req.client_gone()) throw http_failure{499, "the client closed the connection"};
+        if (req.client_gone()) throw http_failure_t{499, "the client closed the connection"};
         body["results"].push_back(
-            ordered_json::parse(answer_json(answer(req, p, clock_type::now()))));
+            ordered_json::parse(answer_json(answer(req, p, clock_type_t::now()))));
       }
       body["elapsed_ms"] = ms_since(start);
       json_reply(res, body.dump(), "no-store");
     });
   }
 
-  void on_health(const http_request&, const std::string&, http_response& res) {
+  void on_health(const http_request_t&, const std::string&, http_response_t& res) {
     json_reply(res,
                json{{"status", "ok"},
                     {"uptime_s", ms_since(started) / 1000},
@@ -553,12 +554,12 @@ struct server::impl {
                "no-store");
   }
 
-  void on_stats(const http_request&, const std::string&, http_response& res) {
+  void on_stats(const http_request_t&, const std::string&, http_response_t& res) {
     json_reply(res, stats_json().dump(), "no-store");
   }
 
   json stats_json() const {
-    const query_stats q = engine.stats();
+    const query_stats_t q = engine.stats();
     const auto g = gate.snapshot();
     const auto rate = [](uint64_t hits, uint64_t total) {
       return total ? double(hits) / double(total) : 0.0;
@@ -589,11 +590,12 @@ struct server::impl {
                 {"rejected_per_client", rejected_client.load()}};
   }
 
-  void logged(const http_request& req, const http_response& res) {
+  void logged(const http_request_t& req, const http_response_t& res) {
     const double ms =
         req.start_seconds > 0
-            ? 1000 * (std::chrono::duration<double>(clock_type::now().time_since_epoch()).count() -
-                      req.start_seconds)
+            ? 1000 *
+                  (std::chrono::duration<double>(clock_type_t::now().time_since_epoch()).count() -
+                   req.start_seconds)
             : 0.0;
     requests++;
     (res.status < 400 ? ok_2xx : res.status < 500 ? client_4xx : server_5xx)++;
@@ -601,7 +603,7 @@ struct server::impl {
   }
 
   // Routes a request (on a worker; for a refused request, fills its error body at once).
-  void route(const http_request& req, http_response& res) {
+  void route(const http_request_t& req, http_response_t& res) {
     if (!req.malformed.empty()) {
       fail(res, res.status, std::string(default_reason(res.status)) + ": " + req.malformed);
       if (res.status == 503) res.headers.push_back({"Retry-After", "1"});
@@ -610,7 +612,7 @@ struct server::impl {
     res.headers.push_back({"Access-Control-Allow-Origin", "*"});
     const bool get = req.method == "GET" || req.method == "HEAD";
     const std::vector<std::string> parts = segments(req.path);
-    for (const route_entry& r : routes()) {
+    for (const route_entry_t& r : routes()) {
       if (r.pattern.size() != parts.size()) continue;
       std::string board;
       bool match = true;
@@ -630,7 +632,7 @@ struct server::impl {
       return (this->*r.run)(req, board, res);
     }
     const std::string wanted = req.path == "/" ? "/index.html" : req.path;
-    for (const web_asset& asset : web_assets())
+    for (const web_asset_t& asset : web_assets())
       if (asset.path == wanted) {
         if (!get) {
           fail(res, 405, std::string(default_reason(405)) + ": " + req.method + " " + req.path);
@@ -660,14 +662,14 @@ const char* content_type_of(const std::string& path) {
   return "application/octet-stream";
 }
 
-server::server(const serve_options& options) : impl_(std::make_unique<impl>(options)) {}
-server::~server() = default;
+server_t::server_t(const serve_options_t& options) : impl_(std::make_unique<impl_t>(options)) {}
+server_t::~server_t() = default;
 
-int server::bind() { return impl_->http->bind(); }
+int server_t::bind() { return impl_->http->bind(); }
 
-bool server::run() { return impl_->http->run(); }
+bool server_t::run() { return impl_->http->run(); }
 
-void server::stop() {
+void server_t::stop() {
   impl_->gate.close();
   impl_->http->stop();
 }

@@ -62,7 +62,7 @@ std::string format_printf(const char* format, ...) {
   return text;
 }
 
-void text_lines::addf(const char* format, ...) {
+void text_lines_t::addf(const char* format, ...) {
   va_list args;
   va_start(args, format);
   add(vformat(format, args));

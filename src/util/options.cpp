@@ -20,10 +20,10 @@ long long parse_int_option(const std::string& option, const std::string& value, 
   long long v = 0;
   const auto [stop, ec] = digits ? std::from_chars(begin, end, v) : std::from_chars_result{};
   if (!digits || ec == std::errc::invalid_argument || stop != end)
-    throw usage_error(option + ": expected a decimal integer, got '" + value + "'");
+    throw usage_error_t(option + ": expected a decimal integer, got '" + value + "'");
   if (ec == std::errc::result_out_of_range || v < lo || v > hi)
-    throw usage_error(option + ": " + value + " is out of range [" + std::to_string(lo) + ", " +
-                      std::to_string(hi) + "]");
+    throw usage_error_t(option + ": " + value + " is out of range [" + std::to_string(lo) + ", " +
+                        std::to_string(hi) + "]");
   return v;
 }
 
@@ -32,14 +32,15 @@ double parse_number_option(const std::string& option, const std::string& value, 
   char* end = nullptr;
   const double x = std::strtod(value.c_str(), &end);
   if (value.empty() || *end || !(x >= lo && x <= hi))
-    throw usage_error(option + " must be a number in [" + std::to_string(lo) + ", " +
-                      std::to_string(hi) + "], got '" + value + "'");
+    throw usage_error_t(option + " must be a number in [" + std::to_string(lo) + ", " +
+                        std::to_string(hi) + "], got '" + value + "'");
   return x;
 }
 
 uint64_t parse_memory_option(const std::string& option, const std::string& value) {
   const auto bad = [&] {
-    return usage_error(option + ": expected a positive size like 4G or 512M, got '" + value + "'");
+    return usage_error_t(option + ": expected a positive size like 4G or 512M, got '" + value +
+                         "'");
   };
   size_t i = 0;
   double v = 0;
@@ -66,17 +67,17 @@ uint64_t parse_memory_option(const std::string& option, const std::string& value
   else if (suffix == "T" || suffix == "TB" || suffix == "TIB")
     scale = 0x1p40;
   else
-    throw usage_error(option + ": unknown size suffix '" + value.substr(i) + "' in '" + value +
-                      "' (use K, M, G or T)");
+    throw usage_error_t(option + ": unknown size suffix '" + value.substr(i) + "' in '" + value +
+                        "' (use K, M, G or T)");
   const double bytes = v * scale;
-  if (bytes > 1e18) throw usage_error(option + ": " + value + " is too large");
+  if (bytes > 1e18) throw usage_error_t(option + ": " + value + " is too large");
   if (bytes < 1) throw bad();
   return uint64_t(bytes);
 }
 
-bool argument_cursor::next() {
+bool argument_cursor_t::next() {
   if (has_inline_)
-    throw usage_error(arg_ + " takes no value, got '" + arg_ + "=" + inline_value_ + "'");
+    throw usage_error_t(arg_ + " takes no value, got '" + arg_ + "=" + inline_value_ + "'");
   if (++i_ >= argc_) return false;
   arg_ = argv_[i_];
   const size_t eq = arg_.find('=');
@@ -88,17 +89,17 @@ bool argument_cursor::next() {
   return true;
 }
 
-std::string argument_cursor::value() {
+std::string argument_cursor_t::value() {
   if (has_inline_) {
     has_inline_ = false;
     return inline_value_;
   }
-  if (i_ + 1 >= argc_) throw usage_error(arg_ + " needs a value");
+  if (i_ + 1 >= argc_) throw usage_error_t(arg_ + " needs a value");
   return argv_[++i_];
 }
 
-void argument_cursor::unknown() const {
-  throw usage_error("unknown option " + arg_ + " (see --help)");
+void argument_cursor_t::unknown() const {
+  throw usage_error_t("unknown option " + arg_ + " (see --help)");
 }
 
 }  // namespace pentago

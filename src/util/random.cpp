@@ -11,7 +11,7 @@
 
 namespace pentago {
 
-std::string hex(uint128 x) {
+std::string hex(uint128_t x) {
   char buffer[40];
   std::snprintf(buffer, sizeof(buffer), "%016llx:%016llx",
                 static_cast<unsigned long long>(high64(x)),
@@ -19,7 +19,7 @@ std::string hex(uint128 x) {
   return buffer;
 }
 
-uint128 threefry(uint128 key, uint128 ctr) {
+uint128_t threefry(uint128_t key, uint128_t ctr) {
   const r123::Threefry2x64::ctr_type c = {{low64(ctr), high64(ctr)}};
   const r123::Threefry2x64::key_type k = {{low64(key), high64(key)}};
   const auto out = r123::Threefry2x64()(c, k);
@@ -43,11 +43,11 @@ struct feistel_t {
 };
 
 // Round function: the low 32 bits of threefry(key, round << 32 | half).
-uint32_t round_value(uint128 key, int round, uint32_t half) {
-  return static_cast<uint32_t>(threefry(key, uint128(round) << 32 | half));
+uint32_t round_value(uint128_t key, int round, uint32_t half) {
+  return static_cast<uint32_t>(threefry(key, uint128_t(round) << 32 | half));
 }
 
-uint64_t encrypt(const feistel_t& f, uint128 key, uint64_t x) {
+uint64_t encrypt(const feistel_t& f, uint128_t key, uint64_t x) {
   uint32_t L = static_cast<uint32_t>(x >> f.b), R = static_cast<uint32_t>(x & f.mask_b);
   L = (L + round_value(key, 1, R)) & f.mask_a;
   R = (R + round_value(key, 2, L)) & f.mask_b;
@@ -55,7 +55,7 @@ uint64_t encrypt(const feistel_t& f, uint128 key, uint64_t x) {
   return uint64_t(L) << f.b | R;
 }
 
-uint64_t decrypt(const feistel_t& f, uint128 key, uint64_t x) {
+uint64_t decrypt(const feistel_t& f, uint128_t key, uint64_t x) {
   uint32_t L = static_cast<uint32_t>(x >> f.b), R = static_cast<uint32_t>(x & f.mask_b);
   L = (L - round_value(key, 3, R)) & f.mask_a;
   R = (R - round_value(key, 2, L)) & f.mask_b;
@@ -65,7 +65,7 @@ uint64_t decrypt(const feistel_t& f, uint128 key, uint64_t x) {
 
 }  // namespace
 
-uint64_t random_permute(uint64_t n, uint128 key, uint64_t x) {
+uint64_t random_permute(uint64_t n, uint128_t key, uint64_t x) {
   const feistel_t f(n);
   PENTAGO_CHECK(x < n, "random_permute: x out of range");
   do x = encrypt(f, key, x);
@@ -73,7 +73,7 @@ uint64_t random_permute(uint64_t n, uint128 key, uint64_t x) {
   return x;
 }
 
-uint64_t random_unpermute(uint64_t n, uint128 key, uint64_t x) {
+uint64_t random_unpermute(uint64_t n, uint128_t key, uint64_t x) {
   const feistel_t f(n);
   PENTAGO_CHECK(x < n, "random_unpermute: x out of range");
   do x = decrypt(f, key, x);

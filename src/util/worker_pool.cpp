@@ -10,12 +10,12 @@
 
 namespace pentago {
 
-const char* activity_name(activity a) {
+const char* activity_name(activity_t a) {
   static const char* names[] = {"compute", "compress", "decompress", "accumulate", "io", "idle"};
   return names[size_t(a)];
 }
 
-worker_pool::worker_pool(int threads) {
+worker_pool_t::worker_pool_t(int threads) {
   try {
     for (int t = 0; t < threads; t++) threads_.emplace_back([this] { work(); });
   } catch (const std::system_error& e) {
@@ -27,12 +27,12 @@ worker_pool::worker_pool(int threads) {
     }
     wake_.notify_all();
     for (auto& t : threads_) t.join();
-    throw error("cannot start " + std::to_string(threads) + " threads (" + std::to_string(started) +
-                " started): " + e.what());
+    throw pentago_error_t("cannot start " + std::to_string(threads) + " threads (" +
+                          std::to_string(started) + " started): " + e.what());
   }
 }
 
-worker_pool::~worker_pool() {
+worker_pool_t::~worker_pool_t() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
@@ -41,7 +41,7 @@ worker_pool::~worker_pool() {
   for (auto& t : threads_) t.join();
 }
 
-void worker_pool::push(job_t job, bool front) {
+void worker_pool_t::push(job_t job, bool front) {
   bool helpers;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -56,20 +56,20 @@ void worker_pool::push(job_t job, bool front) {
   if (helpers) help_.notify_all();
 }
 
-void worker_pool::push_back(std::function<void()> job, int level) {
+void worker_pool_t::push_back(std::function<void()> job, int level) {
   push({level, std::move(job)}, false);
 }
 
-void worker_pool::push_front(std::function<void()> job, int level) {
+void worker_pool_t::push_front(std::function<void()> job, int level) {
   push({level, std::move(job)}, true);
 }
 
-bool worker_pool::has_job(int min_level) const {
+bool worker_pool_t::has_job(int min_level) const {
   return std::any_of(jobs_.begin(), jobs_.end(),
                      [&](const job_t& j) { return j.level >= min_level; });
 }
 
-bool worker_pool::run_one(std::unique_lock<std::mutex>& lock, int min_level) {
+bool worker_pool_t::run_one(std::unique_lock<std::mutex>& lock, int min_level) {
   auto it = jobs_.begin();
   while (it != jobs_.end() && it->level < min_level) ++it;
   if (it == jobs_.end()) return false;
@@ -93,7 +93,7 @@ bool worker_pool::run_one(std::unique_lock<std::mutex>& lock, int min_level) {
   return true;
 }
 
-void worker_pool::work() {
+void worker_pool_t::work() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     if (run_one(lock, 0)) continue;
@@ -103,24 +103,24 @@ void worker_pool::work() {
     const double idle =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     lock.unlock();
-    add_time(activity::idle, idle);
+    add_time(activity_t::idle, idle);
     lock.lock();
   }
 }
 
-int worker_pool::help() {
+int worker_pool_t::help() {
   std::unique_lock<std::mutex> lock(mutex_);
   int n = 0;
   while (run_one(lock, 0)) n++;
   return n;
 }
 
-bool worker_pool::run_one(int min_level) {
+bool worker_pool_t::run_one(int min_level) {
   std::unique_lock<std::mutex> lock(mutex_);
   return run_one(lock, min_level);
 }
 
-void worker_pool::help_until(int min_level, const std::function<bool()>& done) {
+void worker_pool_t::help_until(int min_level, const std::function<bool()>& done) {
   std::unique_lock<std::mutex> lock(mutex_);
   while (!done()) {
     if (run_one(lock, min_level)) continue;
@@ -130,38 +130,38 @@ void worker_pool::help_until(int min_level, const std::function<bool()>& done) {
   }
 }
 
-void worker_pool::wake_helpers() {
+void worker_pool_t::wake_helpers() {
   { std::lock_guard<std::mutex> lock(mutex_); }  // a helper is either before its check or asleep
   help_.notify_all();
 }
 
-void worker_pool::wait_idle() {
+void worker_pool_t::wait_idle() {
   help();
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [&] { return jobs_.empty() && !running_; });
 }
 
-void worker_pool::add_time(activity a, double seconds) {
+void worker_pool_t::add_time(activity_t a, double seconds) {
   std::lock_guard<std::mutex> lock(times_mutex_);
   times_[size_t(a)] += seconds;
 }
 
-activity_times worker_pool::take_times() {
+activity_times_t worker_pool_t::take_times() {
   std::lock_guard<std::mutex> lock(times_mutex_);
   const auto t = times_;
   times_ = {};
   return t;
 }
 
-std::string worker_pool::failure() const {
+std::string worker_pool_t::failure() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return failure_;
 }
 
-activity_timer::activity_timer(worker_pool& pool, activity a)
+activity_timer_t::activity_timer_t(worker_pool_t& pool, activity_t a)
     : pool_(pool), activity_(a), start_(std::chrono::steady_clock::now()) {}
 
-activity_timer::~activity_timer() {
+activity_timer_t::~activity_timer_t() {
   pool_.add_time(activity_,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
 }

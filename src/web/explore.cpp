@@ -52,16 +52,16 @@ superinfo_t uninterleave_node(const uint8_t* bytes) {
 }
 
 // A slice's sections and the first sidecar record of each (cached: slice_sections is slow).
-struct slice_layout {
+struct slice_layout_t {
   std::vector<section_t> sections;
   std::vector<uint64_t> first;  // per section, then the total
 };
 
-const slice_layout& layout_of(int slice) {
-  static std::map<int, slice_layout> layouts;
+const slice_layout_t& layout_of(int slice) {
+  static std::map<int, slice_layout_t> layouts;
   auto it = layouts.find(slice);
   if (it != layouts.end()) return it->second;
-  slice_layout l;
+  slice_layout_t l;
   l.sections = slice_sections(slice);
   uint64_t total = 0;
   for (const auto& s : l.sections) {
@@ -73,13 +73,13 @@ const slice_layout& layout_of(int slice) {
 }
 
 // A move or a rotation as the query path's move_answer, with its source's name.
-struct move_entry {
+struct move_entry_t {
   std::string move;
   position_t child;
   int value = 0;
   const char* source = "rules";
   int distance = -1;
-  std::vector<move_entry> rotations;
+  std::vector<move_entry_t> rotations;
 };
 
 std::string quoted(const std::string& s) {
@@ -91,7 +91,7 @@ std::string quoted(const std::string& s) {
   return r + "\"";
 }
 
-std::string move_json(const move_entry& m, bool with_rotations) {
+std::string move_json(const move_entry_t& m, bool with_rotations) {
   std::string j = "{\"move\":" + quoted(m.move) + ",\"child\":" + quoted(position_code(m.child)) +
                   ",\"value\":" + quoted(value_word(m.value));
   if (m.distance >= 0) j += ",\"distance\":" + std::to_string(m.distance);
@@ -109,11 +109,11 @@ std::string move_json(const move_entry& m, bool with_rotations) {
 
 uint64_t slice_block_count(int slice) { return layout_of(slice).first.back(); }
 
-slice_spot locate_in_slice(board_t board) {
-  slice_spot spot;
+slice_spot_t locate_in_slice(board_t board) {
+  slice_spot_t spot;
   spot.slice = count_stones(board);
-  const slice_layout& l = layout_of(spot.slice);
-  const board_location loc = locate_board(board);
+  const slice_layout_t& l = layout_of(spot.slice);
+  const board_location_t loc = locate_board(board);
   const auto it = std::find(l.sections.begin(), l.sections.end(), loc.section);
   PENTAGO_CHECK(it != l.sections.end() && *it == loc.section,
                 "section of board " + std::to_string(board) + " not in its slice");
@@ -130,32 +130,32 @@ slice_spot locate_in_slice(board_t board) {
   return spot;
 }
 
-struct web_explorer::impl {
+struct web_explorer_t::impl_t {
   int midgame_min = 18, threads = 1;
   uint64_t cache_limit = 0;
   // Per slice: present (sidecar header checked) or absent.
   std::map<int, bool> slices;
   std::map<std::pair<int, uint64_t>, std::pair<uint64_t, uint32_t>> records;  // offset, size
   // Decoded blocks, least recently used first.
-  using block_key = std::pair<int, uint64_t>;
-  std::list<std::pair<block_key, std::vector<uint8_t>>> blocks;
-  std::map<block_key, decltype(blocks)::iterator> block_index;
+  using block_key_t = std::pair<int, uint64_t>;
+  std::list<std::pair<block_key_t, std::vector<uint8_t>>> blocks;
+  std::map<block_key_t, decltype(blocks)::iterator> block_index;
   uint64_t block_bytes = 0;
-  midgame_workspace workspace;
+  midgame_workspace_t workspace;
 
   // The mover's value of a board to place from its slice; nullopt (and `needs` grown) when a
   // fetch must come first.
-  std::optional<int> database_value(board_t board, std::vector<web_request>& needs) {
-    const slice_spot spot = locate_in_slice(board);
+  std::optional<int> database_value(board_t board, std::vector<web_request_t>& needs) {
+    const slice_spot_t spot = locate_in_slice(board);
     const auto r = records.find({spot.slice, spot.record});
     if (r == records.end()) {
-      needs.push_back({web_request::sidecar_record, spot.slice, spot.record, 0, 0});
+      needs.push_back({web_request_t::sidecar_record, spot.slice, spot.record, 0, 0});
       return std::nullopt;
     }
     const auto b = block_index.find({spot.slice, spot.record});
     if (b == block_index.end()) {
       needs.push_back(
-          {web_request::block, spot.slice, spot.record, r->second.first, r->second.second});
+          {web_request_t::block, spot.slice, spot.record, r->second.first, r->second.second});
       return std::nullopt;
     }
     blocks.splice(blocks.end(), blocks, b->second);
@@ -167,66 +167,67 @@ struct web_explorer::impl {
     const bool black = disk.win(spot.symmetry.local);
     const bool white = disk.notlose(spot.symmetry.local);
     if (black && white)
-      throw error("slice-" + std::to_string(spot.slice) + ".pentago: both players win board " +
-                  std::to_string(board));
+      throw pentago_error_t("slice-" + std::to_string(spot.slice) +
+                            ".pentago: both players win board " + std::to_string(board));
     if (!black && !white) return 0;
     return black == (board_turn(board) == 0) ? 1 : -1;
   }
 
   // Whether slice n is present; nullopt (and a request) while unknown.
-  std::optional<bool> slice_present(int n, std::vector<web_request>& needs) {
+  std::optional<bool> slice_present(int n, std::vector<web_request_t>& needs) {
     if (n > 36) return false;
     const auto it = slices.find(n);
     if (it != slices.end()) return it->second;
-    needs.push_back({web_request::sidecar_header, n, 0, 0, 0});
+    needs.push_back({web_request_t::sidecar_header, n, 0, 0, 0});
     return std::nullopt;
   }
 };
 
-web_explorer::web_explorer(int midgame_min_stones, uint64_t block_cache_bytes, int threads)
-    : impl_(std::make_unique<impl>()) {
-  if (threads < 1) throw usage_error("a solve needs at least one thread");
+web_explorer_t::web_explorer_t(int midgame_min_stones, uint64_t block_cache_bytes, int threads)
+    : impl_(std::make_unique<impl_t>()) {
+  if (threads < 1) throw usage_error_t("a solve needs at least one thread");
   impl_->threads = threads;
   if (midgame_min_stones < midgame_min_stones_floor)
-    throw usage_error("the midgame solver needs at least " +
-                      std::to_string(midgame_min_stones_floor) + " stones");
+    throw usage_error_t("the midgame solver needs at least " +
+                        std::to_string(midgame_min_stones_floor) + " stones");
   impl_->midgame_min = midgame_min_stones;
   impl_->cache_limit = block_cache_bytes;
 }
 
-web_explorer::~web_explorer() = default;
+web_explorer_t::~web_explorer_t() = default;
 
-void web_explorer::set_slice_absent(int slice) { impl_->slices[slice] = false; }
+void web_explorer_t::set_slice_absent(int slice) { impl_->slices[slice] = false; }
 
-void web_explorer::set_sidecar_header(int slice, std::span<const uint8_t> header,
-                                      uint64_t total_size) {
+void web_explorer_t::set_sidecar_header(int slice, std::span<const uint8_t> header,
+                                        uint64_t total_size) {
   const std::string name = "slice-" + std::to_string(slice) + ".pentago.index";
   if (header.size() < 24 || std::memcmp(header.data(), sidecar_magic, 20) != 0)
-    throw error(name + ": not a pentago index (bad magic)");
+    throw pentago_error_t(name + ": not a pentago index (bad magic)");
   if (load32(header.data() + 20) != uint32_t(slice))
-    throw error(name + ": holds slice " + std::to_string(load32(header.data() + 20)));
+    throw pentago_error_t(name + ": holds slice " + std::to_string(load32(header.data() + 20)));
   const uint64_t expected = 24 + 12 * slice_block_count(slice);
   if (total_size != expected)
-    throw error(name + ": " + std::to_string(total_size) + " bytes, not the " +
-                std::to_string(expected) +
-                " of a complete slice (the page reads complete slices only)");
+    throw pentago_error_t(name + ": " + std::to_string(total_size) + " bytes, not the " +
+                          std::to_string(expected) +
+                          " of a complete slice (the page reads complete slices only)");
   impl_->slices[slice] = true;
 }
 
-void web_explorer::set_sidecar_records(int slice, uint64_t record, std::span<const uint8_t> bytes) {
-  if (bytes.size() % 12) throw error("sidecar records: a partial record");
+void web_explorer_t::set_sidecar_records(int slice, uint64_t record,
+                                         std::span<const uint8_t> bytes) {
+  if (bytes.size() % 12) throw pentago_error_t("sidecar records: a partial record");
   const uint64_t total = slice_block_count(slice);
   for (size_t k = 0; k * 12 < bytes.size(); k++) {
-    if (record + k >= total) throw error("sidecar records past the end of the slice");
+    if (record + k >= total) throw pentago_error_t("sidecar records past the end of the slice");
     const uint8_t* r = bytes.data() + 12 * k;
     const uint64_t offset = uint64_t(load32(r)) | uint64_t(load32(r + 4)) << 32;
     impl_->records[{slice, record + k}] = {offset, load32(r + 8)};
   }
 }
 
-void web_explorer::set_block(int slice, uint64_t record, std::span<const uint8_t> compressed) {
-  const slice_layout& l = layout_of(slice);
-  if (record >= l.first.back()) throw error("block record past the end of the slice");
+void web_explorer_t::set_block(int slice, uint64_t record, std::span<const uint8_t> compressed) {
+  const slice_layout_t& l = layout_of(slice);
+  if (record >= l.first.back()) throw pentago_error_t("block record past the end of the slice");
   const size_t s =
       size_t(std::upper_bound(l.first.begin(), l.first.end(), record) - l.first.begin()) - 1;
   const section_t& section = l.sections[s];
@@ -235,7 +236,7 @@ void web_explorer::set_block(int slice, uint64_t record, std::span<const uint8_t
   const std::string what = "slice-" + std::to_string(slice) + ".pentago: section " + section.str() +
                            " block " + std::to_string(record - l.first[s]);
   std::vector<uint8_t> data = xz_decode(compressed, bytes, what);
-  const impl::block_key key{slice, record};
+  const impl_t::block_key_t key{slice, record};
   if (const auto it = impl_->block_index.find(key); it != impl_->block_index.end()) {
     impl_->block_bytes -= it->second->second.size();
     impl_->blocks.erase(it->second);
@@ -252,16 +253,17 @@ void web_explorer::set_block(int slice, uint64_t record, std::span<const uint8_t
   }
 }
 
-web_explorer::result web_explorer::answer(position_t p, const std::function<bool()>& progress) {
+web_explorer_t::result_t web_explorer_t::answer(position_t p,
+                                                const std::function<bool()>& progress) {
   const auto start = std::chrono::steady_clock::now();
   validate_position(p);
-  result out;
+  result_t out;
   const int stones = count_stones(p.board);
   const int to_move = position_mover(p);
   int value = 0, distance = -1, slice = -1;
   const char* source = "rules";
   std::string moves_unknown;
-  std::vector<move_entry> moves;
+  std::vector<move_entry_t> moves;
   auto finish = [&] {
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -299,12 +301,12 @@ web_explorer::result web_explorer::answer(position_t p, const std::function<bool
   std::unordered_map<board_t, std::pair<int, int>> mid[2];  // [to_rotate] value, distance
   if (!database) {
     if (stones >= impl_->midgame_min) {
-      midgame_options o;
+      midgame_options_t o;
       o.threads = impl_->threads;
       o.distance = stones >= 18;
       o.workspace_limit = uint64_t(3) << 30;
       if (progress) o.cancelled = progress;
-      const midgame_result r = midgame_solve(p.board, p.to_rotate, o, impl_->workspace);
+      const midgame_result_t r = midgame_solve(p.board, p.to_rotate, o, impl_->workspace);
       for (const auto& v : r.values) mid[v.to_rotate][v.board] = {v.value, v.distance};
       source = "midgame";
     } else {
@@ -315,10 +317,10 @@ web_explorer::result web_explorer::answer(position_t p, const std::function<bool
                         ".pentago, which the page's data does not hold; "
                         "the page solves positions with " +
                         std::to_string(impl_->midgame_min) + " or more stones";
-      if (p.to_rotate) throw error(why);
+      if (p.to_rotate) throw pentago_error_t(why);
       const auto own = impl_->slice_present(stones, out.needs);
       if (!own) return out;
-      if (!*own) throw error(why);
+      if (!*own) throw pentago_error_t(why);
       const auto v = impl_->database_value(p.board, out.needs);
       if (!v) return out;
       value = *v;
@@ -330,7 +332,7 @@ web_explorer::result web_explorer::answer(position_t p, const std::function<bool
   }
   // The moves, each child valued from its slice (blocks not yet fetched leave it out) or from
   // the solve.
-  auto valued = position_moves<move_entry>(p, [&](move_entry& r) {
+  auto valued = position_moves<move_entry_t>(p, [&](move_entry_t& r) {
     if (database) {
       const auto v = impl_->database_value(r.child.board, out.needs);
       if (!v) return false;
@@ -347,9 +349,9 @@ web_explorer::result web_explorer::answer(position_t p, const std::function<bool
   });
   if (!valued.complete) {
     // One request per block (several boards share one).
-    std::vector<web_request> unique;
+    std::vector<web_request_t> unique;
     for (const auto& r : out.needs)
-      if (std::none_of(unique.begin(), unique.end(), [&](const web_request& u) {
+      if (std::none_of(unique.begin(), unique.end(), [&](const web_request_t& u) {
             return u.kind == r.kind && u.slice == r.slice && u.record == r.record;
           }))
         unique.push_back(r);

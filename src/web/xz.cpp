@@ -34,13 +34,13 @@ uint32_t load32(const uint8_t* p) {
 uint64_t load64(const uint8_t* p) { return uint64_t(load32(p)) | uint64_t(load32(p + 4)) << 32; }
 
 // Input bytes with the error prefix; every read is bounds checked.
-struct reader {
+struct reader_t {
   std::span<const uint8_t> in;
   size_t pos = 0;
   const std::string& what;
 
   [[noreturn]] void fail(const std::string& why) const {
-    throw error(what + ": " + why + " (xz byte " + std::to_string(pos) + ")");
+    throw pentago_error_t(what + ": " + why + " (xz byte " + std::to_string(pos) + ")");
   }
   void need(size_t n) const {
     if (in.size() - pos < n) fail("truncated xz data");
@@ -68,7 +68,7 @@ struct reader {
 constexpr int prob_bits = 11;
 constexpr uint16_t prob_init = 1 << (prob_bits - 1);
 
-struct range_decoder {
+struct range_decoder_t {
   const uint8_t* p = nullptr;
   const uint8_t* end = nullptr;
   uint32_t range = 0, code = 0;
@@ -136,7 +136,7 @@ struct range_decoder {
 constexpr int states = 12, pos_states_max = 16;
 constexpr int end_pos_model_index = 14, full_distances = 128, align_bits = 4;
 
-struct length_decoder {
+struct length_decoder_t {
   uint16_t choice, choice2;
   uint16_t low[pos_states_max][8], mid[pos_states_max][8], high[256];
 
@@ -149,21 +149,21 @@ struct length_decoder {
     for (auto& p : high) p = prob_init;
   }
   // 0-based: the match length less 2.
-  uint32_t decode(range_decoder& rc, int pos_state) {
+  uint32_t decode(range_decoder_t& rc, int pos_state) {
     if (!rc.bit(choice)) return rc.tree(low[pos_state], 3);
     if (!rc.bit(choice2)) return 8 + rc.tree(mid[pos_state], 3);
     return 16 + rc.tree(high, 8);
   }
 };
 
-struct lzma_state {
+struct lzma_state_t {
   int lc = 0, lp = 0, pb = 0;
   int state = 0;
   uint32_t rep[4] = {0, 0, 0, 0};
   uint16_t is_match[states][pos_states_max], is_rep[states], is_rep_g0[states], is_rep_g1[states],
       is_rep_g2[states], is_rep0_long[states][pos_states_max];
   uint16_t pos_slot[4][64], pos_special[full_distances - end_pos_model_index], align[16];
-  length_decoder len, rep_len;
+  length_decoder_t len, rep_len;
   std::vector<uint16_t> literal;
 
   void reset_state() {
@@ -187,7 +187,7 @@ struct lzma_state {
 
 // Decodes one LZMA chunk of `size` bytes into out[pos, pos + size), reading [begin, end); the
 // dictionary starts at out[dict_start]. Returns false on corrupt data.
-bool lzma_chunk(lzma_state& s, range_decoder& rc, uint8_t* out, size_t dict_start, size_t pos,
+bool lzma_chunk(lzma_state_t& s, range_decoder_t& rc, uint8_t* out, size_t dict_start, size_t pos,
                 size_t size) {
   const size_t stop = pos + size;
   const uint32_t pb_mask = (1u << s.pb) - 1, lp_mask = (1u << s.lp) - 1;
@@ -277,8 +277,8 @@ bool lzma_chunk(lzma_state& s, range_decoder& rc, uint8_t* out, size_t dict_star
 }
 
 // An LZMA2 stream (a block's compressed data) into out[0, size): returns the bytes read.
-size_t lzma2_decode(reader& r, size_t end, uint8_t* out, size_t size) {
-  lzma_state s;
+size_t lzma2_decode(reader_t& r, size_t end, uint8_t* out, size_t size) {
+  lzma_state_t s;
   size_t pos = 0, dict_start = 0;
   bool need_dict_reset = true, need_props = true;
   for (;;) {
@@ -321,7 +321,7 @@ size_t lzma2_decode(reader& r, size_t end, uint8_t* out, size_t size) {
     if (reset >= 1) s.reset_state();
     if (unpacked > size - pos) r.fail("LZMA2 data larger than expected");
     r.need(packed);
-    range_decoder rc;
+    range_decoder_t rc;
     if (!rc.init(r.in.data() + r.pos, r.in.data() + r.pos + packed)) r.fail("corrupt LZMA2 chunk");
     if (!lzma_chunk(s, rc, out, dict_start, pos, unpacked) || rc.p != rc.end || rc.code != 0)
       r.fail("corrupt LZMA2 chunk");
@@ -344,7 +344,7 @@ uint64_t xz_crc64(std::span<const uint8_t> data) {
 }
 
 void xz_decode(std::span<const uint8_t> in, std::span<uint8_t> out, const std::string& what) {
-  reader r{in, 0, what};
+  reader_t r{in, 0, what};
   static constexpr uint8_t magic[6] = {0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00};
   r.need(12);
   if (std::memcmp(in.data(), magic, 6) != 0) r.fail("not xz data (bad magic)");
@@ -357,10 +357,10 @@ void xz_decode(std::span<const uint8_t> in, std::span<uint8_t> out, const std::s
   const size_t check_size = check == 0 ? 0 : check == 1 ? 4 : 8;
   r.pos = 12;
   // Blocks until the index; the sizes of each for the index's records.
-  struct record {
+  struct record_t {
     uint64_t unpadded, uncompressed;
   };
-  std::vector<record> records;
+  std::vector<record_t> records;
   size_t produced = 0;
   for (;;) {
     const size_t header_start = r.pos;
@@ -408,7 +408,7 @@ void xz_decode(std::span<const uint8_t> in, std::span<uint8_t> out, const std::s
   // The index: its records must match the blocks.
   const size_t index_start = r.pos - 1;
   if (r.vli() != records.size()) r.fail("xz index disagrees with the blocks");
-  for (const record& rec : records)
+  for (const record_t& rec : records)
     if (r.vli() != rec.unpadded || r.vli() != rec.uncompressed)
       r.fail("xz index disagrees with the blocks");
   while ((r.pos - index_start) % 4) {
@@ -427,11 +427,11 @@ void xz_decode(std::span<const uint8_t> in, std::span<uint8_t> out, const std::s
     r.fail("corrupt xz stream footer");
   r.pos += 12;
   if (produced != out.size())
-    throw error(what + ": xz data decodes to " + std::to_string(produced) + " bytes, expected " +
-                std::to_string(out.size()));
+    throw pentago_error_t(what + ": xz data decodes to " + std::to_string(produced) +
+                          " bytes, expected " + std::to_string(out.size()));
   if (r.pos != in.size())
-    throw error(what + ": " + std::to_string(in.size() - r.pos) +
-                " trailing bytes after the xz stream");
+    throw pentago_error_t(what + ": " + std::to_string(in.size() - r.pos) +
+                          " trailing bytes after the xz stream");
 }
 
 std::vector<uint8_t> xz_decode(std::span<const uint8_t> in, uint64_t size,

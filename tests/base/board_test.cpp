@@ -24,26 +24,27 @@ TEST(board, packing_example) {
 }
 
 TEST(board, parse_errors) {
-  EXPECT_THROW(parse_board(""), usage_error);
-  EXPECT_THROW(parse_board("12x"), usage_error);
+  EXPECT_THROW(parse_board(""), usage_error_t);
+  EXPECT_THROW(parse_board("12x"), usage_error_t);
   // One line that is no code: named as such, not as a picture of one row.
   for (const char* text : {"-1", "+0", "0x0", "0mm", "0M", "12x"}) {
     try {
       (void)parse_board(text);
       ADD_FAILURE() << text << " accepted";
-    } catch (const usage_error& e) {
+    } catch (const usage_error_t& e) {
       const std::string what = e.what();
       EXPECT_NE(what.find("a board is a decimal code"), std::string::npos) << what;
       EXPECT_EQ(what.find("rows"), std::string::npos) << what;
     }
   }
-  EXPECT_THROW(parse_board("99999999999999999999999"), usage_error);
+  EXPECT_THROW(parse_board("99999999999999999999999"), usage_error_t);
   // Quadrant digit value 3^9 is not a radix-3 quadrant.
-  EXPECT_THROW(parse_board("19683"), usage_error);
+  EXPECT_THROW(parse_board("19683"), usage_error_t);
   // Two white stones and no black: no game reaches it.
-  EXPECT_THROW(parse_board(std::to_string(pack(0, cell_bit(0, 0) | cell_bit(1, 1)))), usage_error);
-  EXPECT_THROW(parse_board("a  __0___\nb  ______\n"), usage_error);
-  EXPECT_THROW(parse_board("______\n______\n______\n______\n___z__\n______\n"), usage_error);
+  EXPECT_THROW(parse_board(std::to_string(pack(0, cell_bit(0, 0) | cell_bit(1, 1)))),
+               usage_error_t);
+  EXPECT_THROW(parse_board("a  __0___\nb  ______\n"), usage_error_t);
+  EXPECT_THROW(parse_board("______\n______\n______\n______\n___z__\n______\n"), usage_error_t);
 }
 
 TEST(board, rotations) {

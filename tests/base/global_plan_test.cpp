@@ -49,7 +49,7 @@ bytes_t splat_word(uint64_t w) {
   return r;
 }
 
-super_t run_plan(const global_plan& plan, const super_t& in) {
+super_t run_plan(const global_plan_t& plan, const super_t& in) {
   bytes_t v = to_bytes(in);
   if (plan.pre_negate_axis1) {
     bytes_t r;
@@ -57,7 +57,7 @@ super_t run_plan(const global_plan& plan, const super_t& in) {
     v = r;
   }
   for (int s = 0; s <= plan.transposes; s++) {
-    const global_stage& stage = plan.stages[s];
+    const global_stage_t& stage = plan.stages[s];
     if (stage.bits) v = gf2p8affine(v, splat_word(stage.bit_matrix));
     if (stage.bytes) {
       bytes_t r;
@@ -70,15 +70,15 @@ super_t run_plan(const global_plan& plan, const super_t& in) {
 }
 
 template <int... g>
-std::array<global_plan, 8> all_plans(std::integer_sequence<int, g...>) {
+std::array<global_plan_t, 8> all_plans(std::integer_sequence<int, g...>) {
   return {plan_global(g)...};
 }
 
 }  // namespace
 
 TEST(global_plan, equals_transform_super_for_every_global) {
-  const simd_level saved = current_simd_level();
-  set_simd_level(simd_level::portable);
+  const simd_level_t saved = current_simd_level();
+  set_simd_level(simd_level_t::portable);
   const auto plans = all_plans(std::make_integer_sequence<int, 8>());
   std::mt19937_64 rng(7);
   int transposes = 0;

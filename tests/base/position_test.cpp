@@ -43,7 +43,7 @@ TEST(position, parses_codes_compact_boards_and_pictures) {
     try {
       (void)parse_position(bad);
       ADD_FAILURE() << "accepted '" << bad.substr(0, 40) << "'";
-    } catch (const usage_error& e) {
+    } catch (const usage_error_t& e) {
       EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
     }
   }

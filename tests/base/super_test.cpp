@@ -74,7 +74,7 @@ super_t transform_reference(symmetry_t s, const super_t& c) {
   return r;
 }
 
-class super_kernels_test : public ::testing::TestWithParam<simd_level> {
+class super_kernels_test : public ::testing::TestWithParam<simd_level_t> {
  protected:
   void SetUp() override {
     if (!simd_supported(GetParam())) GTEST_SKIP() << "CPU lacks " << simd_name(GetParam());
@@ -84,7 +84,7 @@ class super_kernels_test : public ::testing::TestWithParam<simd_level> {
   void TearDown() override {
     if (simd_supported(GetParam())) set_simd_level(saved);
   }
-  simd_level saved = simd_level::portable;
+  simd_level_t saved = simd_level_t::portable;
 };
 
 }  // namespace
@@ -138,8 +138,8 @@ TEST_P(super_kernels_test, transform_commutes_with_wins) {
 }
 
 INSTANTIATE_TEST_SUITE_P(levels, super_kernels_test,
-                         ::testing::Values(simd_level::portable, simd_level::sse, simd_level::avx2,
-                                           simd_level::avx512vbmi),
+                         ::testing::Values(simd_level_t::portable, simd_level_t::sse,
+                                           simd_level_t::avx2, simd_level_t::avx512vbmi),
                          [](const auto& info) { return std::string(simd_name(info.param)); });
 
 TEST(symmetry, group_laws) {

@@ -15,10 +15,10 @@ const std::string published = PENTAGO_SHARED_DATA;
 }
 
 TEST(block_cache, evicts_least_recently_used) {
-  const supertensor_reader reader(published + "/slice-2.pentago");
+  const supertensor_reader_t reader(published + "/slice-2.pentago");
   ASSERT_GE(reader.sections().size(), 3u);
   const uint64_t one = 64 * uint64_t(block_nodes(reader.sections()[0], {0, 0, 0, 0}));
-  block_cache cache(one);  // room for about one block
+  block_cache_t cache(one);  // room for about one block
   const block_t zero{0, 0, 0, 0};
   const auto a = cache.get(reader, 0, zero);
   EXPECT_EQ(*cache.get(reader, 0, zero), reader.read_block(0, zero));
@@ -32,10 +32,10 @@ TEST(block_cache, evicts_least_recently_used) {
 }
 
 TEST(block_cache, concurrent_requests_read_a_block_once) {
-  const supertensor_reader reader(published + "/slice-2.pentago");
-  block_cache cache(uint64_t(1) << 20);
+  const supertensor_reader_t reader(published + "/slice-2.pentago");
+  block_cache_t cache(uint64_t(1) << 20);
   std::atomic<int> reads{0};
-  const block_key key{&reader, 0, 0};
+  const block_cache_key_t key{&reader, 0, 0};
   std::vector<std::thread> threads;
   for (int t = 0; t < 6; t++)
     threads.emplace_back([&] {

@@ -36,21 +36,21 @@ superinfo_t reference_interleave(const superinfo_t& p) {
   return r;
 }
 
-std::vector<simd_level> levels() {
-  std::vector<simd_level> r;
-  for (auto l : {simd_level::portable, simd_level::sse, simd_level::avx2, simd_level::avx512,
-                 simd_level::avx512vbmi})
+std::vector<simd_level_t> levels() {
+  std::vector<simd_level_t> r;
+  for (auto l : {simd_level_t::portable, simd_level_t::sse, simd_level_t::avx2,
+                 simd_level_t::avx512, simd_level_t::avx512vbmi})
     if (simd_supported(l)) r.push_back(l);
   return r;
 }
 
-struct level_guard {
-  simd_level saved = current_simd_level();
-  ~level_guard() { set_simd_level(saved); }
+struct level_guard_t {
+  simd_level_t saved = current_simd_level();
+  ~level_guard_t() { set_simd_level(saved); }
 };
 
 TEST(interleave, matches_definition_at_every_level) {
-  level_guard guard;
+  level_guard_t guard;
   std::vector<superinfo_t> pairs;
   for (int i = 0; i < 200; i++) pairs.push_back(random_pair());
   superinfo_t single;
@@ -104,7 +104,7 @@ TEST(fast_compress, regular_data_compresses) {
   const auto nodes = regular_nodes(4096);
   std::vector<superinfo_t> work = nodes;
   std::vector<uint8_t> out;
-  fast_compress(work, out, block_codec::snappy);
+  fast_compress(work, out, block_codec_t::snappy);
   EXPECT_EQ(out[0], 1);
   EXPECT_LT(double(out.size()), 0.314 * 64 * nodes.size());
   EXPECT_LE(out.size(), fast_compress_bound(nodes.size()));
@@ -116,7 +116,7 @@ TEST(fast_compress, regular_data_compresses) {
   // The non-destructive form gives the same bytes and leaves its input alone.
   std::vector<uint8_t> buffer(fast_compress_bound(nodes.size()));
   const size_t size =
-      fast_compress(std::span<const superinfo_t>(nodes), buffer, block_codec::snappy);
+      fast_compress(std::span<const superinfo_t>(nodes), buffer, block_codec_t::snappy);
   buffer.resize(size);
   EXPECT_EQ(buffer, out);
 }
@@ -126,7 +126,7 @@ TEST(fast_compress, random_data_is_stored_raw) {
   for (auto& n : nodes) n = random_pair();
   std::vector<superinfo_t> work = nodes;
   std::vector<uint8_t> out;
-  fast_compress(work, out, block_codec::snappy);
+  fast_compress(work, out, block_codec_t::snappy);
   EXPECT_EQ(out[0], 0);
   EXPECT_EQ(out.size(), 64 * nodes.size() + 1);
   std::vector<superinfo_t> back(nodes.size());
@@ -162,38 +162,40 @@ TEST(fast_store_raw, round_trips_aligned_and_not) {
     for (size_t i = 0; i < n; i++) ASSERT_EQ(filtered[i], buffer[i + 1]);
     if (n) {
       std::vector<superinfo_t> wrong(n - 1);
-      EXPECT_THROW(fast_uncompress(bytes, wrong), pentago::error);
-      EXPECT_THROW(fast_uncompressed_nodes(bytes.first(bytes.size() - 64 + 3)), pentago::error);
+      EXPECT_THROW(fast_uncompress(bytes, wrong), pentago::pentago_error_t);
+      EXPECT_THROW(fast_uncompressed_nodes(bytes.first(bytes.size() - 64 + 3)),
+                   pentago::pentago_error_t);
     }
   }
-  EXPECT_THROW(fast_uncompressed_nodes(std::vector<uint8_t>(10, raw_block_flag)), pentago::error);
+  EXPECT_THROW(fast_uncompressed_nodes(std::vector<uint8_t>(10, raw_block_flag)),
+               pentago::pentago_error_t);
 }
 
 TEST(fast_compress, rejects_bad_input) {
   auto nodes = regular_nodes(100);
   std::vector<uint8_t> good;
-  fast_compress(nodes, good, block_codec::snappy);
+  fast_compress(nodes, good, block_codec_t::snappy);
   ASSERT_EQ(good[0], 1);
   std::vector<superinfo_t> out(100);
-  EXPECT_THROW(fast_uncompress({}, out), pentago::error);
+  EXPECT_THROW(fast_uncompress({}, out), pentago::pentago_error_t);
   auto bad = good;
   bad[0] = 7;
-  EXPECT_THROW(fast_uncompress(bad, out), pentago::error);
+  EXPECT_THROW(fast_uncompress(bad, out), pentago::pentago_error_t);
   std::vector<superinfo_t> wrong(99);
-  EXPECT_THROW(fast_uncompress(good, wrong), pentago::error);
+  EXPECT_THROW(fast_uncompress(good, wrong), pentago::pentago_error_t);
   // A raw buffer whose length is not a multiple of 64.
   std::vector<uint8_t> raw(1 + 64 * 3 + 5, 0);
-  EXPECT_THROW(fast_uncompressed_nodes(raw), pentago::error);
+  EXPECT_THROW(fast_uncompressed_nodes(raw), pentago::pentago_error_t);
   // Truncated or corrupted codec data: every_codec_rejects_corrupt_and_truncated_data.
   // Too small a caller buffer is an error, not an overflow.
   std::vector<uint8_t> small(10);
-  EXPECT_THROW(fast_compress(std::span<const superinfo_t>(nodes), small, block_codec::snappy),
-               pentago::error);
+  EXPECT_THROW(fast_compress(std::span<const superinfo_t>(nodes), small, block_codec_t::snappy),
+               pentago::pentago_error_t);
 }
 
-std::vector<block_codec> built_in_codecs() {
-  std::vector<block_codec> codecs;
-  for (const block_codec_row& row : block_codecs())
+std::vector<block_codec_t> built_in_codecs() {
+  std::vector<block_codec_t> codecs;
+  for (const block_codec_row_t& row : block_codecs())
     if (row.built_in) codecs.push_back(row.id);
   return codecs;
 }
@@ -203,11 +205,11 @@ std::vector<block_codec> built_in_codecs() {
 TEST(block_codecs, the_table_is_consistent) {
   const auto rows = block_codecs();
   ASSERT_GE(rows.size(), 1u);
-  EXPECT_EQ(rows[0].id, block_codec::snappy);
+  EXPECT_EQ(rows[0].id, block_codec_t::snappy);
   EXPECT_TRUE(rows[0].built_in);
   EXPECT_EQ(rows[0].planned_ratio, 1.0);
   for (size_t i = 0; i < rows.size(); i++) {
-    const block_codec_row& row = rows[i];
+    const block_codec_row_t& row = rows[i];
     SCOPED_TRACE(row.name);
     EXPECT_NE(uint8_t(row.id), 0);  // 0 is the raw flag
     if (i) {
@@ -223,13 +225,13 @@ TEST(block_codecs, the_table_is_consistent) {
       EXPECT_EQ(parse_block_codec(row.name), row.id);
       EXPECT_LE(row.bound(64 * 4096) + 1, fast_compress_bound(4096));
     } else {
-      EXPECT_THROW(parse_block_codec(row.name), usage_error);
+      EXPECT_THROW(parse_block_codec(row.name), usage_error_t);
     }
   }
-  EXPECT_THROW(block_codec_info(block_codec(0)), pentago::error);
-  EXPECT_THROW(parse_block_codec("gzip"), usage_error);
+  EXPECT_THROW(block_codec_info(block_codec_t(0)), pentago::pentago_error_t);
+  EXPECT_THROW(parse_block_codec("gzip"), usage_error_t);
   int last = 0;
-  for (const block_codec c : block_codec_auto_order()) {
+  for (const block_codec_t c : block_codec_auto_order()) {
     EXPECT_TRUE(block_codec_available(c));
     EXPECT_GT(block_codec_info(c).auto_place, last);
     last = block_codec_info(c).auto_place;
@@ -241,8 +243,8 @@ TEST(block_codecs, the_table_is_consistent) {
 // Every size, SIMD level (of the filter) and codec round-trips; compressible data is flagged
 // with the codec in use.
 TEST(fast_compress, every_size_level_and_codec_round_trips) {
-  level_guard levels_back;
-  for (const block_codec codec : built_in_codecs()) {
+  level_guard_t levels_back;
+  for (const block_codec_t codec : built_in_codecs()) {
     SCOPED_TRACE(block_codec_name(codec));
     for (auto level : levels()) {
       set_simd_level(level);
@@ -270,7 +272,7 @@ TEST(fast_compress, every_size_level_and_codec_round_trips) {
 TEST(fast_compress, buffers_of_every_codec_decode_side_by_side) {
   const auto nodes = regular_nodes(1000);
   std::vector<std::vector<uint8_t>> buffers;
-  for (const block_codec codec : built_in_codecs()) {
+  for (const block_codec_t codec : built_in_codecs()) {
     std::vector<uint8_t> bytes(fast_compress_bound(nodes.size()));
     bytes.resize(fast_compress(std::span<const superinfo_t>(nodes), bytes, codec));
     EXPECT_EQ(bytes[0], uint8_t(codec));
@@ -287,17 +289,17 @@ TEST(fast_compress, buffers_of_every_codec_decode_side_by_side) {
 
 TEST(fast_compress, every_codec_rejects_corrupt_and_truncated_data) {
   const auto nodes = regular_nodes(300);
-  for (const block_codec codec : built_in_codecs()) {
+  for (const block_codec_t codec : built_in_codecs()) {
     SCOPED_TRACE(block_codec_name(codec));
     std::vector<uint8_t> good(fast_compress_bound(nodes.size()));
     good.resize(fast_compress(std::span<const superinfo_t>(nodes), good, codec));
     std::vector<superinfo_t> out(nodes.size()), wrong(nodes.size() - 1);
-    EXPECT_THROW(fast_uncompress(good, wrong), pentago::error);
+    EXPECT_THROW(fast_uncompress(good, wrong), pentago::pentago_error_t);
     auto bad = good;
     bad.resize(good.size() / 2);
-    EXPECT_THROW(fast_uncompress(bad, out), pentago::error);
+    EXPECT_THROW(fast_uncompress(bad, out), pentago::pentago_error_t);
     bad.resize(2);
-    EXPECT_THROW(fast_uncompress(bad, out), pentago::error);
+    EXPECT_THROW(fast_uncompress(bad, out), pentago::pentago_error_t);
     // Flipped bytes: never a crash; most are caught (the codecs do not all checksum).
     int caught = 0;
     for (size_t i = 1; i < good.size(); i++) {
@@ -305,7 +307,7 @@ TEST(fast_compress, every_codec_rejects_corrupt_and_truncated_data) {
       bad[i] ^= 0x5a;
       try {
         fast_uncompress(bad, out);
-      } catch (const pentago::error&) {
+      } catch (const pentago::pentago_error_t&) {
         caught++;
       }
     }
@@ -314,40 +316,40 @@ TEST(fast_compress, every_codec_rejects_corrupt_and_truncated_data) {
 }
 
 TEST(fast_compress, codec_names) {
-  EXPECT_EQ(parse_block_codec("snappy"), block_codec::snappy);
-  EXPECT_THROW(parse_block_codec("gzip"), usage_error);
-  EXPECT_THROW(parse_block_codec(""), usage_error);
-  for (const block_codec c : {block_codec::zstd, block_codec::lz4}) {
+  EXPECT_EQ(parse_block_codec("snappy"), block_codec_t::snappy);
+  EXPECT_THROW(parse_block_codec("gzip"), usage_error_t);
+  EXPECT_THROW(parse_block_codec(""), usage_error_t);
+  for (const block_codec_t c : {block_codec_t::zstd, block_codec_t::lz4}) {
     if (block_codec_available(c)) {
       EXPECT_EQ(parse_block_codec(block_codec_name(c)), c);
     } else {
-      EXPECT_THROW(parse_block_codec(block_codec_name(c)), usage_error);
+      EXPECT_THROW(parse_block_codec(block_codec_name(c)), usage_error_t);
     }
   }
 }
 
 TEST(fast_compress, speed) {
   // Informational: filter and compression throughput on solver-like data, per SIMD level.
-  level_guard guard;
+  level_guard_t guard;
   const auto nodes = regular_nodes(4096);
   std::vector<superinfo_t> work = nodes;
   std::vector<uint8_t> out;
   const int reps = 100;
-  using clock = std::chrono::steady_clock;
+  using clock_type_t = std::chrono::steady_clock;
   const double mb = 64.0 * nodes.size() * reps / 1e6;
   auto rate = [&](auto a, auto b) { return mb / std::chrono::duration<double>(b - a).count(); };
   for (auto level : levels()) {
     set_simd_level(level);
-    auto t0 = clock::now();
+    auto t0 = clock_type_t::now();
     for (int r = 0; r < reps; r++) interleave(work), uninterleave(work);
-    auto t1 = clock::now();
+    auto t1 = clock_type_t::now();
     for (int r = 0; r < reps; r++) {
       std::copy(nodes.begin(), nodes.end(), work.begin());
-      fast_compress(work, out, block_codec::snappy);
+      fast_compress(work, out, block_codec_t::snappy);
     }
-    auto t2 = clock::now();
+    auto t2 = clock_type_t::now();
     for (int r = 0; r < reps; r++) fast_uncompress(out, work);
-    auto t3 = clock::now();
+    auto t3 = clock_type_t::now();
     std::printf(
         "%-8s interleave+uninterleave %6.0f MB/s, copy+compress %5.0f MB/s, uncompress %5.0f "
         "MB/s, ratio %.3f\n",
@@ -372,35 +374,35 @@ TEST(lzma, round_trip_and_format) {
   EXPECT_EQ(compress_block_lzma(data), xz);
   EXPECT_EQ(uncompress_block(compress_block_lzma(data, 0), data.size(), "p0"), data);
   EXPECT_EQ(uncompress_block(compress_block_lzma({}, 6), 0, "empty"), std::vector<uint8_t>{});
-  EXPECT_THROW(compress_block_lzma(data, 10), pentago::error);
+  EXPECT_THROW(compress_block_lzma(data, 10), pentago::pentago_error_t);
 }
 
 TEST(lzma, rejects_bad_input) {
   std::vector<uint8_t> data(5000);
   for (size_t i = 0; i < data.size(); i++) data[i] = uint8_t(i % 251);
   const auto xz = compress_block_lzma(data);
-  EXPECT_THROW(uncompress_block(xz, data.size() - 1, "short"), pentago::error);
-  EXPECT_THROW(uncompress_block(xz, data.size() + 1, "long"), pentago::error);
+  EXPECT_THROW(uncompress_block(xz, data.size() - 1, "short"), pentago::pentago_error_t);
+  EXPECT_THROW(uncompress_block(xz, data.size() + 1, "long"), pentago::pentago_error_t);
   auto truncated = xz;
   truncated.pop_back();
-  EXPECT_THROW(uncompress_block(truncated, data.size(), "truncated"), pentago::error);
+  EXPECT_THROW(uncompress_block(truncated, data.size(), "truncated"), pentago::pentago_error_t);
   auto trailing = xz;
   trailing.push_back(0);
-  EXPECT_THROW(uncompress_block(trailing, data.size(), "trailing"), pentago::error);
+  EXPECT_THROW(uncompress_block(trailing, data.size(), "trailing"), pentago::pentago_error_t);
   // zlib data (78 9c ...) is not supported.
   const std::vector<uint8_t> zlib = {0x78, 0x9c, 0x63, 0x60, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01};
   try {
     uncompress_block(zlib, 2, "zlib block");
     ADD_FAILURE() << "no error";
-  } catch (const pentago::error& e) {
+  } catch (const pentago::pentago_error_t& e) {
     EXPECT_NE(std::string(e.what()).find("zlib block"), std::string::npos);
   }
-  EXPECT_THROW(uncompress_block({}, 0, "empty"), pentago::error);
+  EXPECT_THROW(uncompress_block({}, 0, "empty"), pentago::pentago_error_t);
   // Every single-byte corruption is caught (headers, data or one of the checksums).
   for (size_t i = 0; i < xz.size(); i++) {
     auto bad = xz;
     bad[i] ^= 0x10;
-    EXPECT_THROW(uncompress_block(bad, data.size(), "flip"), pentago::error) << i;
+    EXPECT_THROW(uncompress_block(bad, data.size(), "flip"), pentago::pentago_error_t) << i;
   }
 }
 

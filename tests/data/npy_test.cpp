@@ -70,7 +70,7 @@ TEST(npy, round_trip) {
       for (auto& x : data) x = rng();
       const std::string path = temp_path("round.npy");
       write_npy(path, rows, cols, data);
-      const npy_array a = read_npy(path);
+      const npy_array_t a = read_npy(path);
       EXPECT_EQ(a.rows, rows);
       EXPECT_EQ(a.cols, cols);
       EXPECT_EQ(a.data, data);
@@ -83,7 +83,7 @@ TEST(npy, round_trip) {
 TEST(npy, published_counts) {
   for (int n = 0; n <= 35; n++) {
     SCOPED_TRACE(n);
-    const npy_array a = read_npy(shared("counts-" + std::to_string(n) + ".npy"));
+    const npy_array_t a = read_npy(shared("counts-" + std::to_string(n) + ".npy"));
     ASSERT_EQ(a.cols, 4u);
     const auto sections = slice_sections(n);
     ASSERT_EQ(a.rows, sections.size());
@@ -98,7 +98,7 @@ TEST(npy, published_counts) {
     }
   }
   // The empty board is a black win.
-  const npy_array zero = read_npy(shared("counts-0.npy"));
+  const npy_array_t zero = read_npy(shared("counts-0.npy"));
   EXPECT_EQ(zero.row(0)[1], 1u);
   EXPECT_EQ(zero.row(0)[2], 0u);
 }
@@ -107,7 +107,7 @@ TEST(npy, rewrite_is_byte_exact) {
   for (int n : {35, 0, 5, 24}) {
     const std::string path = shared("counts-" + std::to_string(n) + ".npy");
     const auto original = read_file(path);
-    const npy_array a = read_npy(path);
+    const npy_array_t a = read_npy(path);
     EXPECT_EQ(npy_bytes(a.rows, a.cols, a.data), original) << path;
     const std::string out = temp_path("rewrite.npy");
     write_npy(out, a.rows, a.cols, a.data);
@@ -121,13 +121,13 @@ TEST(npy, accepted_shape_spellings) {
   for (const char* shape : {"(3,2)", "(3, 2)", "(3,2,)", "(3, 2, )"}) {
     const std::string dict =
         std::string("{'descr': '<u8', 'fortran_order': False, 'shape': ") + shape + ", }   \n";
-    const npy_array a = parse_npy(with_dict(dict, body), shape);
+    const npy_array_t a = parse_npy(with_dict(dict, body), shape);
     EXPECT_EQ(a.rows, 3u);
     EXPECT_EQ(a.cols, 2u);
     EXPECT_EQ(a.data, body);
   }
   // Key order and the trailing comma of the dict do not matter.
-  const npy_array b = parse_npy(
+  const npy_array_t b = parse_npy(
       with_dict("{\"shape\": (2, 3), \"fortran_order\": False, \"descr\": \"<u8\"}\n", body), "b");
   EXPECT_EQ(b.rows, 2u);
 }
@@ -153,7 +153,7 @@ TEST(npy, rejects_bad_files) {
       "",
   };
   for (const auto& dict : bad_dicts)
-    EXPECT_THROW(parse_npy(with_dict(dict, body), "bad"), pentago::error) << dict;
+    EXPECT_THROW(parse_npy(with_dict(dict, body), "bad"), pentago::pentago_error_t) << dict;
 
   auto bytes = with_dict(good, body);
   auto mutate = [&](auto f) {
@@ -161,13 +161,15 @@ TEST(npy, rejects_bad_files) {
     f(copy);
     return copy;
   };
-  EXPECT_THROW(parse_npy(mutate([](auto& b) { b[0] = 0x92; }), "magic"), pentago::error);
-  EXPECT_THROW(parse_npy(mutate([](auto& b) { b[6] = 3; }), "version"), pentago::error);
-  EXPECT_THROW(parse_npy(mutate([](auto& b) { b[8] = 0xff; }), "length"), pentago::error);
-  EXPECT_THROW(parse_npy(mutate([](auto& b) { b.pop_back(); }), "short"), pentago::error);
-  EXPECT_THROW(parse_npy(mutate([](auto& b) { b.push_back(0); }), "long"), pentago::error);
-  EXPECT_THROW(parse_npy(mutate([](auto& b) { b.resize(9); }), "truncated"), pentago::error);
-  EXPECT_THROW(parse_npy({}, "empty"), pentago::error);
+  EXPECT_THROW(parse_npy(mutate([](auto& b) { b[0] = 0x92; }), "magic"), pentago::pentago_error_t);
+  EXPECT_THROW(parse_npy(mutate([](auto& b) { b[6] = 3; }), "version"), pentago::pentago_error_t);
+  EXPECT_THROW(parse_npy(mutate([](auto& b) { b[8] = 0xff; }), "length"), pentago::pentago_error_t);
+  EXPECT_THROW(parse_npy(mutate([](auto& b) { b.pop_back(); }), "short"), pentago::pentago_error_t);
+  EXPECT_THROW(parse_npy(mutate([](auto& b) { b.push_back(0); }), "long"),
+               pentago::pentago_error_t);
+  EXPECT_THROW(parse_npy(mutate([](auto& b) { b.resize(9); }), "truncated"),
+               pentago::pentago_error_t);
+  EXPECT_THROW(parse_npy({}, "empty"), pentago::pentago_error_t);
 
   // The file reader reports the file name.
   const std::string path = temp_path("bad.npy");
@@ -175,11 +177,11 @@ TEST(npy, rejects_bad_files) {
   try {
     read_npy(path);
     ADD_FAILURE() << "no error";
-  } catch (const pentago::error& e) {
+  } catch (const pentago::pentago_error_t& e) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
   }
   std::remove(path.c_str());
-  EXPECT_THROW(read_npy(temp_path("missing.npy")), pentago::error);
+  EXPECT_THROW(read_npy(temp_path("missing.npy")), pentago::pentago_error_t);
 }
 
 }  // namespace

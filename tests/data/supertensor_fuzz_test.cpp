@@ -109,7 +109,7 @@ bool mutate(std::vector<uint8_t>& bytes, std::mt19937_64& rng, const std::vector
 // Reads a slice file image completely through the reader; returns all nodes in file order.
 std::vector<superinfo_t> read_slice_fully(const std::vector<uint8_t>& bytes) {
   std::vector<superinfo_t> all;
-  const supertensor_reader reader(std::make_shared<const input_file>("fuzz.pentago", bytes));
+  const supertensor_reader_t reader(std::make_shared<const input_file_t>("fuzz.pentago", bytes));
   reader.load_indexes();
   for (int s = 0; s < int(reader.sections().size()); s++) {
     const auto& section = reader.sections()[s];
@@ -146,7 +146,7 @@ outcome_t fuzz(const std::vector<uint8_t>& original, int iterations, uint64_t se
         out.harmless++;
         EXPECT_TRUE(result == clean) << "iteration " << i << ": a corrupted blob decoded silently";
       }
-    } catch (const pentago::error&) {
+    } catch (const pentago::pentago_error_t&) {
       out.errors++;
     }
   }
@@ -158,7 +158,7 @@ TEST(supertensor_fuzz, slice_files) {
   for (int n = 0; n <= 2; n++) {
     const std::string path = shared("slice-" + std::to_string(n) + ".pentago");
     const auto original = read_file(path);
-    const supertensor_reader clean(path);
+    const supertensor_reader_t clean(path);
     std::vector<range_t> hot = {{0, clean.data_start()}}, strict;
     for (int s = 0; s < int(clean.sections().size()); s++) {
       const auto& index = clean.headers()[s].index;
@@ -190,7 +190,7 @@ TEST(supertensor_fuzz, written_slice) {
       0);
   const auto original = read_file(path);
   std::remove(path.c_str());
-  const supertensor_reader clean(std::make_shared<const input_file>("clean", original));
+  const supertensor_reader_t clean(std::make_shared<const input_file_t>("clean", original));
   std::vector<range_t> hot = {{0, clean.data_start()}}, strict;
   for (int s = 0; s < int(clean.sections().size()); s++) {
     const auto& index = clean.headers()[s].index;
@@ -207,11 +207,11 @@ TEST(supertensor_fuzz, written_slice) {
 TEST(supertensor_fuzz, index_sidecars) {
   for (int n = 0; n <= 2; n++) {
     const std::string path = shared("slice-" + std::to_string(n) + ".pentago");
-    const input_file pentago(path);
+    const input_file_t pentago(path);
     const auto original = read_file(path + ".index");
     const std::vector<range_t> hot = {{0, original.size()}};
     const outcome_t r = fuzz(original, 5000, 2000 + n, hot, {}, [&](const auto& bytes) {
-      const slice_index_reader index(std::make_shared<const input_file>("fuzz.index", bytes));
+      const slice_index_reader_t index(std::make_shared<const input_file_t>("fuzz.index", bytes));
       for (int s = 0; s < int(index.sections().size()); s++)
         for (uint64_t k = 0; k < section_block_count(index.sections()[s]); k++)
           index.read_block(pentago, s, block_from_index(index.sections()[s], k));

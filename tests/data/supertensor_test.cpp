@@ -29,12 +29,12 @@ std::string temp_path(const std::string& name) {
   return testing::TempDir() + "/pentago-st-" + std::to_string(getpid()) + "-" + name;
 }
 
-supertensor_reader memory_reader(const std::vector<uint8_t>& bytes, const std::string& name) {
-  return supertensor_reader(std::make_shared<const input_file>(name, bytes));
+supertensor_reader_t memory_reader(const std::vector<uint8_t>& bytes, const std::string& name) {
+  return supertensor_reader_t(std::make_shared<const input_file_t>(name, bytes));
 }
 
 // Reads every index and every block; returns the number of nodes.
-uint64_t read_everything(const supertensor_reader& reader) {
+uint64_t read_everything(const supertensor_reader_t& reader) {
   uint64_t nodes = 0;
   reader.load_indexes();
   for (int s = 0; s < int(reader.sections().size()); s++) {
@@ -51,7 +51,7 @@ void expect_corrupt(const std::vector<uint8_t>& bytes, const std::string& label)
   try {
     read_everything(memory_reader(bytes, name));
     ADD_FAILURE() << label << ": no error";
-  } catch (const pentago::error& e) {
+  } catch (const pentago::pentago_error_t& e) {
     EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
   }
 }
@@ -120,7 +120,7 @@ TEST(supertensor, header_pack_and_validate) {
   for (size_t i = 0; i < breaks.size(); i++) {
     auto h = good;
     breaks[i](h);
-    EXPECT_THROW(h.validate("broken"), pentago::error) << i;
+    EXPECT_THROW(h.validate("broken"), pentago::pentago_error_t) << i;
   }
   auto v2 = good;
   v2.version = 2;
@@ -130,7 +130,7 @@ TEST(supertensor, header_pack_and_validate) {
 TEST(supertensor, published_headers) {
   for (int n = 0; n <= 2; n++) {
     SCOPED_TRACE(n);
-    const supertensor_reader reader(slice_path(n));
+    const supertensor_reader_t reader(slice_path(n));
     EXPECT_EQ(reader.slice(), n);
     EXPECT_EQ(reader.sections(), slice_sections(n));
     EXPECT_EQ(reader.data_start(), slice_headers_size(reader.sections().size()));
@@ -152,7 +152,7 @@ TEST(supertensor, published_headers) {
 }
 
 TEST(supertensor, empty_board_is_a_black_win) {
-  const supertensor_reader reader(slice_path(0));
+  const supertensor_reader_t reader(slice_path(0));
   ASSERT_EQ(reader.sections().size(), 1u);
   const auto nodes = reader.read_block(0, {0, 0, 0, 0});
   ASSERT_EQ(nodes.size(), 1u);
@@ -166,8 +166,8 @@ TEST(supertensor, empty_board_is_a_black_win) {
 TEST(supertensor, published_counts) {
   for (int n = 0; n <= 2; n++) {
     SCOPED_TRACE(n);
-    const supertensor_reader reader(slice_path(n));
-    const npy_array counts = read_npy(shared("counts-" + std::to_string(n) + ".npy"));
+    const supertensor_reader_t reader(slice_path(n));
+    const npy_array_t counts = read_npy(shared("counts-" + std::to_string(n) + ".npy"));
     ASSERT_EQ(counts.rows, reader.sections().size());
     for (int s = 0; s < int(reader.sections().size()); s++) {
       const section_t& section = reader.sections()[s];
@@ -200,7 +200,7 @@ TEST(supertensor, published_recompression_is_bit_exact) {
   // Our filter + liblzma preset 6 + CRC64 reproduces every published block and index.
   for (int n = 0; n <= 2; n++) {
     SCOPED_TRACE(n);
-    const supertensor_reader reader(slice_path(n));
+    const supertensor_reader_t reader(slice_path(n));
     for (int s = 0; s < int(reader.sections().size()); s++) {
       const auto& section = reader.sections()[s];
       const auto blobs = reader.block_index(s);
@@ -219,9 +219,9 @@ TEST(supertensor, published_recompression_is_bit_exact) {
 TEST(supertensor, published_index_sidecars) {
   for (int n = 0; n <= 2; n++) {
     SCOPED_TRACE(n);
-    const supertensor_reader reader(slice_path(n));
+    const supertensor_reader_t reader(slice_path(n));
     const std::string index_path = slice_path(n) + ".index";
-    const slice_index_reader index(index_path);
+    const slice_index_reader_t index(index_path);
     EXPECT_EQ(index.slice(), n);
     EXPECT_EQ(index.sections(), reader.sections());
     uint64_t record = 0;
@@ -231,7 +231,7 @@ TEST(supertensor, published_index_sidecars) {
       const auto blobs = reader.block_index(s);
       for (uint64_t k = 0; k < blobs.size(); k++, record++) {
         const block_t block = block_from_index(section, k);
-        const slice_index_entry e = index.entry(s, block);
+        const slice_index_entry_t e = index.entry(s, block);
         EXPECT_EQ(e, index.entry(record));
         EXPECT_EQ(e.offset, blobs[k].offset);
         EXPECT_EQ(e.compressed_size, blobs[k].compressed_size);
@@ -241,9 +241,9 @@ TEST(supertensor, published_index_sidecars) {
     EXPECT_EQ(record, index.total_blocks());
     // The sidecar derived from the slice file is the published one, byte for byte.
     EXPECT_EQ(slice_index_bytes(reader), read_file(index_path));
-    EXPECT_THROW(index.entry(record), pentago::error);
-    EXPECT_THROW(index.entry(0, {9, 0, 0, 0}), pentago::error);
-    EXPECT_THROW(index.entry(99, {0, 0, 0, 0}), pentago::error);
+    EXPECT_THROW(index.entry(record), pentago::pentago_error_t);
+    EXPECT_THROW(index.entry(0, {9, 0, 0, 0}), pentago::pentago_error_t);
+    EXPECT_THROW(index.entry(99, {0, 0, 0, 0}), pentago::pentago_error_t);
   }
 }
 
@@ -260,7 +260,7 @@ TEST(supertensor, random_round_trip) {
   write_slice_file(path3, sections, fill, 1, 3);
   EXPECT_EQ(read_file(path), read_file(path3));  // threading does not change the bytes
 
-  const supertensor_reader reader(path);
+  const supertensor_reader_t reader(path);
   EXPECT_EQ(reader.slice(), n);
   EXPECT_EQ(reader.sections(), sections);
   uint64_t nodes = 0;
@@ -276,7 +276,7 @@ TEST(supertensor, random_round_trip) {
   EXPECT_EQ(read_everything(reader), nodes);
 
   // Concurrent readers share lazily loaded indexes.
-  const supertensor_reader shared_reader(path);
+  const supertensor_reader_t shared_reader(path);
   std::atomic<int> mismatches{0};
   {
     std::vector<std::jthread> threads;
@@ -295,7 +295,7 @@ TEST(supertensor, random_round_trip) {
   // Sidecar round trip.
   const std::string index_path = path + ".index";
   write_slice_index(reader, index_path);
-  const slice_index_reader index(index_path);
+  const slice_index_reader_t index(index_path);
   EXPECT_EQ(index.slice(), n);
   for (int s = 0; s < int(sections.size()); s += 7) {
     const block_t block = block_from_index(sections[s], section_block_count(sections[s]) - 1);
@@ -316,15 +316,15 @@ TEST(supertensor, partial_and_empty_files) {
         for (int i = 0; i < int(nodes.size()); i++) nodes[i] = synthetic(s, b, i);
       },
       0);
-  const supertensor_reader reader(path);
+  const supertensor_reader_t reader(path);
   EXPECT_EQ(reader.sections(), sections);
   EXPECT_GT(read_everything(reader), 0u);
   const auto bytes = slice_index_bytes(reader);
   uint64_t blocks = 0;
   for (const auto& s : sections) blocks += section_block_count(s);
   EXPECT_EQ(bytes.size(), slice_index_header_size + slice_index_entry_size * blocks);
-  const auto sidecar = std::make_shared<const input_file>("partial.pentago.index", bytes);
-  const slice_index_reader index(sidecar, &sections);
+  const auto sidecar = std::make_shared<const input_file_t>("partial.pentago.index", bytes);
+  const slice_index_reader_t index(sidecar, &sections);
   EXPECT_TRUE(index.partial());
   EXPECT_EQ(index.sections(), sections);
   EXPECT_EQ(index.total_blocks(), blocks);
@@ -335,19 +335,19 @@ TEST(supertensor, partial_and_empty_files) {
   }
   // Without the file's sections only the 2013 layout is accepted: a clear one-line error.
   try {
-    const slice_index_reader complete_only(sidecar);
+    const slice_index_reader_t complete_only(sidecar);
     ADD_FAILURE() << "a partial sidecar read as a complete one";
-  } catch (const pentago::error& e) {
+  } catch (const pentago::pentago_error_t& e) {
     EXPECT_NE(std::string(e.what()).find("matches neither slice 4"), std::string::npos) << e.what();
   }
   // A size matching neither layout: the error names both sizes, on one line.
   auto wrong = bytes;
   wrong.resize(wrong.size() + slice_index_entry_size);
   try {
-    const slice_index_reader bad(std::make_shared<const input_file>("wrong.pentago.index", wrong),
-                                 &sections);
+    const slice_index_reader_t bad(
+        std::make_shared<const input_file_t>("wrong.pentago.index", wrong), &sections);
     ADD_FAILURE() << "a wrong-size sidecar was accepted";
-  } catch (const pentago::error& e) {
+  } catch (const pentago::pentago_error_t& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("wrong.pentago.index: size " + std::to_string(wrong.size()) +
                         " matches neither slice 4"),
@@ -364,15 +364,17 @@ TEST(supertensor, partial_and_empty_files) {
   const auto e = memory_reader(empty, "empty.pentago");
   EXPECT_EQ(e.slice(), -1);
   EXPECT_TRUE(e.sections().empty());
-  EXPECT_THROW(slice_index_bytes(e), pentago::error);
+  EXPECT_THROW(slice_index_bytes(e), pentago::pentago_error_t);
 
   // Sections must be ascending and of one slice.
   const auto five = slice_sections(5);
   auto nothing = [](int, const section_t&, const block_t&, std::span<superinfo_t>) {};
   const std::vector<section_t> backwards = {five[1], five[0]};
-  EXPECT_THROW(write_slice_file(temp_path("bad.pentago"), backwards, nothing), pentago::error);
+  EXPECT_THROW(write_slice_file(temp_path("bad.pentago"), backwards, nothing),
+               pentago::pentago_error_t);
   const std::vector<section_t> mixed = {sections[0], five[0]};
-  EXPECT_THROW(write_slice_file(temp_path("bad.pentago"), mixed, nothing), pentago::error);
+  EXPECT_THROW(write_slice_file(temp_path("bad.pentago"), mixed, nothing),
+               pentago::pentago_error_t);
   std::remove(temp_path("bad.pentago").c_str());
 }
 
@@ -403,7 +405,7 @@ TEST(supertensor, single_section_file) {
 
 TEST(supertensor, corrupt_files) {
   const auto original = read_file(slice_path(2));
-  const supertensor_reader clean(slice_path(2));
+  const supertensor_reader_t clean(slice_path(2));
   const uint64_t size = original.size();
   const uint64_t start = clean.data_start();
   const blob_t block = clean.block_blob(1, {0, 0, 0, 0});
@@ -473,25 +475,25 @@ TEST(supertensor, corrupt_files) {
   expect_corrupt(with_blob([&](blob_t& b) { b.offset += 1; }), "block-shifted");
 
   // Bad arguments are errors too.
-  EXPECT_THROW(clean.read_block(3, {0, 0, 0, 0}), pentago::error);
-  EXPECT_THROW(clean.read_block(-1, {0, 0, 0, 0}), pentago::error);
-  EXPECT_THROW(clean.read_block(0, {60, 0, 0, 0}), pentago::error);
+  EXPECT_THROW(clean.read_block(3, {0, 0, 0, 0}), pentago::pentago_error_t);
+  EXPECT_THROW(clean.read_block(-1, {0, 0, 0, 0}), pentago::pentago_error_t);
+  EXPECT_THROW(clean.read_block(0, {60, 0, 0, 0}), pentago::pentago_error_t);
   std::vector<superinfo_t> wrong(2);
-  EXPECT_THROW(clean.read_block(0, {0, 0, 0, 0}, wrong), pentago::error);
-  EXPECT_THROW(supertensor_reader(temp_path("missing.pentago")), pentago::error);
+  EXPECT_THROW(clean.read_block(0, {0, 0, 0, 0}, wrong), pentago::pentago_error_t);
+  EXPECT_THROW(supertensor_reader_t(temp_path("missing.pentago")), pentago::pentago_error_t);
 }
 
 TEST(supertensor, corrupt_index_sidecars) {
   const auto original = read_file(slice_path(2) + ".index");
-  const input_file pentago(slice_path(2));
+  const input_file_t pentago(slice_path(2));
   auto expect_bad = [&](std::vector<uint8_t> bytes, const std::string& label) {
     try {
-      const slice_index_reader index(std::make_shared<const input_file>(label, bytes));
+      const slice_index_reader_t index(std::make_shared<const input_file_t>(label, bytes));
       for (int s = 0; s < int(index.sections().size()); s++)
         for (uint64_t k = 0; k < section_block_count(index.sections()[s]); k++)
           index.read_block(pentago, s, block_from_index(index.sections()[s], k));
       ADD_FAILURE() << label << ": no error";
-    } catch (const pentago::error& e) {
+    } catch (const pentago::pentago_error_t& e) {
       EXPECT_NE(std::string(e.what()).find(label), std::string::npos) << e.what();
     }
   };

@@ -29,15 +29,15 @@ namespace fs = std::filesystem;
 
 // Directories of this process (ctest runs tests in parallel processes, each building its
 // own fixtures), removed at exit unless PENTAGO_KEEP_TEST_RUNS is set.
-struct test_dirs {
+struct test_dirs_t {
   std::vector<fs::path> paths;
-  ~test_dirs() {
+  ~test_dirs_t() {
     if (std::getenv("PENTAGO_KEEP_TEST_RUNS")) return;
     std::error_code ec;
     for (const auto& p : paths) fs::remove_all(p, ec);
   }
 };
-inline test_dirs created_dirs;
+inline test_dirs_t created_dirs;
 
 inline std::string fresh_dir(const std::string& name) {
   const fs::path dir = fs::path(PENTAGO_BINARY_DIR) / "test-runs" /
@@ -73,7 +73,7 @@ inline void write_slice(const std::string& dir, int n, const std::vector<section
 }
 
 inline void solve(const std::string& root, const std::string& dir, int meaningless, int save = -1) {
-  local_options o;
+  local_options_t o;
   o.save = save;
   o.root = section_t::parse(root);
   o.threads = 2;
@@ -92,10 +92,10 @@ inline std::string meaningless_run() {
     std::ofstream(d + "/meaningless-4");  // the marker (harmless if the solver wrote it)
     const auto slices = descendant_sections(section_t(), 4);
     write_slice(d, 4, slices[4], [](board_t b) { return to_black_white(meaningless_value(b), 0); });
-    super_search_options o;
+    super_search_options_t o;
     o.leaf_stones = 4;
     o.leaf = cached_leaf(meaningless_value);
-    super_searcher searcher(o);
+    super_searcher_t searcher(o);
     for (int n : {3, 2})
       write_slice(d, n, slices[n], [&](board_t b) { return searcher.black_white(b); });
     write_run_record(d, "00000000", -1, 4);
@@ -111,7 +111,7 @@ inline std::string real_run() {
     const std::string d = fresh_dir("real");
     solve(real_root, d, 0);
     const auto slices = descendant_sections(section_t::parse(real_root), 35);
-    super_searcher searcher;
+    super_searcher_t searcher;
     for (int n = 32; n <= 35; n++)
       write_slice(d, n, slices[n], [&](board_t b) { return searcher.black_white(b); });
     write_run_record(d, real_root);
@@ -136,24 +136,24 @@ inline std::string published_run() {
 }
 
 // The published slices are no run: checked without a run record.
-inline check_options files_only() {
-  check_options o;
+inline check_options_t files_only() {
+  check_options_t o;
   o.require_record = false;
   return o;
 }
 
-inline check_result check(const std::string& dir, check_options o = {}) {
+inline check_result_t check(const std::string& dir, check_options_t o = {}) {
   o.threads = 2;
   return check_run_directory(dir, o);
 }
 
-inline std::string all_failures(const check_result& r) {
+inline std::string all_failures(const check_result_t& r) {
   std::string text;
   for (const auto& f : r.failures) text += f + "\n";
   return text;
 }
 
-inline bool mentions(const check_result& r, const std::string& word) {
+inline bool mentions(const check_result_t& r, const std::string& word) {
   return all_failures(r).find(word) != std::string::npos;
 }
 

@@ -22,14 +22,14 @@ namespace {
 
 // Forward search of the samples is left out (check_test covers it): these damages are not
 // in the samples.
-check_options quick() {
-  check_options o;
+check_options_t quick() {
+  check_options_t o;
   o.search_min = 36;
   return o;
 }
 
-check_options with_published_counts() {
-  check_options o = quick();
+check_options_t with_published_counts() {
+  check_options_t o = quick();
   o.data = PENTAGO_SHARED_DATA;
   return o;
 }
@@ -72,7 +72,7 @@ void replace(std::string& line, const std::string& from, const std::string& to) 
 
 // counts-31.npy (slice 31 has no slice file) with one row changed by edit.
 std::string with_counts_31(const std::string& name,
-                           const std::function<void(npy_array&, uint64_t row)>& edit) {
+                           const std::function<void(npy_array_t&, uint64_t row)>& edit) {
   const auto dir = copy_dir(real_run(), name);
   const std::string path = dir + "/counts-31.npy";
   auto counts = read_npy(path);
@@ -86,7 +86,7 @@ std::string with_counts_31(const std::string& name,
 }
 
 void expect_caught(const std::string& damage, const std::string& dir, const std::string& reason,
-                   const check_options& o = quick()) {
+                   const check_options_t& o = quick()) {
   const auto r = check(dir, o);
   EXPECT_FALSE(r.passed()) << damage << " passed";
   EXPECT_TRUE(mentions(r, reason)) << damage << ": " << all_failures(r);
@@ -106,13 +106,13 @@ TEST(check_record, undamaged_run_passes_and_equals_the_published_counts) {
 }
 
 TEST(check_record, changed_counts_of_a_slice_without_its_file) {
-  const auto add_one = with_counts_31("counts-plus-one", [](npy_array& c, uint64_t r) {
+  const auto add_one = with_counts_31("counts-plus-one", [](npy_array_t& c, uint64_t r) {
     c.data[4 * r + 1] += 1;  // black wins + 1
   });
-  const auto flipped = with_counts_31("counts-flipped", [](npy_array& c, uint64_t r) {
+  const auto flipped = with_counts_31("counts-flipped", [](npy_array_t& c, uint64_t r) {
     c.data[4 * r + 2] ^= 4;  // a bit of white wins
   });
-  const auto swapped = with_counts_31("counts-swapped", [](npy_array& c, uint64_t r) {
+  const auto swapped = with_counts_31("counts-swapped", [](npy_array_t& c, uint64_t r) {
     std::swap(c.data[4 * r + 1], c.data[4 * r + 2]);  // black and white
   });
   for (const auto& dir : {add_one, flipped, swapped}) {
@@ -128,7 +128,7 @@ TEST(check_record, damaged_records_fail) {
     const auto dir = copy_dir(real_run(), "record-deleted");
     fs::remove(dir + "/run.jsonl");
     expect_caught("record deleted", dir, "no run.jsonl");
-    check_options o = quick();
+    check_options_t o = quick();
     o.require_record = false;
     EXPECT_TRUE(check(dir, o).passed()) << "--no-record";
   }
@@ -232,6 +232,6 @@ TEST(check_record, reader_keeps_the_fields_and_refuses_non_files) {
   EXPECT_EQ(run.slices[0].slice, 35);
   ASSERT_TRUE(run.done);
   EXPECT_EQ(run.done->slices, (std::vector<int>{35, 34, 33, 32, 31}));
-  EXPECT_THROW(read_run_record(real_run()), error);               // a directory
-  EXPECT_THROW(read_run_record(real_run() + "/no-such"), error);  // missing
+  EXPECT_THROW(read_run_record(real_run()), pentago_error_t);               // a directory
+  EXPECT_THROW(read_run_record(real_run() + "/no-such"), pentago_error_t);  // missing
 }

@@ -61,14 +61,14 @@ TEST(check, meaningless_run_passes) {
 
 TEST(check, meaningless_integrity) {
   for (int n : {2, 3}) {
-    check_options o;
+    check_options_t o;
     o.integrity = {n};
     const auto r = check(meaningless_run(), o);
     EXPECT_TRUE(r.passed()) << all_failures(r);
     EXPECT_EQ(r.integrity_boards, slice_nodes("00000000", n, 4)) << n;
   }
   // A fraction of the boards.
-  check_options o;
+  check_options_t o;
   o.integrity = {3};
   o.fraction = 0.25;
   const auto r = check(meaningless_run(), o);
@@ -82,7 +82,7 @@ TEST(check, integrity_against_the_meaningless_marker) {
   const auto dir = copy_dir(meaningless_run(), "no-slice-4");
   fs::remove(dir + "/slice-4.pentago");
   write_run_record(dir, "00000000", -1, 4);  // a run that did not save slice 4
-  check_options o;
+  check_options_t o;
   o.integrity = {3};
   const auto r = check(dir, o);
   EXPECT_TRUE(r.passed()) << all_failures(r);
@@ -91,7 +91,7 @@ TEST(check, integrity_against_the_meaningless_marker) {
 
 TEST(check, real_root_passes_with_integrity) {
   for (int n : {32, 34, 35}) {
-    check_options o;
+    check_options_t o;
     o.integrity = {n};
     const auto r = check(real_run(), o);
     EXPECT_TRUE(r.passed()) << all_failures(r);
@@ -103,7 +103,7 @@ TEST(check, real_root_passes_with_integrity) {
 
 TEST(check, published_slices_pass_with_integrity) {
   for (int n : {0, 1}) {
-    check_options o = files_only();
+    check_options_t o = files_only();
     o.integrity = {n};
     const auto r = check(published_run(), o);
     EXPECT_TRUE(r.passed()) << all_failures(r);
@@ -111,7 +111,7 @@ TEST(check, published_slices_pass_with_integrity) {
     EXPECT_EQ(r.count_rows, 1u + 1u + 3u);
     EXPECT_EQ(r.integrity_boards, slice_nodes("00000000", n));
   }
-  check_options o = files_only();
+  check_options_t o = files_only();
   o.integrity = {0, 1};  // repeated --integrity
   const auto r = check(published_run(), o);
   EXPECT_TRUE(r.passed()) << all_failures(r);
@@ -127,7 +127,7 @@ TEST(check, slices_saved_by_the_solver_pass) {
   solve(real_root, real, 0, 35);
   record(real, real_root, 35, 0);
   for (int n : {31, 34}) {
-    check_options o;
+    check_options_t o;
     o.integrity = {n};
     const auto r = check(real, o);
     EXPECT_TRUE(r.passed()) << all_failures(r);
@@ -140,7 +140,7 @@ TEST(check, slices_saved_by_the_solver_pass) {
   solve("00000000", meaningless, 4, 4);
   std::ofstream(meaningless + "/meaningless-4");
   record(meaningless, "00000000", 4, 4);
-  check_options o;
+  check_options_t o;
   o.integrity = {3};
   const auto r = check(meaningless, o);
   EXPECT_TRUE(r.passed()) << all_failures(r);
@@ -153,7 +153,7 @@ TEST(check, flipped_bit_in_a_block_fails) {
   const std::string path = dir + "/slice-3.pentago";
   uint64_t offset;
   {
-    const supertensor_reader reader(path);
+    const supertensor_reader_t reader(path);
     const auto blob = reader.block_blob(0, block_t{0, 0, 0, 0});
     offset = blob.offset + blob.compressed_size / 2;
   }
@@ -205,7 +205,7 @@ TEST(check, wrong_stored_value_fails_integrity) {
   const auto dir = copy_dir(meaningless_run(), "wrong-value");
   const auto sections = descendant_sections(section_t(), 4)[3];
   const board_t victim = section_board(sections[1], {0, 0, 0, 0});
-  slice_database db;
+  slice_database_t db;
   db.add_file(meaningless_run() + "/slice-3.pentago");
   fs::remove(dir + "/slice-3.pentago");
   write_slice(dir, 3, sections, [&](board_t b) {
@@ -213,7 +213,7 @@ TEST(check, wrong_stored_value_fails_integrity) {
     if (b == victim) std::swap(v.win, v.notlose);
     return v;
   });
-  check_options o;
+  check_options_t o;
   o.integrity = {3};
   const auto r = check(dir, o);
   EXPECT_FALSE(r.passed());
@@ -241,7 +241,7 @@ TEST(check, strange_files_and_sample_counts) {
   EXPECT_FALSE(r.passed());
   EXPECT_TRUE(mentions(r, "unexpected non-file pictures")) << all_failures(r);
   fs::remove(dir + "/pictures");
-  check_options o;
+  check_options_t o;
   o.samples = 100;
   r = check(meaningless_run(), o);
   EXPECT_FALSE(r.passed());
@@ -274,16 +274,16 @@ TEST(check, sections_must_be_parents_and_children) {
 TEST(check, missing_directory_and_options) {
   const auto r = check(fresh_dir("missing"));
   EXPECT_FALSE(r.passed());
-  check_options o;
+  check_options_t o;
   o.fraction = 0;
-  EXPECT_THROW(check_run_directory(published_run(), o), usage_error);
+  EXPECT_THROW(check_run_directory(published_run(), o), usage_error_t);
   // A directory without run.jsonl fails with one line saying how to check it anyway.
   const auto unrecorded = check(published_run());
   ASSERT_EQ(unrecorded.failures.size(), 1u) << all_failures(unrecorded);
   EXPECT_TRUE(mentions(unrecorded, "no run.jsonl")) << all_failures(unrecorded);
   EXPECT_TRUE(mentions(unrecorded, "--no-record")) << all_failures(unrecorded);
   const char* argv[] = {"pentago-check", "--fraction", "0.5", "dir"};
-  EXPECT_THROW(parse_check_command(4, const_cast<char**>(argv)), usage_error);
+  EXPECT_THROW(parse_check_command(4, const_cast<char**>(argv)), usage_error_t);
   const char* argv2[] = {"pentago-check", "--integrity", "3", "--fraction", "0.5", "a", "b"};
   const auto c = parse_check_command(7, const_cast<char**>(argv2));
   EXPECT_EQ(c.options.integrity, std::vector<int>{3});
@@ -296,7 +296,7 @@ TEST(check, missing_directory_and_options) {
   EXPECT_FALSE(c3.options.require_record);
   EXPECT_EQ(c3.dirs, std::vector<std::string>{"d"});
   const char* argv4[] = {"pentago-check", "--no-record=1", "d"};
-  EXPECT_THROW(parse_check_command(3, const_cast<char**>(argv4)), usage_error);
+  EXPECT_THROW(parse_check_command(3, const_cast<char**>(argv4)), usage_error_t);
   const char* argv5[] = {"pentago-check", "--data", "/no/such/folder", "d"};
-  EXPECT_THROW(parse_check_command(4, const_cast<char**>(argv5)), usage_error);
+  EXPECT_THROW(parse_check_command(4, const_cast<char**>(argv5)), usage_error_t);
 }

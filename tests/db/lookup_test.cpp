@@ -26,7 +26,7 @@ std::string fresh_dir(const std::string& name) { return test::fresh_dir("lookup"
 }  // namespace
 
 TEST(lookup, empty_board_is_a_black_win) {
-  slice_database db;
+  slice_database_t db;
   EXPECT_EQ(db.add_directory(published), 3);
   EXPECT_EQ(db.slices(), (std::vector<int>{0, 1, 2}));
   // Black wins under every rotation of the empty board.
@@ -49,15 +49,15 @@ TEST(lookup, empty_board_is_a_black_win) {
 TEST(lookup, names_and_errors) {
   EXPECT_EQ(cell_name(0, 5), "a1");
   EXPECT_EQ(cell_name(5, 0), "f6");
-  slice_database db;
-  EXPECT_THROW(db.add_directory(fresh_dir("empty") + "/missing"), pentago::error);
+  slice_database_t db;
+  EXPECT_THROW(db.add_directory(fresh_dir("empty") + "/missing"), pentago::pentago_error_t);
   db.add_file(published + "/slice-1.pentago");
-  EXPECT_THROW(db.add_file(published + "/slice-1.pentago"), pentago::error);
-  EXPECT_THROW(db.black_white(0), pentago::error);  // slice 0 not added
+  EXPECT_THROW(db.add_file(published + "/slice-1.pentago"), pentago::pentago_error_t);
+  EXPECT_THROW(db.black_white(0), pentago::pentago_error_t);  // slice 0 not added
   EXPECT_FALSE(db.find(0).has_value());
   const std::string marker = fresh_dir("marker");
   std::ofstream(marker + "/meaningless-4");
-  slice_database m;
+  slice_database_t m;
   EXPECT_EQ(m.add_directory(marker), 0);
   EXPECT_EQ(m.meaningless(), 4);
 }
@@ -69,9 +69,9 @@ TEST(lookup, run_directory_scanner_classifies_files) {
         "meaningless-7", "log", "counts-99.npy", "slice-123.pentago", "meaningless-0", "notes.txt"})
     std::ofstream(dir + "/" + name);
   fs::create_directory(dir + "/slice-4.pentago");  // not a file
-  const run_directory_listing l = scan_run_directory(dir);
+  const run_directory_listing_t l = scan_run_directory(dir);
   ASSERT_EQ(l.slices.size(), 2u);
-  const slice_files& s3 = l.slices.at(3);
+  const slice_files_t& s3 = l.slices.at(3);
   EXPECT_EQ(s3.counts, dir + "/counts-3.npy");
   EXPECT_EQ(s3.sparse, dir + "/sparse-3.npy");
   EXPECT_EQ(s3.slice, dir + "/slice-3.pentago");
@@ -83,6 +83,6 @@ TEST(lookup, run_directory_scanner_classifies_files) {
   for (const auto& e : l.others) others.push_back(e.path().filename().string());
   EXPECT_EQ(others, (std::vector<std::string>{"counts-99.npy", "log", "meaningless-0", "notes.txt",
                                               "slice-123.pentago", "slice-4.pentago"}));
-  EXPECT_THROW(scan_run_directory(dir + "/log"), pentago::error);
+  EXPECT_THROW(scan_run_directory(dir + "/log"), pentago::pentago_error_t);
   fs::remove_all(dir);
 }

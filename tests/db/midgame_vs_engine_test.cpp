@@ -23,9 +23,9 @@ namespace {
 // 26 stones, ten empty cells, about 10^6 boards over its descendants.
 const char root_section[] = "90094004";
 
-struct run_dir {
+struct run_dir_t {
   std::string path;
-  ~run_dir() {
+  ~run_dir_t() {
     std::error_code ec;
     if (!path.empty() && !std::getenv("PENTAGO_KEEP_TEST_RUNS")) fs::remove_all(path, ec);
   }
@@ -45,7 +45,7 @@ board_t random_section_board(const section_t& section, std::mt19937_64& rng) {
 }
 
 // The saved value of a board to place, for its player to move (a full board: the rules).
-int saved_value(const slice_database& db, board_t board) {
+int saved_value(const slice_database_t& db, board_t board) {
   if (count_stones(board) == 36) return terminal_value(board);
   const superinfo_t bw = db.black_white(board);
   const int black = bw.win(0), white = bw.notlose(0);
@@ -55,12 +55,12 @@ int saved_value(const slice_database& db, board_t board) {
 }  // namespace
 
 TEST(midgame_vs_engine, random_boards_of_saved_slices_26_to_35) {
-  run_dir dir{(fs::path(PENTAGO_BINARY_DIR) / "test-runs" /
-               ("midgame-vs-engine-" + std::to_string(getpid())))
-                  .string()};
+  run_dir_t dir{(fs::path(PENTAGO_BINARY_DIR) / "test-runs" /
+                 ("midgame-vs-engine-" + std::to_string(getpid())))
+                    .string()};
   fs::remove_all(dir.path);
   fs::create_directories(fs::path(dir.path).parent_path());
-  local_options o;
+  local_options_t o;
   o.root = section_t::parse(root_section);
   o.threads = 2;
   o.dir = dir.path;
@@ -70,13 +70,13 @@ TEST(midgame_vs_engine, random_boards_of_saved_slices_26_to_35) {
   o.level = 1;
   run_local(o);
 
-  slice_database db;
+  slice_database_t db;
   db.add_directory(dir.path);
   for (int n = 26; n <= 35; n++) ASSERT_TRUE(db.has_slice(n)) << "slice " << n << " not saved";
   const auto sections = descendant_sections(o.root, 35);
   std::mt19937_64 rng(26);
-  midgame_workspace workspace;
-  midgame_options options;
+  midgame_workspace_t workspace;
+  midgame_options_t options;
   options.threads = 2;
   int compared = 0, open_roots = 0;
   for (int n = 26; n <= 35; n++) {
@@ -90,7 +90,7 @@ TEST(midgame_vs_engine, random_boards_of_saved_slices_26_to_35) {
       if (open[to_rotate] == 2) continue;
       SCOPED_TRACE(testing::Message()
                    << "slice " << n << " board " << board << (to_rotate ? "m" : ""));
-      const midgame_result r = midgame_solve(board, to_rotate, options, workspace);
+      const midgame_result_t r = midgame_solve(board, to_rotate, options, workspace);
       ASSERT_FALSE(r.values.empty());
       if (!to_rotate) {
         EXPECT_EQ(r.values.back().value, saved_value(db, board));
@@ -99,7 +99,7 @@ TEST(midgame_vs_engine, random_boards_of_saved_slices_26_to_35) {
       open[to_rotate] += r.values.size() > 1;
       open_roots += r.values.size() > 1;
       // Every listed board to place (after a rotation) of slice n (to rotate) or n + 1.
-      for (const midgame_value& v : r.values) {
+      for (const midgame_value_t& v : r.values) {
         if (v.to_rotate || v.board == board) continue;
         EXPECT_EQ(v.value, saved_value(db, v.board)) << "child " << v.board;
         compared++;

@@ -19,7 +19,7 @@ inline void write_run_record(const std::string& dir, const std::string& root, in
   for (int n = 35; n >= 0; n--) {
     const std::string counts = "counts-" + std::to_string(n) + ".npy";
     if (!fs::exists(fs::path(dir) / counts)) continue;
-    const npy_array rows = read_npy(dir + "/" + counts);
+    const npy_array_t rows = read_npy(dir + "/" + counts);
     uint64_t nodes = 0;
     for (uint64_t r = 0; r < rows.rows; r++) nodes += section_t::from_sig(rows(r, 0)).size();
     std::string files = "{\"name\":\"" + counts + "\"}";

@@ -21,10 +21,10 @@ std::vector<uint8_t> page_of(uint8_t value) { return std::vector<uint8_t>(page, 
 // Between slices: lend_top moves the top pages into the pool's budget (buffers come from
 // them), reclaim takes them back and sets the pool's budget and the arena's limit anew.
 TEST(arena_lending, lends_the_top_and_takes_it_back) {
-  compacting_store arena(64 * page, 0);
-  buffer_pool pool(0, page / sizeof(superinfo_t));
-  arena_lending lending(arena, pool);
-  const group_id g = arena.create_group(64);
+  compacting_store_t arena(64 * page, 0);
+  buffer_pool_t pool(0, page / sizeof(superinfo_t));
+  arena_lending_t lending(arena, pool);
+  const group_id_t g = arena.create_group(64);
   for (size_t i = 0; i < 8; i++) arena.set(g, i, page_of(uint8_t(i)));
   EXPECT_EQ(lending.lend_top(16 * page), 48 * page);
   EXPECT_EQ(arena.limit(), 16 * page);
@@ -63,10 +63,10 @@ TEST(arena_lending, lends_the_top_and_takes_it_back) {
 // data down to its live bytes plus the reserve; space freed below its data after a collection
 // that step() runs itself; nothing in steps of less than a 32nd of the limit; reclaim ends it.
 TEST(arena_lending, lends_the_room_above_its_data_and_collects_freed_space) {
-  compacting_store arena(64 * page, 0);
-  buffer_pool pool(0, page / sizeof(superinfo_t));
-  arena_lending lending(arena, pool);
-  const group_id g = arena.create_group(64);
+  compacting_store_t arena(64 * page, 0);
+  buffer_pool_t pool(0, page / sizeof(superinfo_t));
+  arena_lending_t lending(arena, pool);
+  const group_id_t g = arena.create_group(64);
   for (size_t i = 0; i < 48; i++) arena.set(g, i, page_of(uint8_t(i)));
   EXPECT_FALSE(lending.step());  // not asked to lend
   lending.lend_freed(4 * page);
@@ -97,10 +97,10 @@ TEST(arena_lending, lends_the_room_above_its_data_and_collects_freed_space) {
 // (from the arena's end up), and the pool's budget shrinks by as much; carved pages stay the
 // pool's.
 TEST(arena_lending, a_full_arena_takes_back_uncarved_lent_pages) {
-  compacting_store arena(64 * page, 0);
-  buffer_pool pool(0, page / sizeof(superinfo_t));
-  arena_lending lending(arena, pool);
-  const group_id g = arena.create_group(64);
+  compacting_store_t arena(64 * page, 0);
+  buffer_pool_t pool(0, page / sizeof(superinfo_t));
+  arena_lending_t lending(arena, pool);
+  const group_id_t g = arena.create_group(64);
   for (size_t i = 0; i < 8; i++) arena.set(g, i, page_of(uint8_t(i)));
   ASSERT_EQ(lending.lend_top(8 * page), 56 * page);
   superinfo_t* carved = pool.take();  // the lent chunk's last page
@@ -109,7 +109,8 @@ TEST(arena_lending, a_full_arena_takes_back_uncarved_lent_pages) {
   for (size_t i = 8; i < 63; i++) arena.set(g, i, page_of(uint8_t(i)));
   EXPECT_GE(arena.stats().limit_raises, 1u);
   EXPECT_EQ(pool.budget(), page);
-  EXPECT_THROW(arena.set(g, 63, page_of(63)), error);  // the carved page is not given back
+  EXPECT_THROW(arena.set(g, 63, page_of(63)),
+               pentago_error_t);  // the carved page is not given back
   std::vector<uint8_t> held;
   for (size_t i = 0; i < 63; i++) {
     arena.get(g, i, held);

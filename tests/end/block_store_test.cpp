@@ -18,7 +18,7 @@ using namespace pentago;
 
 namespace {
 
-struct contribution {
+struct contribution_t {
   int flat, dimension;
   std::vector<superinfo_t> values;
 };
@@ -43,11 +43,11 @@ std::vector<block_key_t> all_block_keys(const std::vector<section_t>& sections) 
 }
 
 // One random contribution per (block, open dimension) of `keys`, and each block's expected OR.
-std::vector<contribution> random_contributions(const std::vector<section_t>& sections,
-                                               const std::vector<block_key_t>& keys,
-                                               std::mt19937_64& rng,
-                                               std::vector<std::vector<superinfo_t>>& expected) {
-  std::vector<contribution> contributions;
+std::vector<contribution_t> random_contributions(const std::vector<section_t>& sections,
+                                                 const std::vector<block_key_t>& keys,
+                                                 std::mt19937_64& rng,
+                                                 std::vector<std::vector<superinfo_t>>& expected) {
+  std::vector<contribution_t> contributions;
   expected.assign(keys.size(), {});
   for (int f = 0; f < int(keys.size()); f++) {
     const section_t& s = sections[keys[f].section];
@@ -55,7 +55,7 @@ std::vector<contribution> random_contributions(const std::vector<section_t>& sec
     expected[f].resize(nodes);
     for (int d = 0; d < 4; d++) {
       if (s.quadrant_full(d)) continue;
-      contribution c{f, d, std::vector<superinfo_t>(nodes)};
+      contribution_t c{f, d, std::vector<superinfo_t>(nodes)};
       for (int i = 0; i < nodes; i++) {
         c.values[i] = random_pair(rng);
         expected[f][i].win |= c.values[i].win;
@@ -78,13 +78,13 @@ TEST(block_store, random_merge_orders_give_the_same_blocks) {
   std::vector<section_counts_t> first_counts;
   std::vector<sample_t> first_samples;
   for (int trial = 0; trial < 9; trial++) {
-    compacting_store heap(64 << 20);
+    compacting_store_t heap(64 << 20);
     // No partial budget, room for every block, or room for three blocks: then buffers freed
     // by completed blocks are taken by blocks at their second or later contribution.
     const uint64_t budget = trial % 3 == 0   ? 0
                             : trial % 3 == 1 ? uint64_t(1) << 30
-                                             : 3 * buffer_pool::block_bytes;
-    block_store store(sections, keys, {64}, heap, budget);
+                                             : 3 * buffer_pool_t::block_bytes;
+    block_store_t store(sections, keys, {64}, heap, budget);
     // Trials 6 to 8 drop complete blocks (the lowest slice of a run that is not saved): the
     // same counts and samples, and nothing left in the heap.
     const bool drop = trial >= 6;
@@ -109,7 +109,7 @@ TEST(block_store, random_merge_orders_give_the_same_blocks) {
     std::vector<superinfo_t> extra(store.nodes(0));
     int open = 0;
     while (sections[keys[0].section].quadrant_full(open)) open++;
-    EXPECT_THROW(store.accumulate(0, open, extra), error);
+    EXPECT_THROW(store.accumulate(0, open, extra), pentago_error_t);
     store.freeze();
     if (drop) {
       EXPECT_EQ(store.compressed_bytes(), 0u);
@@ -118,7 +118,7 @@ TEST(block_store, random_merge_orders_give_the_same_blocks) {
         EXPECT_GT(store.peak_held_bytes(), 0u);  // incomplete blocks were held
       }
       std::vector<superinfo_t> got(store.nodes(0));
-      EXPECT_THROW(store.read(0, got), error);
+      EXPECT_THROW(store.read(0, got), pentago_error_t);
     } else {
       EXPECT_GT(store.compressed_bytes(), 0u);
       EXPECT_LE(store.compressed_bytes(), store.peak_held_bytes());
@@ -169,10 +169,10 @@ TEST(block_store, complete_blocks_stay_uncompressed_where_the_arena_has_room) {
        {std::pair{margin + 2 * all_raw + (1 << 20), 0.3}, std::pair{margin + all_raw / 2, 0.1},
         std::pair{margin + 2 * all_raw + (1 << 20), 0.0}}) {
     SCOPED_TRACE("arena " + std::to_string(arena) + " ratio " + std::to_string(ratio));
-    compacting_store heap(arena);
-    block_store_options options;
+    compacting_store_t heap(arena);
+    block_store_options_t options;
     options.raw_reserve_ratio = ratio;
-    block_store store(sections, keys, options, heap, uint64_t(0));
+    block_store_t store(sections, keys, options, heap, uint64_t(0));
     for (auto c : contributions) store.accumulate(c.flat, c.dimension, c.values);
     store.freeze();
     uint64_t raw = 0, coded = 0, coded_nodes = 0;
@@ -181,7 +181,7 @@ TEST(block_store, complete_blocks_stay_uncompressed_where_the_arena_has_room) {
       if (bytes[0] == raw_block_flag) {
         raw += bytes.size();
       } else {
-        EXPECT_TRUE(bytes[0] == 0 || bytes[0] == uint8_t(block_codec::snappy));
+        EXPECT_TRUE(bytes[0] == 0 || bytes[0] == uint8_t(block_codec_t::snappy));
         coded += bytes.size();
         coded_nodes += uint64_t(store.nodes(f));
       }
@@ -212,19 +212,19 @@ TEST(block_store, complete_blocks_stay_uncompressed_where_the_arena_has_room) {
 TEST(block_store, incomplete_slice_cannot_freeze) {
   const auto sections = slice_sections(2);
   std::vector<block_key_t> keys{{0, block_from_index(sections[0], 0)}};
-  compacting_store heap(1 << 20);
-  block_store store(sections, keys, {}, heap);
-  EXPECT_THROW(store.freeze(), error);
+  compacting_store_t heap(1 << 20);
+  block_store_t store(sections, keys, {}, heap);
+  EXPECT_THROW(store.freeze(), pentago_error_t);
 }
 
 // Incomplete blocks without a partial buffer are held in the partial codec (LZ4 for
 // a dropped slice where it fits), complete blocks in the run's codec, both as the store's
 // options name them; both read back exactly.
 TEST(block_store, incomplete_blocks_take_the_partial_codec) {
-  const block_codec other = block_codec_available(block_codec::lz4)    ? block_codec::lz4
-                            : block_codec_available(block_codec::zstd) ? block_codec::zstd
-                                                                       : block_codec::snappy;
-  if (other == block_codec::snappy) GTEST_SKIP() << "neither LZ4 nor zstd is built in";
+  const block_codec_t other = block_codec_available(block_codec_t::lz4)    ? block_codec_t::lz4
+                              : block_codec_available(block_codec_t::zstd) ? block_codec_t::zstd
+                                                                           : block_codec_t::snappy;
+  if (other == block_codec_t::snappy) GTEST_SKIP() << "neither LZ4 nor zstd is built in";
   // A whole 8^4 block of a section with three open quadrants, with values drawn from a small
   // palette, so that every codec compresses them (each in its own way).
   const std::vector<section_t> sections{section_t::parse("44444454").standardize()};
@@ -232,14 +232,14 @@ TEST(block_store, incomplete_blocks_take_the_partial_codec) {
   ASSERT_EQ(section.open_quadrant_count(), 3);
   const std::vector<block_key_t> keys{{0, block_from_index(section, 0)}};
   for (const auto& [complete_codec, partial] :
-       {std::pair{block_codec::snappy, other}, std::pair{other, block_codec::snappy}}) {
+       {std::pair{block_codec_t::snappy, other}, std::pair{other, block_codec_t::snappy}}) {
     SCOPED_TRACE(std::string("complete ") + block_codec_name(complete_codec) + ", partial " +
                  block_codec_name(partial));
     std::mt19937_64 rng(5);
     std::vector<superinfo_t> palette(6);
     for (auto& v : palette) v = random_pair(rng);
-    compacting_store heap(16 << 20);
-    block_store store(sections, keys, {0, complete_codec, partial}, heap, uint64_t(0));
+    compacting_store_t heap(16 << 20);
+    block_store_t store(sections, keys, {0, complete_codec, partial}, heap, uint64_t(0));
     const int nodes = store.nodes(0);
     std::vector<superinfo_t> expected(nodes);
     bool first = true;
@@ -279,13 +279,16 @@ TEST(block_store, incomplete_blocks_take_the_partial_codec) {
 TEST(block_store, refuses_a_codec_not_built_in) {
   const std::vector<section_t> sections{section_t::parse("44444454").standardize()};
   const std::vector<block_key_t> keys{{0, block_from_index(sections[0], 0)}};
-  compacting_store heap(1 << 20);
-  for (const block_codec_row& row : block_codecs()) {
+  compacting_store_t heap(1 << 20);
+  for (const block_codec_row_t& row : block_codecs()) {
     if (row.built_in) continue;
-    EXPECT_THROW(block_store(sections, keys, {0, row.id, block_codec::snappy}, heap), error);
-    EXPECT_THROW(block_store(sections, keys, {0, block_codec::snappy, row.id}, heap), error);
+    EXPECT_THROW(block_store_t(sections, keys, {0, row.id, block_codec_t::snappy}, heap),
+                 pentago_error_t);
+    EXPECT_THROW(block_store_t(sections, keys, {0, block_codec_t::snappy, row.id}, heap),
+                 pentago_error_t);
   }
-  EXPECT_THROW(block_store(sections, keys, {0, block_codec(9), block_codec::snappy}, heap), error);
+  EXPECT_THROW(block_store_t(sections, keys, {0, block_codec_t(9), block_codec_t::snappy}, heap),
+               pentago_error_t);
 }
 
 // A dropped slice's pool grows by the arena space its inputs free. Once the slice
@@ -295,8 +298,8 @@ TEST(block_store, dropped_slice_borrows_the_arena_its_inputs_free) {
   const auto above_sections = slice_sections(4);
   const auto sections = slice_sections(5);
   std::mt19937_64 rng(7);
-  compacting_store heap(64 << 20);
-  block_store above(above_sections, all_block_keys(above_sections), {}, heap, uint64_t(0));
+  compacting_store_t heap(64 << 20);
+  block_store_t above(above_sections, all_block_keys(above_sections), {}, heap, uint64_t(0));
   for (int f = 0; f < above.blocks(); f++) {
     std::vector<superinfo_t> values(above.nodes(f));
     for (auto& v : values) v = random_pair(rng);
@@ -306,11 +309,11 @@ TEST(block_store, dropped_slice_borrows_the_arena_its_inputs_free) {
   const size_t limit = heap.limit();
   ASSERT_GT(heap.live_bytes(), 0u);
 
-  buffer_pool pool(0);  // dry: every buffer must be borrowed
-  block_store store(sections, all_block_keys(sections), {16}, heap, &pool);
+  buffer_pool_t pool(0);  // dry: every buffer must be borrowed
+  block_store_t store(sections, all_block_keys(sections), {16}, heap, &pool);
   store.drop_complete_blocks();
   const uint64_t reserve = 1 << 20;
-  arena_lending lending(heap, pool);
+  arena_lending_t lending(heap, pool);
   lending.lend_freed(reserve);
   store.lend_freed_arena(lending);
   // The inputs' last reads release them; a collection packs what is left.
@@ -355,8 +358,8 @@ TEST(block_store, input_reads_come_from_the_cache_after_the_first) {
   const auto above_sections = slice_sections(4);
   const std::vector<block_key_t> above_keys = all_block_keys(above_sections);
   std::mt19937_64 rng(3);
-  compacting_store heap(64 << 20);
-  block_store above(above_sections, above_keys, {}, heap, uint64_t(0));
+  compacting_store_t heap(64 << 20);
+  block_store_t above(above_sections, above_keys, {}, heap, uint64_t(0));
   std::vector<std::vector<superinfo_t>> stored;
   for (int f = 0; f < above.blocks(); f++) {
     std::vector<superinfo_t> values(above.nodes(f));
@@ -368,9 +371,9 @@ TEST(block_store, input_reads_come_from_the_cache_after_the_first) {
   const int reads = 3;
   above.expect_reads(std::vector<int>(above_sections.size(), reads));
 
-  buffer_pool pool(uint64_t(above.blocks()) * buffer_pool::block_bytes);
+  buffer_pool_t pool(uint64_t(above.blocks()) * buffer_pool_t::block_bytes);
   // (A store of the same blocks, so that its pool's buffers fit every input block.)
-  block_store store(above_sections, above_keys, {}, heap, &pool);
+  block_store_t store(above_sections, above_keys, {}, heap, &pool);
   {  // buffers carved at the store's size and given back: the free ones the cache may take
     std::vector<superinfo_t*> taken;
     for (int f = 0; f < above.blocks(); f++) taken.push_back(pool.take());

@@ -17,31 +17,31 @@ using namespace pentago;
 
 TEST(buffer_pool, buffers_take_the_slice_size_within_the_budget) {
   const size_t small = 1000;  // nodes
-  buffer_pool pool(10 * buffer_pool::block_bytes);
+  buffer_pool_t pool(10 * buffer_pool_t::block_bytes);
   // Full-size buffers: ten fit.
   std::vector<superinfo_t*> taken;
   while (superinfo_t* b = pool.take()) taken.push_back(b);
   EXPECT_EQ(taken.size(), 10u);
-  EXPECT_THROW(pool.set_buffer_nodes(small), error);  // not while buffers are out
+  EXPECT_THROW(pool.set_buffer_nodes(small), pentago_error_t);  // not while buffers are out
   for (auto* b : taken) pool.give(b);
   // Smaller buffers carve the same pages again, more of them within the same budget.
   pool.set_buffer_nodes(small);
   std::vector<superinfo_t*> smaller;
   while (superinfo_t* b = pool.take()) smaller.push_back(b);
-  EXPECT_EQ(smaller.size(), 10 * buffer_pool::block_nodes / small);
+  EXPECT_EQ(smaller.size(), 10 * buffer_pool_t::block_nodes / small);
   EXPECT_TRUE(std::find(smaller.begin(), smaller.end(), taken.front()) != smaller.end());
   for (size_t i = 1; i < smaller.size(); i++)
     EXPECT_GE(std::abs(smaller[i] - smaller[i - 1]), std::ptrdiff_t(small)) << "buffers overlap";
-  EXPECT_EQ(pool.carved_bytes(), 10 * buffer_pool::block_bytes);
+  EXPECT_EQ(pool.carved_bytes(), 10 * buffer_pool_t::block_bytes);
   // A given-back buffer is handed out again.
   pool.give(smaller.back());
   EXPECT_EQ(pool.take(), smaller.back());
-  EXPECT_THROW(pool.set_buffer_nodes(0), error);
-  EXPECT_THROW(pool.set_buffer_nodes(buffer_pool::block_nodes + 1), error);
+  EXPECT_THROW(pool.set_buffer_nodes(0), pentago_error_t);
+  EXPECT_THROW(pool.set_buffer_nodes(buffer_pool_t::block_nodes + 1), pentago_error_t);
 }
 
 TEST(buffer_pool, shared_buffers_come_back_and_the_budget_holds) {
-  buffer_pool pool(3 * 100 * sizeof(superinfo_t), 200);
+  buffer_pool_t pool(3 * 100 * sizeof(superinfo_t), 200);
   pool.set_buffer_nodes(100);
   EXPECT_EQ(pool.buffer_nodes(), 100u);
   EXPECT_EQ(pool.buffer_bytes(), 100 * sizeof(superinfo_t));
@@ -51,15 +51,15 @@ TEST(buffer_pool, shared_buffers_come_back_and_the_budget_holds) {
     auto b = pool.take_shared();
     auto c = pool.take_shared();
     first = a.get();
-    EXPECT_THROW(pool.take_shared(), error);  // the budget is three buffers
+    EXPECT_THROW(pool.take_shared(), pentago_error_t);  // the budget is three buffers
     // Let go on another thread: the buffer returns to the pool, not to that thread's heap.
     std::thread([a = std::move(a)]() mutable { a.reset(); }).join();
     auto d = pool.take_shared();
     EXPECT_EQ(d.get(), first);
   }
   EXPECT_EQ(pool.carved_bytes(), 3 * 100 * sizeof(superinfo_t));
-  EXPECT_THROW(pool.set_buffer_nodes(201), error);  // above this pool's max_nodes
-  pool.set_buffer_nodes(200);                       // every buffer is back
+  EXPECT_THROW(pool.set_buffer_nodes(201), pentago_error_t);  // above this pool's max_nodes
+  pool.set_buffer_nodes(200);                                 // every buffer is back
   EXPECT_NE(pool.take(), nullptr);
 }
 
@@ -67,12 +67,12 @@ TEST(buffer_pool, shared_buffers_come_back_and_the_budget_holds) {
 // the chunks beyond it, and neither is allowed while buffers are out.
 TEST(buffer_pool, budget_moves_between_slices) {
   const size_t nodes = 1024, bytes = nodes * sizeof(superinfo_t);
-  buffer_pool pool(4 * bytes, nodes);
+  buffer_pool_t pool(4 * bytes, nodes);
   pool.set_buffer_nodes(nodes);
   std::vector<superinfo_t*> taken;
   while (superinfo_t* b = pool.take()) taken.push_back(b);
   EXPECT_EQ(taken.size(), 4u);
-  EXPECT_THROW(pool.set_budget(8 * bytes), error);
+  EXPECT_THROW(pool.set_budget(8 * bytes), pentago_error_t);
   for (auto* b : taken) pool.give(b);
   pool.set_budget(8 * bytes);
   EXPECT_EQ(pool.budget(), 8 * bytes);
@@ -94,7 +94,7 @@ TEST(buffer_pool, budget_moves_between_slices) {
 TEST(buffer_pool, lent_chunk_start_goes_back_uncarved) {
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
   const size_t nodes = page / sizeof(superinfo_t), bytes = nodes * sizeof(superinfo_t);
-  buffer_pool pool(0, nodes);
+  buffer_pool_t pool(0, nodes);
   pool.set_buffer_nodes(nodes);
   std::vector<superinfo_t> lent(8 * nodes);
   uint8_t* const start = reinterpret_cast<uint8_t*>(lent.data());
@@ -118,7 +118,7 @@ TEST(buffer_pool, lent_chunk_start_goes_back_uncarved) {
 // own chunks, whose pages may never have been touched; every buffer is handed out once.
 TEST(buffer_pool, lent_chunks_are_carved_first) {
   const size_t nodes = 1024, bytes = nodes * sizeof(superinfo_t);
-  buffer_pool pool(16 * bytes, nodes);
+  buffer_pool_t pool(16 * bytes, nodes);
   pool.set_buffer_nodes(nodes);
   std::set<superinfo_t*> taken;
   for (int i = 0; i < 2; i++) taken.insert(pool.take());  // the pool's own chunk

@@ -43,7 +43,7 @@ bool consistent(std::span<const uint8_t> b) {
   return std::equal(b.begin(), b.end(), expected.begin());
 }
 
-bytes_t get(const compacting_store& store, group_id g, size_t i) {
+bytes_t get(const compacting_store_t& store, group_id_t g, size_t i) {
   bytes_t out;
   store.get(g, i, out);
   return out;
@@ -55,15 +55,15 @@ void expect_error(F&& f, const std::string& text) {
   try {
     f();
     ADD_FAILURE() << "expected pentago::error containing \"" << text << "\"";
-  } catch (const error& e) {
+  } catch (const pentago_error_t& e) {
     EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
   }
 }
 
 TEST(CompactingStore, SetGetOverwrite) {
-  compacting_store store(100000);
+  compacting_store_t store(100000);
   EXPECT_EQ(store.heap_size(), 100032u);  // rounded up to 64
-  const group_id g = store.create_group(5);
+  const group_id_t g = store.create_group(5);
   EXPECT_EQ(store.arrays(g), 5u);
   EXPECT_FALSE(store.frozen(g));
   for (size_t i = 0; i < 5; i++) EXPECT_EQ(store.size(g, i), 0u);
@@ -74,7 +74,7 @@ TEST(CompactingStore, SetGetOverwrite) {
   EXPECT_EQ(get(store, g, 0), a);
   EXPECT_EQ(store.size(g, 0), 100u);
   const uint8_t* where = store.read(g, 0).data();
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(where) % compacting_store::alignment, 0u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(where) % compacting_store_t::alignment, 0u);
 
   // Same aligned size (128): overwritten in place.
   store.set(g, 0, b);
@@ -97,8 +97,8 @@ TEST(CompactingStore, SetGetOverwrite) {
 }
 
 TEST(CompactingStore, StatsTrackLiveBytes) {
-  compacting_store store(1 << 16);
-  const group_id g = store.create_group(4);
+  compacting_store_t store(1 << 16);
+  const group_id_t g = store.create_group(4);
   store.set(g, 0, pattern(1, 1000));  // 1024
   store.set(g, 1, pattern(2, 65));    // 128
   auto s = store.stats();
@@ -121,7 +121,7 @@ TEST(CompactingStore, StatsTrackLiveBytes) {
   EXPECT_DOUBLE_EQ(s.last_collection_free_ratio, 1 - 192.0 / 65536);
   EXPECT_EQ(get(store, g, 0), pattern(3, 10));
   EXPECT_EQ(get(store, g, 1), pattern(2, 65));
-  EXPECT_EQ(compacting_store::memory_usage(1000, 10), 1024u + 160u);
+  EXPECT_EQ(compacting_store_t::memory_usage(1000, 10), 1024u + 160u);
 }
 
 // Several threads write and read random arrays with sizes that grow and shrink, in a heap small
@@ -130,8 +130,8 @@ TEST(CompactingStore, StatsTrackLiveBytes) {
 TEST(CompactingStore, ConcurrentMatchesModel) {
   constexpr int threads = 4, ops = 20000;
   constexpr size_t arrays = 48, max_size = 1500, heap = 128 << 10;  // live <= 56% of the heap
-  compacting_store store(heap);
-  const group_id g = store.create_group(arrays);
+  compacting_store_t store(heap);
+  const group_id_t g = store.create_group(arrays);
   std::vector<bytes_t> model(arrays);
   std::vector<std::mutex> model_locks(arrays);
   std::atomic<int> mismatches{0}, torn{0};
@@ -170,7 +170,7 @@ TEST(CompactingStore, ConcurrentMatchesModel) {
   const auto s = store.stats();
   EXPECT_GT(s.collections, 10u);
   size_t live = 0;
-  for (const auto& b : model) live += compacting_store::align(b.size());
+  for (const auto& b : model) live += compacting_store_t::align(b.size());
   EXPECT_EQ(s.live_bytes, live);
 }
 
@@ -179,8 +179,8 @@ TEST(CompactingStore, ConcurrentMatchesModel) {
 TEST(CompactingStore, FragmentationStress) {
   constexpr size_t heap = 1 << 20, arrays = 64;
   constexpr size_t max_size = heap * 6 / 10 / arrays / 64 * 64;
-  compacting_store store(heap);
-  const group_id g = store.create_group(arrays);
+  compacting_store_t store(heap);
+  const group_id_t g = store.create_group(arrays);
   std::vector<bytes_t> model(arrays);
   std::mt19937 rng(7);
   for (int op = 0; store.stats().allocated_bytes < 100 * heap; op++) {
@@ -209,9 +209,9 @@ TEST(CompactingStore, FragmentationStress) {
 // collections (with a thread reading the frozen bytes lock-free all along), until destroyed.
 TEST(CompactingStore, FreezeThenSecondGroup) {
   constexpr size_t heap = 256 << 10, arrays = 32, max_size = 2000;
-  compacting_store store(heap);
+  compacting_store_t store(heap);
   std::mt19937 rng(99);
-  const group_id a = store.create_group(arrays);
+  const group_id_t a = store.create_group(arrays);
   std::vector<bytes_t> model_a(arrays);
   for (int round = 0; round < 3; round++)  // leaves garbage between the arrays
     for (size_t i = 0; i < arrays; i++) {
@@ -226,7 +226,7 @@ TEST(CompactingStore, FreezeThenSecondGroup) {
   std::vector<std::span<const uint8_t>> spans(arrays);
   for (size_t i = 0; i < arrays; i++) {
     spans[i] = store.frozen_data(a, i);
-    frozen_bytes += compacting_store::align(spans[i].size());
+    frozen_bytes += compacting_store_t::align(spans[i].size());
     EXPECT_EQ(bytes_t(spans[i].begin(), spans[i].end()), model_a[i]);
     EXPECT_EQ(get(store, a, i), model_a[i]);  // locked reads work on frozen groups too
   }
@@ -244,7 +244,7 @@ TEST(CompactingStore, FreezeThenSecondGroup) {
           frozen_mismatches++;
       }
   });
-  const group_id b = store.create_group(arrays);
+  const group_id_t b = store.create_group(arrays);
   std::vector<bytes_t> model_b(arrays);
   for (int op = 0; op < 20000; op++) {
     const size_t i = rng() % arrays;
@@ -273,7 +273,7 @@ TEST(CompactingStore, FreezeThenSecondGroup) {
     EXPECT_EQ(bytes_t(span.begin(), span.end()), model_b[i]);
   }
   // A third group accumulates above the frozen one; its collections leave the frozen one alone.
-  const group_id c = store.create_group(4);
+  const group_id_t c = store.create_group(4);
   const auto* b0 = store.frozen_data(b, 0).data();
   for (int op = 0; op < 2000; op++) store.set(c, op % 4, pattern(op, 4 + op % 9000));
   store.collect();
@@ -288,9 +288,9 @@ TEST(CompactingStore, ReleaseFromFrozenGroupReclaimsSpace) {
   constexpr size_t arrays = 400, max_size = 3000;
   // Room for the frozen group plus about half of it again: without reuse of released space
   // the second group cannot fit.
-  compacting_store store(1400 << 10);
+  compacting_store_t store(1400 << 10);
   std::mt19937 rng(7);
-  const group_id a = store.create_group(arrays);
+  const group_id_t a = store.create_group(arrays);
   std::vector<bytes_t> model_a(arrays);
   for (size_t i = 0; i < arrays; i++) {
     model_a[i] = pattern(uint32_t(rng()), 1000 + rng() % (max_size - 1000));
@@ -299,7 +299,7 @@ TEST(CompactingStore, ReleaseFromFrozenGroupReclaimsSpace) {
   store.freeze(a);
   const size_t frozen_live = store.stats().live_bytes;
   expect_error([&] { store.set(a, 0, pattern(1, 10)); }, "set on a frozen group");
-  const group_id b = store.create_group(arrays);
+  const group_id_t b = store.create_group(arrays);
   std::vector<bytes_t> model_b(arrays);
   std::vector<int> order(arrays);
   for (size_t i = 0; i < arrays; i++) order[i] = int(i);
@@ -342,8 +342,8 @@ TEST(CompactingStore, ReleaseFromFrozenGroupReclaimsSpace) {
 }
 
 TEST(CompactingStore, FreezeNeedsOtherGroupsEmpty) {
-  compacting_store store(1 << 16);
-  const group_id a = store.create_group(2), b = store.create_group(2);
+  compacting_store_t store(1 << 16);
+  const group_id_t a = store.create_group(2), b = store.create_group(2);
   store.set(a, 0, pattern(1, 100));
   store.set(b, 0, pattern(2, 100));
   expect_error([&] { store.freeze(a); }, "another unfrozen group holds data");
@@ -359,8 +359,8 @@ TEST(CompactingStore, FreezeNeedsOtherGroupsEmpty) {
 
 // More live data than the heap holds: a clear pentago::error, and the store stays usable.
 TEST(CompactingStore, FullThrowsClearError) {
-  compacting_store store(1 << 16, 0);
-  const group_id g = store.create_group(20);
+  compacting_store_t store(1 << 16, 0);
+  const group_id_t g = store.create_group(20);
   for (size_t i = 0; i < 16; i++) store.set(g, i, pattern(uint32_t(i), 4096));
   expect_error([&] { store.set(g, 16, pattern(16, 4000)); },
                "compacting store full: need 4032 bytes, 0 free of 65536");
@@ -378,8 +378,8 @@ TEST(CompactingStore, FullThrowsClearError) {
 // Collections that would leave under min_free_fraction free fail instead of thrashing.
 TEST(CompactingStore, MinimumFreeFraction) {
   for (const double fraction : {0.02, 0.0}) {
-    compacting_store store(1 << 16, fraction);
-    const group_id g = store.create_group(16);
+    compacting_store_t store(1 << 16, fraction);
+    const group_id_t g = store.create_group(16);
     for (size_t i = 0; i < 15; i++) store.set(g, i, pattern(uint32_t(i), 4096));
     store.set(g, 15, pattern(15, 2048));  // 2048 free
     // Growing array 15 collects, leaving 1024 bytes free: under 2% of the heap.
@@ -396,9 +396,9 @@ TEST(CompactingStore, MinimumFreeFraction) {
 }
 
 TEST(CompactingStore, DestroyFreesSpace) {
-  compacting_store store(1 << 16, 0);
+  compacting_store_t store(1 << 16, 0);
   // Destroying the only group resets the heap without a collection.
-  group_id a = store.create_group(12);
+  group_id_t a = store.create_group(12);
   for (size_t i = 0; i < 12; i++) store.set(a, i, pattern(uint32_t(i), 4096));
   store.destroy_group(a);
   EXPECT_EQ(store.stats().live_bytes, 0u);
@@ -406,7 +406,7 @@ TEST(CompactingStore, DestroyFreesSpace) {
 
   // With another group alive, the next collection reclaims the destroyed group's bytes.
   a = store.create_group(8);
-  const group_id b = store.create_group(12);
+  const group_id_t b = store.create_group(12);
   for (size_t i = 0; i < 8; i++) {
     store.set(a, i, pattern(uint32_t(i), 4096));
     if (i < 4) store.set(b, i, pattern(uint32_t(100 + i), 4096));
@@ -419,10 +419,10 @@ TEST(CompactingStore, DestroyFreesSpace) {
 
   // A destroyed frozen group's space goes to the group above it.
   store.destroy_group(b);
-  const group_id f = store.create_group(8);
+  const group_id_t f = store.create_group(8);
   for (size_t i = 0; i < 8; i++) store.set(f, i, pattern(uint32_t(i), 4096));
   store.freeze(f);
-  const group_id c = store.create_group(12);
+  const group_id_t c = store.create_group(12);
   for (size_t i = 0; i < 7; i++) store.set(c, i, pattern(uint32_t(200 + i), 4096));
   expect_error([&] { store.set(c, 7, pattern(207, 8192)); }, "compacting store full");
   store.destroy_group(f);
@@ -431,11 +431,11 @@ TEST(CompactingStore, DestroyFreesSpace) {
 }
 
 TEST(CompactingStore, MisuseThrows) {
-  expect_error([] { compacting_store store(0); }, "heap size must be positive");
-  expect_error([] { compacting_store store(64, 1.5); }, "min_free_fraction");
-  compacting_store store(1 << 12);
-  expect_error([&] { store.size(group_id(), 0); }, "size on an unknown or destroyed group");
-  const group_id a = store.create_group(3), b = store.create_group(1);
+  expect_error([] { compacting_store_t store(0); }, "heap size must be positive");
+  expect_error([] { compacting_store_t store(64, 1.5); }, "min_free_fraction");
+  compacting_store_t store(1 << 12);
+  expect_error([&] { store.size(group_id_t(), 0); }, "size on an unknown or destroyed group");
+  const group_id_t a = store.create_group(3), b = store.create_group(1);
   expect_error([&] { store.create_group(1); }, "at most 2 groups");
   expect_error([&] { store.set(a, 3, pattern(1, 8)); }, "set: array index 3 out of range [0, 3)");
   expect_error([&] { store.read(a, 7); }, "read: array index 7 out of range");
@@ -443,7 +443,7 @@ TEST(CompactingStore, MisuseThrows) {
   store.destroy_group(b);
   expect_error([&] { store.set(b, 0, pattern(1, 8)); }, "set on an unknown or destroyed group");
   expect_error([&] { store.destroy_group(b); }, "unknown or destroyed group");
-  const group_id c = store.create_group(1);  // reuses b's slot, with a new generation
+  const group_id_t c = store.create_group(1);  // reuses b's slot, with a new generation
   EXPECT_EQ(c.slot, b.slot);
   expect_error([&] { store.arrays(b); }, "unknown or destroyed group");
   EXPECT_EQ(store.arrays(c), 1u);
@@ -456,9 +456,9 @@ TEST(CompactingStore, MisuseThrows) {
 // not fit under it even after a collection raises it back instead of failing.
 TEST(CompactingStore, LimitLendsTheTopAndGivesWay) {
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
-  compacting_store store(64 * page, 0);
+  compacting_store_t store(64 * page, 0);
   EXPECT_EQ(store.limit(), store.heap_size());
-  const group_id g = store.create_group(64);
+  const group_id_t g = store.create_group(64);
   for (size_t i = 0; i < 32; i++) store.set(g, i, pattern(uint32_t(i), page));
   store.freeze(g);
   EXPECT_EQ(store.stats().bump_high_water, 32 * page);
@@ -467,7 +467,7 @@ TEST(CompactingStore, LimitLendsTheTopAndGivesWay) {
   EXPECT_EQ(store.limit(), 32 * page);
   store.set_limit(40 * page + 1);
   EXPECT_EQ(store.limit(), 41 * page);
-  const group_id h = store.create_group(64);
+  const group_id_t h = store.create_group(64);
   for (size_t i = 0; i < 9; i++) store.set(h, i, pattern(uint32_t(100 + i), page));
   EXPECT_EQ(store.stats().bump_high_water, 41 * page);
   EXPECT_EQ(store.stats().limit_raises, 0u);
@@ -479,7 +479,7 @@ TEST(CompactingStore, LimitLendsTheTopAndGivesWay) {
   EXPECT_EQ(store.stats().bump_high_water, 33 * page);
   for (size_t i = 0; i < 32; i++) EXPECT_EQ(get(store, g, i), pattern(uint32_t(i), page));
   // Past the limit: the write collects, then raises the limit back to the heap's size.
-  const group_id k = store.create_group(64);
+  const group_id_t k = store.create_group(64);
   for (size_t i = 0; i < 20; i++) store.set(k, i, pattern(uint32_t(200 + i), page));
   EXPECT_EQ(store.limit(), store.heap_size());
   EXPECT_EQ(store.stats().limit_raises, 1u);
@@ -493,8 +493,8 @@ TEST(CompactingStore, LimitLendsTheTopAndGivesWay) {
 // write is refused, as before.
 TEST(CompactingStore, LentReclaimerMakesRoomForWrites) {
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
-  compacting_store store(64 * page, 0);
-  const group_id g = store.create_group(64);
+  compacting_store_t store(64 * page, 0);
+  const group_id_t g = store.create_group(64);
   for (size_t i = 0; i < 16; i++) store.set(g, i, pattern(uint32_t(i), page));
   const std::span<uint8_t> top = store.lend_top(16 * page);
   ASSERT_EQ(top.size(), 48 * page);
@@ -507,7 +507,7 @@ TEST(CompactingStore, LentReclaimerMakesRoomForWrites) {
     spare -= given, expected_at += given;
     return given;
   });
-  EXPECT_THROW(store.set(g, 16, pattern(16, page)), error);  // nothing to give back
+  EXPECT_THROW(store.set(g, 16, pattern(16, page)), pentago_error_t);  // nothing to give back
   EXPECT_GT(asked, 0u);
   spare = 4 * page;
   for (size_t i = 16; i < 20; i++) store.set(g, i, pattern(uint32_t(i), page));
@@ -522,8 +522,8 @@ TEST(CompactingStore, LentReclaimerMakesRoomForWrites) {
 // stays intact; reclaimed, they hold arrays again.
 TEST(CompactingStore, LendTopKeepsItsPagesOutOfTheHeap) {
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
-  compacting_store store(64 * page, 0);
-  const group_id g = store.create_group(64);
+  compacting_store_t store(64 * page, 0);
+  const group_id_t g = store.create_group(64);
   for (size_t i = 0; i < 16; i++) store.set(g, i, pattern(uint32_t(i), page));
   // Never below the data held, never above the limit; page-rounded.
   EXPECT_TRUE(store.lend_top(store.heap_size() + page).empty());
@@ -539,7 +539,7 @@ TEST(CompactingStore, LendTopKeepsItsPagesOutOfTheHeap) {
   for (size_t i = 0; i < 8; i++) store.set(g, i, nullptr, 0);
   for (size_t i = 16; i < 24; i++) store.set(g, i, pattern(uint32_t(i), page));
   // No room even after a collection: refused, not raised into the lent pages.
-  EXPECT_THROW(store.set(g, 24, pattern(24, page)), error);
+  EXPECT_THROW(store.set(g, 24, pattern(24, page)), pentago_error_t);
   for (size_t i = 8; i < 24; i++) EXPECT_EQ(get(store, g, i), pattern(uint32_t(i), page));
   for (size_t i = 0; i < top.size(); i++) ASSERT_EQ(top[i], 0xab) << i;
   // Taken back, the pages are the heap's again: the limit rises into them and writes use them.

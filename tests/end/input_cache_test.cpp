@@ -31,7 +31,7 @@ bool same(const std::vector<superinfo_t>& a, const std::vector<superinfo_t>& b) 
 }
 
 // A pool of `buffers` free buffers of `nodes` nodes (carved once, then given back).
-void fill_free_list(buffer_pool& pool, int buffers) {
+void fill_free_list(buffer_pool_t& pool, int buffers) {
   std::vector<superinfo_t*> taken;
   for (int i = 0; i < buffers; i++) taken.push_back(pool.take());
   for (auto* b : taken) {
@@ -44,9 +44,9 @@ void fill_free_list(buffer_pool& pool, int buffers) {
 
 TEST(input_cache, copies_read_back_and_buffers_return) {
   const size_t nodes = 100;
-  buffer_pool pool(4 * nodes * sizeof(superinfo_t), nodes);
+  buffer_pool_t pool(4 * nodes * sizeof(superinfo_t), nodes);
   pool.set_buffer_nodes(nodes);
-  input_cache cache(pool);
+  input_cache_t cache(pool);
   std::vector<superinfo_t> out(nodes);
   // No free buffer yet: the cache never carves one.
   cache.offer(1, block_of(1, nodes));
@@ -91,10 +91,10 @@ TEST(input_cache, copies_read_back_and_buffers_return) {
 
 TEST(input_cache, reclaim_hands_the_oldest_copy_to_the_pool_user) {
   const size_t nodes = 64;
-  buffer_pool pool(3 * nodes * sizeof(superinfo_t), nodes);
+  buffer_pool_t pool(3 * nodes * sizeof(superinfo_t), nodes);
   pool.set_buffer_nodes(nodes);
   fill_free_list(pool, 3);
-  input_cache cache(pool);
+  input_cache_t cache(pool);
   for (int key = 0; key < 3; key++) cache.offer(key, block_of(key, nodes));
   std::vector<superinfo_t> out(nodes);
   ASSERT_TRUE(cache.copy_out(0, out));  // 1 is now the oldest
@@ -112,10 +112,10 @@ TEST(input_cache, reclaim_hands_the_oldest_copy_to_the_pool_user) {
 
 TEST(input_cache, seldom_read_copies_decline_most_offers) {
   const size_t nodes = 16;
-  buffer_pool pool(nodes * sizeof(superinfo_t), nodes);
+  buffer_pool_t pool(nodes * sizeof(superinfo_t), nodes);
   pool.set_buffer_nodes(nodes);
   fill_free_list(pool, 1);
-  input_cache cache(pool);
+  input_cache_t cache(pool);
   // Copies never read back: after 64 of them only one offer in eight is taken.
   for (int key = 0; key < 64; key++) cache.offer(key, block_of(key, nodes));
   EXPECT_EQ(cache.copies(), 64u);
@@ -123,7 +123,7 @@ TEST(input_cache, seldom_read_copies_decline_most_offers) {
   EXPECT_EQ(cache.copies(), 64u + 10u);
   cache.clear();
   // Copies that are read back are all taken.
-  input_cache reread(pool);
+  input_cache_t reread(pool);
   std::vector<superinfo_t> out(nodes);
   for (int key = 0; key < 100; key++) {
     reread.offer(key, block_of(key, nodes));
@@ -141,18 +141,18 @@ TEST(input_cache, carves_fresh_buffers_only_for_copies_read_back) {
   const uint64_t buffer = nodes * sizeof(superinfo_t);
   std::vector<superinfo_t> out(nodes);
   {
-    buffer_pool pool(4 * buffer, nodes);
+    buffer_pool_t pool(4 * buffer, nodes);
     pool.set_buffer_nodes(nodes);
     fill_free_list(pool, 1);
-    input_cache cache(pool);
+    input_cache_t cache(pool);
     // 64 copies never read back, then more: the one buffer is reused, none carved.
     for (int key = 0; key < 100; key++) cache.offer(key, block_of(key, nodes));
     EXPECT_EQ(pool.carved_bytes(), buffer);
   }
-  buffer_pool pool(4 * buffer, nodes);
+  buffer_pool_t pool(4 * buffer, nodes);
   pool.set_buffer_nodes(nodes);
   fill_free_list(pool, 1);
-  input_cache cache(pool);
+  input_cache_t cache(pool);
   // 64 copies, each read back, in the one free buffer (each takes the oldest copy's).
   for (int key = 0; key < 64; key++) {
     cache.offer(key, block_of(key, nodes));
@@ -175,14 +175,14 @@ TEST(input_cache, carves_fresh_buffers_only_for_copies_read_back) {
 TEST(input_cache, concurrent_reads_offers_and_forgets_keep_copies_whole) {
   const size_t nodes = 256;
   const int buffers = 8, keys = 64;
-  buffer_pool pool(buffers * nodes * sizeof(superinfo_t), nodes);
+  buffer_pool_t pool(buffers * nodes * sizeof(superinfo_t), nodes);
   pool.set_buffer_nodes(nodes);
   fill_free_list(pool, buffers);
   std::vector<std::vector<superinfo_t>> blocks;
   for (int k = 0; k < keys; k++) blocks.push_back(block_of(k, nodes));
   std::atomic<int> bad{0};
   {
-    input_cache cache(pool);
+    input_cache_t cache(pool);
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; t++)
       threads.emplace_back([&, t] {

@@ -18,9 +18,9 @@ using namespace pentago;
 
 namespace {
 
-struct level_guard {
-  simd_level saved = current_simd_level();
-  ~level_guard() { set_simd_level(saved); }
+struct level_guard_t {
+  simd_level_t saved = current_simd_level();
+  ~level_guard_t() { set_simd_level(saved); }
 };
 
 class line_kernel_levels : public ::testing::TestWithParam<const char*> {};
@@ -28,15 +28,15 @@ class line_kernel_levels : public ::testing::TestWithParam<const char*> {};
 }  // namespace
 
 TEST_P(line_kernel_levels, every_level_equals_portable) {
-  level_guard guard;
+  level_guard_t guard;
   const section_t s = section_t::parse(GetParam()).standardize();
-  const slice_lines lines(std::vector<section_t>{s});
+  const slice_lines_t lines(std::vector<section_t>{s});
   std::mt19937_64 rng(2024);
   const uint64_t total = lines.total_lines(), count = std::min<uint64_t>(total, 8);
   int compared_levels = 0;
   uint64_t compared_nodes = 0;
   for (uint64_t n = 0; n < count; n++) {
-    const line_dependency dep = line_dependency_of(lines.line(n * total / count));
+    const line_dependency_t dep = line_dependency_of(lines.line(n * total / count));
     std::vector<std::vector<superinfo_t>> blocks;
     std::vector<const superinfo_t*> inputs;
     if (s.sum() < 35)
@@ -52,11 +52,11 @@ TEST_P(line_kernel_levels, every_level_equals_portable) {
     for (auto& block : blocks) inputs.push_back(block.data());
     for (int k = 0; k < dep.output.length(); k++) {
       const uint64_t nodes = block_nodes(dep.output.section, dep.output.block(k));
-      set_simd_level(simd_level::portable);
+      set_simd_level(simd_level_t::portable);
       std::vector<superinfo_t> expected(nodes);
       compute_line_block(dep, inputs, k, expected.data());
-      for (simd_level level :
-           {simd_level::sse, simd_level::avx2, simd_level::avx512, simd_level::avx512vbmi}) {
+      for (simd_level_t level : {simd_level_t::sse, simd_level_t::avx2, simd_level_t::avx512,
+                                 simd_level_t::avx512vbmi}) {
         if (!simd_supported(level)) continue;
         set_simd_level(level);
         std::vector<superinfo_t> got(nodes);
@@ -80,12 +80,13 @@ INSTANTIATE_TEST_SUITE_P(sections, line_kernel_levels,
 // At every SIMD level, a line's blocks computed one after another (tables kept), in order and
 // in reverse, equal the same blocks each computed with every table built afresh.
 TEST(line_kernel, kept_tables_equal_fresh_ones) {
-  level_guard guard;
+  level_guard_t guard;
   const section_t s = section_t::parse("44444433").standardize();
-  const slice_lines lines(std::vector<section_t>{s});
+  const slice_lines_t lines(std::vector<section_t>{s});
   std::mt19937_64 rng(7);
   int compared = 0;
-  for (simd_level level : {simd_level::portable, simd_level::avx2, simd_level::avx512vbmi}) {
+  for (simd_level_t level :
+       {simd_level_t::portable, simd_level_t::avx2, simd_level_t::avx512vbmi}) {
     if (!simd_supported(level)) continue;
     set_simd_level(level);
     for (int d = 0; d < 4; d++) {
@@ -97,7 +98,7 @@ TEST(line_kernel, kept_tables_equal_fresh_ones) {
           break;
         }
       if (line.length() < 3) continue;
-      const line_dependency dep = line_dependency_of(line);
+      const line_dependency_t dep = line_dependency_of(line);
       std::vector<std::vector<superinfo_t>> blocks;
       std::vector<const superinfo_t*> inputs;
       for (int b = 0; b < dep.input.length(); b++) {

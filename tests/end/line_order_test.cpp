@@ -19,7 +19,7 @@ namespace {
 
 bool same_line(const line_t& a, const line_t& b) { return a == b; }
 
-std::vector<line_t> canonical_lines(const slice_lines& order) {
+std::vector<line_t> canonical_lines(const slice_lines_t& order) {
   std::vector<line_t> lines;
   for (uint64_t i = 0; i < order.total_lines(); i++) lines.push_back(order.line(i));
   return lines;
@@ -36,7 +36,7 @@ std::vector<section_t> first_sections(int slice, size_t count) {
 TEST(line_order, completion_order_is_a_permutation_grouped_by_section) {
   const auto some = first_sections(30, 3);
   ASSERT_EQ(some.size(), 3u);
-  const slice_lines order(some);
+  const slice_lines_t order(some);
   const auto canonical = canonical_lines(order);
   const auto ordered = lines_in_completion_order(order);
   ASSERT_EQ(ordered.size(), canonical.size());
@@ -65,7 +65,7 @@ TEST(line_order, completion_order_holds_fewer_incomplete_blocks) {
     if (s.open_quadrant_count() == 4 && section_block_count(s) > section_block_count(big)) big = s;
   }
   ASSERT_GE(section_block_count(big), 81u);
-  const slice_lines one(std::span<const section_t>(&big, 1));
+  const slice_lines_t one(std::span<const section_t>(&big, 1));
   const auto canonical = canonical_lines(one);
   const auto ordered = lines_in_completion_order(one);
   auto shuffled = canonical;
@@ -90,7 +90,7 @@ TEST(line_order, completion_time_numbers_the_completion_order) {
   for (const int slice : {31, 33}) {
     const auto some = first_sections(slice, 4);
     ASSERT_EQ(some.size(), 4u);
-    const slice_lines order(some);
+    const slice_lines_t order(some);
     const auto ordered = lines_in_completion_order(order);
     const auto rank = section_completion_ranks(order);
     double last_box = -1;
@@ -146,18 +146,18 @@ TEST(line_order, full_quadrants_and_single_block_axes_keep_the_peak_low) {
   // 44444454's full quadrant 3 has 5 blocks: each slab (a fifth) holds at most about 4/9 of
   // itself at once. 25263480 has no full quadrant but an open quadrant 3 of one block; the box
   // grows over the others.
-  struct expected_shape {
+  struct expected_shape_t {
     const char* name;
     uint8_t open;
     int blocks3;
     double most;  // the largest peak allowed, as a share of the section's nodes
   };
   for (const auto& e :
-       {expected_shape{"44444454", 7, 5, 0.15}, expected_shape{"25263480", 15, 1, 0.6}}) {
+       {expected_shape_t{"44444454", 7, 5, 0.15}, expected_shape_t{"25263480", 15, 1, 0.6}}) {
     const section_t s = section_t::parse(e.name);
     EXPECT_EQ(s.open_quadrants(), e.open) << e.name;
     EXPECT_EQ(section_blocks(s)[3], e.blocks3) << e.name;
-    const slice_lines one(std::span<const section_t>(&s, 1));
+    const slice_lines_t one(std::span<const section_t>(&s, 1));
     const double peak = double(incomplete_peak_nodes(s, lines_in_completion_order(one)));
     const double canonical = double(incomplete_peak_nodes(s, canonical_lines(one)));
     EXPECT_GT(peak, 0.0) << e.name;
@@ -198,7 +198,7 @@ int unshared_steps(std::span<const section_t> sections, const std::vector<int>& 
 TEST(line_order, section_walk_puts_sections_sharing_children_together) {
   const auto sections = slice_sections(31);
   ASSERT_GT(sections.size(), 100u);
-  const slice_lines order(sections);
+  const slice_lines_t order(sections);
   const auto walk = section_completion_order(order);
   const auto rank = section_completion_ranks(order);
   ASSERT_EQ(walk.size(), sections.size());

@@ -28,9 +28,9 @@ std::string fresh_dir(const std::string& name) {
 }
 
 std::string run(const std::string& root, int threads, const std::string& name, int meaningless = 0,
-                block_codec codec = block_codec::snappy, uint64_t memory = uint64_t(12) << 30,
+                block_codec_t codec = block_codec_t::snappy, uint64_t memory = uint64_t(12) << 30,
                 bool codec_auto = false) {
-  local_options o;
+  local_options_t o;
   o.root = section_t::parse(root);
   o.threads = threads;
   o.dir = fresh_dir(name);
@@ -74,12 +74,12 @@ int check_published_counts(const std::string& dir, int lo, int hi) {
 
 // Every sparse sample equals the forward search value (leaf: optional meaningless slice).
 int check_samples(const std::string& dir, int lo, int hi, int leaf_slice = -1) {
-  super_search_options options;
+  super_search_options_t options;
   if (leaf_slice >= 0) {
     options.leaf_stones = leaf_slice;
     options.leaf = meaningless_value;
   }
-  super_searcher searcher(options);
+  super_searcher_t searcher(options);
   int checked = 0;
   for (int n = lo; n <= hi; n++) {
     const auto sparse = read_npy(dir + "/sparse-" + std::to_string(n) + ".npy");
@@ -158,8 +158,8 @@ TEST(local_driver, thread_count_independence) {
 // (two full quadrants) is a small root whose slice 34 is stored in the codec and read by 33.
 TEST(local_driver, codec_independence) {
   const uint64_t memory = uint64_t(1220) << 20;  // LZ4's plan needs 1.09 GiB, Snappy's 1.04
-  const auto snappy = run("54454443", 2, "codec-snappy", 0, block_codec::snappy, memory);
-  for (const block_codec codec : {block_codec::zstd, block_codec::lz4}) {
+  const auto snappy = run("54454443", 2, "codec-snappy", 0, block_codec_t::snappy, memory);
+  for (const block_codec_t codec : {block_codec_t::zstd, block_codec_t::lz4}) {
     if (!block_codec_available(codec)) continue;
     const std::string name = block_codec_name(codec);
     const auto other = run("54454443", 2, "codec-" + name, 0, codec, memory);
@@ -175,9 +175,9 @@ TEST(local_driver, codec_independence) {
   }
   // --codec auto below Snappy's need (1.04 GiB; LZ4's is larger; zstd's 0.72 GiB) takes zstd,
   // and says so in the record.
-  if (block_codec_available(block_codec::zstd)) {
+  if (block_codec_available(block_codec_t::zstd)) {
     const auto chosen =
-        run("54454443", 2, "codec-auto", 0, block_codec::snappy, uint64_t(900) << 20, true);
+        run("54454443", 2, "codec-auto", 0, block_codec_t::snappy, uint64_t(900) << 20, true);
     EXPECT_EQ(file_bytes(snappy + "/counts-33.npy"), file_bytes(chosen + "/counts-33.npy"));
     std::ifstream record(chosen + "/run.jsonl");
     std::string header;
@@ -196,22 +196,22 @@ TEST(local_driver, meaningless_agrees_with_forward_search) {
 TEST(local_driver, refuses_existing_directory_and_small_memory) {
   const auto dir = fresh_dir("exists");
   fs::create_directories(dir);
-  local_options o;
+  local_options_t o;
   o.root = section_t::parse("44444554");
   o.dir = dir;
   o.echo = false;
-  EXPECT_THROW(run_local(o), usage_error);
+  EXPECT_THROW(run_local(o), usage_error_t);
   o.dir = fresh_dir("small-memory");
   o.memory = 1 << 20;
   // A run the memory plan refuses is a usage error (exit 2), as in pentago-endgame.
-  EXPECT_THROW(run_local(o), usage_error);
+  EXPECT_THROW(run_local(o), usage_error_t);
   EXPECT_FALSE(fs::exists(o.dir));
 }
 
 // The run record: header, one object per slice (the synthesized one too), done; numbers agree
 // with the counts files; saved slices of the full game get their .index sidecars.
 TEST(local_driver, run_record_describes_the_run) {
-  local_options o;
+  local_options_t o;
   o.root = section_t::parse("00000000");
   o.threads = 2;
   o.dir = fresh_dir("run-record-local");
@@ -241,7 +241,7 @@ TEST(local_driver, run_record_describes_the_run) {
 
 // A resident set over --memory is a warning in the log and "over_limit" in the record.
 TEST(slice_report, resident_over_memory_warns) {
-  slice_report r;
+  slice_report_t r;
   r.slice = 34;
   r.memory.limit = 100 << 20;
   r.counters.resident_high_water = 101 << 20;

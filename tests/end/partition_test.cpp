@@ -14,14 +14,14 @@
 namespace pentago {
 namespace {
 
-const uint128 test_keys[] = {0, 1, 17, 12345};
+const uint128_t test_keys[] = {0, 1, 17, 12345};
 const int test_ranks[] = {1, 2, 3, 5};
 
 TEST(Partition, BlockEventExample) {
   const section_t s = section_t::parse("44444554");
   const uint64_t event = block_event(s, {0, 1, 2, 3});
   EXPECT_EQ(event, 0x28aa8888800c2040ULL);
-  const uint128 t = threefry(17, event);
+  const uint128_t t = threefry(17, event);
   EXPECT_EQ(int(t % 4), 3);
   EXPECT_EQ(int(t % 3), 1);
   // Quadrants 2 and 3 are full, so the owner is dims[t mod 2] of dims = {0, 1}.
@@ -48,7 +48,7 @@ TEST(Partition, Loop) {
 
 // Checks every line and block of one slice partition; returns the owner rank of every block.
 std::map<std::pair<uint64_t, uint64_t>, int> check_partition(const partition_t& partition) {
-  const slice_lines& lines = partition.lines();
+  const slice_lines_t& lines = partition.lines();
   // Every canonical line is computed by exactly one rank.
   std::vector<int> line_rank(lines.total_lines(), -1);
   for (int r = 0; r < partition.ranks(); r++) {
@@ -112,10 +112,10 @@ TEST(Partition, RootSlicesRoundTrip) {
   // Lines per slice of the whole game (pentago-analyze sizes, docs/layout.md).
   const uint64_t expected_lines[] = {4, 4, 18, 67, 311, 922, 3183};
   for (int n = 0; n <= 6; n++) {
-    const auto lines = std::make_shared<const slice_lines>(slices[n]);
+    const auto lines = std::make_shared<const slice_lines_t>(slices[n]);
     ASSERT_EQ(lines->total_lines(), expected_lines[n]);
     for (const int ranks : test_ranks)
-      for (const uint128 key : test_keys) {
+      for (const uint128_t key : test_keys) {
         SCOPED_TRACE("slice " + std::to_string(n) + " ranks " + std::to_string(ranks) + " key " +
                      std::to_string(uint64_t(key)));
         check_partition(partition_t(lines, ranks, key));
@@ -129,7 +129,7 @@ TEST(Partition, DescendantsOf44444554RoundTrip) {
   for (int n = 34; n <= 35; n++) {
     ASSERT_FALSE(slices[n].empty());
     for (const int ranks : test_ranks)
-      for (const uint128 key : test_keys) {
+      for (const uint128_t key : test_keys) {
         SCOPED_TRACE("slice " + std::to_string(n) + " ranks " + std::to_string(ranks) + " key " +
                      std::to_string(uint64_t(key)));
         check_partition(partition_t(slices[n], ranks, key));
@@ -141,7 +141,7 @@ TEST(Partition, DescendantsOf44444554RoundTrip) {
 // More ranks than lines: the trailing ranks are empty.
 TEST(Partition, MoreRanksThanLines) {
   const auto slices = descendant_sections(section_t::parse("00000000"), 2);
-  for (const uint128 key : test_keys) {
+  for (const uint128_t key : test_keys) {
     const partition_t partition(slices[2], 40, key);
     check_partition(partition);
     EXPECT_EQ(partition.rank_line_count(17), 1u);
@@ -154,7 +154,7 @@ TEST(Partition, MoreRanksThanLines) {
 // Different keys scramble lines and owners differently; key 0 deals the canonical order.
 TEST(Partition, KeysMatter) {
   const auto slices = descendant_sections(section_t::parse("00000000"), 7);
-  const auto lines = std::make_shared<const slice_lines>(slices[7]);
+  const auto lines = std::make_shared<const slice_lines_t>(slices[7]);
   const partition_t simple(lines, 5, 0), a(lines, 5, 17), b(lines, 5, 12345);
   for (int r = 0; r < 5; r++)
     for (uint64_t i = 0; i < simple.rank_line_count(r); i++)
@@ -202,14 +202,14 @@ TEST(Partition, Slice24Production) {
 TEST(Partition, Errors) {
   const auto slices = descendant_sections(section_t::parse("00000000"), 4);
   const partition_t partition(slices[4], 3, 17);
-  EXPECT_THROW(partition.find_block(slices[3][0], {0, 0, 0, 0}), error);  // other slice
+  EXPECT_THROW(partition.find_block(slices[3][0], {0, 0, 0, 0}), pentago_error_t);  // other slice
   const section_t s = slices[4][0];
   const auto blocks = section_blocks(s);
-  EXPECT_THROW(partition.find_block(s, {uint8_t(blocks[0]), 0, 0, 0}), error);
-  EXPECT_THROW(partition.rank_lines(3), error);
-  EXPECT_THROW(partition.block_by_local_id(0, partition.rank_line_count(0) << 6), error);
-  EXPECT_THROW(partition.block_by_local_id(0, 63), error);  // past the end of line 0
-  EXPECT_THROW(partition_t(slices[4], 0, 17), error);
+  EXPECT_THROW(partition.find_block(s, {uint8_t(blocks[0]), 0, 0, 0}), pentago_error_t);
+  EXPECT_THROW(partition.rank_lines(3), pentago_error_t);
+  EXPECT_THROW(partition.block_by_local_id(0, partition.rank_line_count(0) << 6), pentago_error_t);
+  EXPECT_THROW(partition.block_by_local_id(0, 63), pentago_error_t);  // past the end of line 0
+  EXPECT_THROW(partition_t(slices[4], 0, 17), pentago_error_t);
 }
 
 TEST(Partition, FormatLoadBalance) {
@@ -228,9 +228,9 @@ TEST(Partition, FormatLoadBalance) {
 
 // A large slice spread over many ranks: both partitions balance lines and blocks within 20%.
 TEST(Partition, LoadBalanceSlice30) {
-  const auto lines = std::make_shared<const slice_lines>(slice_sections(30));
+  const auto lines = std::make_shared<const slice_lines_t>(slice_sections(30));
   ASSERT_EQ(lines->total_lines(), 10582066u);
-  for (const uint128 key : {uint128(17), uint128(0)}) {
+  for (const uint128_t key : {uint128_t(17), uint128_t(0)}) {
     const auto start = std::chrono::steady_clock::now();
     const partition_t partition(lines, 256, key);
     const load_range_t range = serial_load_balance(partition);

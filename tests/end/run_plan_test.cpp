@@ -14,8 +14,8 @@ using namespace pentago;
 
 namespace {
 
-run_request request(const std::string& root, int save) {
-  run_request r;
+run_request_t request(const std::string& root, int save) {
+  run_request_t r;
   r.root = section_t::parse(root);
   r.ranks = 2;
   r.memory = uint64_t(8) << 30;
@@ -27,8 +27,8 @@ run_request request(const std::string& root, int save) {
 
 TEST(run_plan, unsaved_lowest_slice_holds_only_incomplete_blocks) {
   const auto slices = descendant_sections(section_t::parse("44444454"), 35);
-  const run_plan dropped = make_run_plan(request("44444454", -1), slices);
-  const run_plan saved = make_run_plan(request("44444454", 33), slices);
+  const run_plan_t dropped = make_run_plan(request("44444454", -1), slices);
+  const run_plan_t saved = make_run_plan(request("44444454", 33), slices);
   ASSERT_EQ(dropped.slices.size(), 3u);
   ASSERT_EQ(saved.slices.size(), 3u);
   for (int i = 0; i < 3; i++) {
@@ -53,7 +53,7 @@ TEST(run_plan, unsaved_lowest_slice_holds_only_incomplete_blocks) {
   EXPECT_LT(dropped.needed, saved.needed);
   EXPECT_LT(dropped.store_peak, saved.store_peak);
   // Saving slice 35 stores it whole, and slice 34's pair then holds it as input.
-  const run_plan stored = make_run_plan(request("44444454", 35), slices);
+  const run_plan_t stored = make_run_plan(request("44444454", 35), slices);
   ASSERT_EQ(stored.slices.size(), 3u);
   EXPECT_FALSE(stored.slices[0].recomputed);
   EXPECT_EQ(stored.slices[0].held_nodes, stored.slices[0].nodes);
@@ -63,8 +63,8 @@ TEST(run_plan, unsaved_lowest_slice_holds_only_incomplete_blocks) {
 TEST(run_plan, compression_ratios_scale_with_the_sampled_slice_35) {
   const auto compressible = descendant_sections(section_t::parse("25263480"), 35);
   const auto calibrated = descendant_sections(section_t::parse("44444554"), 35);
-  const run_plan a = make_run_plan(request("25263480", -1), compressible);
-  const run_plan b = make_run_plan(request("44444554", -1), calibrated);
+  const run_plan_t a = make_run_plan(request("25263480", -1), compressible);
+  const run_plan_t b = make_run_plan(request("44444554", -1), calibrated);
   // 44444554 is one of the calibration roots; 25263480 compresses to about 0.25 (its logs).
   EXPECT_NEAR(b.top_ratio, store_ratio(35), 0.03);
   EXPECT_NEAR(b.ratio_scale, 1, 0.1);
@@ -84,53 +84,53 @@ TEST(run_plan, compression_ratios_scale_with_the_sampled_slice_35) {
 
 // Another codec scales the (Snappy) calibration by its factor before the sampled scale.
 TEST(run_plan, codec_scales_the_ratios) {
-  if (!block_codec_available(block_codec::zstd)) GTEST_SKIP() << "zstd not built in";
+  if (!block_codec_available(block_codec_t::zstd)) GTEST_SKIP() << "zstd not built in";
   // 44444454's slice 34 is stored in the codec (35 is recomputed, 33 dropped).
   const auto slices = descendant_sections(section_t::parse("44444454"), 35);
-  run_request r = request("44444454", -1);
-  const run_plan snappy = make_run_plan(r, slices);
-  r.codec = block_codec::zstd;
-  const run_plan zstd = make_run_plan(r, slices);
+  run_request_t r = request("44444454", -1);
+  const run_plan_t snappy = make_run_plan(r, slices);
+  r.codec = block_codec_t::zstd;
+  const run_plan_t zstd = make_run_plan(r, slices);
   EXPECT_LT(zstd.top_ratio, 0.8 * snappy.top_ratio);
-  EXPECT_NEAR(zstd.ratio_scale / codec_ratio_factor(block_codec::zstd), snappy.ratio_scale, 0.15);
+  EXPECT_NEAR(zstd.ratio_scale / codec_ratio_factor(block_codec_t::zstd), snappy.ratio_scale, 0.15);
   EXPECT_LT(zstd.store_peak, snappy.store_peak);
-  EXPECT_EQ(codec_ratio_factor(block_codec::snappy), 1);
+  EXPECT_EQ(codec_ratio_factor(block_codec_t::snappy), 1);
 }
 
 // --codec auto takes the least-CPU codec whose plan fits (LZ4, else Snappy) and zstd where
 // only that one fits.
 TEST(run_plan, codec_auto_takes_zstd_only_where_snappy_does_not_fit) {
-  if (!block_codec_available(block_codec::zstd)) GTEST_SKIP() << "zstd not built in";
+  if (!block_codec_available(block_codec_t::zstd)) GTEST_SKIP() << "zstd not built in";
   const auto slices = descendant_sections(section_t::parse("44444454"), 35);
-  run_request r = request("44444454", -1);
+  run_request_t r = request("44444454", -1);
   r.ranks = 2;
   r.codec_auto = true;
   r.memory = uint64_t(3) << 30;
-  const run_plan roomy = make_run_plan(r, slices);
+  const run_plan_t roomy = make_run_plan(r, slices);
   EXPECT_TRUE(roomy.fits);
   EXPECT_TRUE(roomy.codec_auto);
-  const block_codec fastest =
-      block_codec_available(block_codec::lz4) ? block_codec::lz4 : block_codec::snappy;
+  const block_codec_t fastest =
+      block_codec_available(block_codec_t::lz4) ? block_codec_t::lz4 : block_codec_t::snappy;
   EXPECT_EQ(roomy.codec, fastest);
   // Between the needs: the LZ4 and Snappy plans refuse, zstd's fits.
-  run_request fixed = r;
+  run_request_t fixed = r;
   fixed.codec_auto = false;
-  fixed.codec = block_codec::snappy;
+  fixed.codec = block_codec_t::snappy;
   const uint64_t snappy_need = make_run_plan(fixed, slices).needed;
   EXPECT_LE(snappy_need, roomy.needed);  // LZ4's blocks are larger
-  fixed.codec = block_codec::zstd;
+  fixed.codec = block_codec_t::zstd;
   fixed.memory = snappy_need;  // the zstd need is smaller, and independent of the memory given
   const uint64_t zstd_need = make_run_plan(fixed, slices).needed;
   ASSERT_LT(zstd_need, snappy_need);
   r.memory = (snappy_need + zstd_need) / 2;
-  const run_plan tight = make_run_plan(r, slices);
+  const run_plan_t tight = make_run_plan(r, slices);
   EXPECT_TRUE(tight.fits);
-  EXPECT_EQ(tight.codec, block_codec::zstd);
+  EXPECT_EQ(tight.codec, block_codec_t::zstd);
   // Neither fits: the refusal names zstd's (smaller) need.
   r.memory = zstd_need / 2;
-  const run_plan refused = make_run_plan(r, slices);
+  const run_plan_t refused = make_run_plan(r, slices);
   EXPECT_FALSE(refused.fits);
-  EXPECT_EQ(refused.codec, block_codec::zstd);
+  EXPECT_EQ(refused.codec, block_codec_t::zstd);
   EXPECT_EQ(refused.needed, zstd_need);
 }
 
@@ -138,16 +138,16 @@ TEST(run_plan, codec_auto_takes_zstd_only_where_snappy_does_not_fit) {
 // per worker for the preset, and (pentago-endgame) the rank's compressed part of the file.
 TEST(run_plan, saved_slices_count_their_writing) {
   const auto slices = descendant_sections(section_t::parse("44444554"), 35);
-  run_request r = request("44444554", -1);
+  run_request_t r = request("44444554", -1);
   r.stop_after = 35;
-  const run_plan unsaved = make_run_plan(r, slices);
+  const run_plan_t unsaved = make_run_plan(r, slices);
   EXPECT_EQ(unsaved.write_bytes, 0u);
   r.save = 35;
-  const run_plan level6 = make_run_plan(r, slices);
+  const run_plan_t level6 = make_run_plan(r, slices);
   r.level = 0;
-  const run_plan level0 = make_run_plan(r, slices);
+  const run_plan_t level0 = make_run_plan(r, slices);
   r.holds_file = false;
-  const run_plan batched = make_run_plan(r, slices);
+  const run_plan_t batched = make_run_plan(r, slices);
   const uint64_t rank_store = level6.slice_plan(35)->rank_store_bytes;
   EXPECT_EQ(level6.write_bytes, slice_write_bytes(r.workers, 6, true, rank_store));
   EXPECT_EQ(level6.needed - level0.needed, level6.write_bytes - level0.write_bytes);
@@ -163,9 +163,9 @@ TEST(run_plan, saved_slices_count_their_writing) {
 // figure stays the one without a pool, and every part still fits within --memory.
 TEST(run_plan, dropped_slice_plans_its_partial_blocks_in_the_pool) {
   const auto slices = descendant_sections(section_t::parse("44444454"), 35);
-  run_request r = request("44444454", -1);
+  run_request_t r = request("44444454", -1);
   r.memory = uint64_t(3) << 30;
-  const run_plan roomy = make_run_plan(r, slices);
+  const run_plan_t roomy = make_run_plan(r, slices);
   ASSERT_TRUE(roomy.fits);
   const slice_plan_t& bottom = roomy.slices.back();
   ASSERT_TRUE(bottom.dropped);
@@ -179,7 +179,7 @@ TEST(run_plan, dropped_slice_plans_its_partial_blocks_in_the_pool) {
   // The admission figure does not depend on --memory: at exactly that much the run fits, with
   // a smaller pool and so a larger arena than with room to spare.
   r.memory = roomy.needed;
-  const run_plan tight = make_run_plan(r, slices);
+  const run_plan_t tight = make_run_plan(r, slices);
   EXPECT_TRUE(tight.fits) << tight.reason;
   EXPECT_EQ(tight.needed, roomy.needed);
   EXPECT_LT(tight.partial_bytes, roomy.partial_bytes);
@@ -190,9 +190,9 @@ TEST(run_plan, dropped_slice_plans_its_partial_blocks_in_the_pool) {
   EXPECT_FALSE(make_run_plan(r, slices).fits);
   // The rest of the incomplete blocks take LZ4 where they fit, and the run's codec (here
   // Snappy) where memory is tight.
-  if (block_codec_available(block_codec::lz4)) {
-    EXPECT_EQ(roomy.partial_codec, block_codec::lz4);
-    EXPECT_EQ(tight.partial_codec, block_codec::snappy);
+  if (block_codec_available(block_codec_t::lz4)) {
+    EXPECT_EQ(roomy.partial_codec, block_codec_t::lz4);
+    EXPECT_EQ(tight.partial_codec, block_codec_t::snappy);
     EXPECT_GT(bottom.ratio, roomy.ratio_scale * store_ratio(33));
   }
 }
@@ -207,10 +207,10 @@ TEST(run_plan, line_buffers_hold_every_line_of_a_slice) {
         n < 35 ? std::span<const section_t>(slices[n + 1]) : std::span<const section_t>();
     const size_t nodes = line_buffer_nodes(slices[n], above);
     const uint64_t most = max_line_bytes(slices[n], above);
-    const slice_lines lines(slices[n]);
+    const slice_lines_t lines(slices[n]);
     uint64_t largest = 0;
     for (uint64_t i = 0; i < lines.total_lines(); i++) {
-      const line_dependency dep = line_dependency_of(lines.line(i));
+      const line_dependency_t dep = line_dependency_of(lines.line(i));
       for (int k = 0; k < dep.output.length(); k++)
         EXPECT_LE(1 + size_t(block_nodes(dep.output.section, dep.output.block(k))), nodes);
       if (n < 35)
@@ -232,7 +232,7 @@ TEST(run_plan, line_buffers_hold_every_line_of_a_slice) {
 // compressed better than planned, more (up to all of it) when worse.
 TEST(run_plan, arena_for_a_slice_follows_its_pair_and_measured_ratio) {
   const auto slices = descendant_sections(section_t::parse("25263480"), 35);
-  const run_plan p = make_run_plan(request("25263480", -1), slices);
+  const run_plan_t p = make_run_plan(request("25263480", -1), slices);
   ASSERT_TRUE(p.fits);
   EXPECT_GT(p.rank_share, 0.5);
   EXPECT_LT(p.rank_share, 0.6);

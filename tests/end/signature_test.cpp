@@ -41,7 +41,7 @@ TEST(signature, root_54444554_output_is_unchanged) {
   const fs::path dir = fs::path(PENTAGO_BINARY_DIR) / "test-runs" / "signature-54444554";
   fs::remove_all(dir);
   fs::create_directories(dir.parent_path());
-  local_options o;
+  local_options_t o;
   o.root = section_t::parse("54444554");
   o.threads = 2;
   o.dir = dir.string();

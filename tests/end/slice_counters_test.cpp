@@ -20,16 +20,16 @@ namespace fs = std::filesystem;
 namespace {
 
 // Each counter a different value: 1000 times its row number plus one.
-slice_counters numbered() {
-  slice_counters c;
+slice_counters_t numbered() {
+  slice_counters_t c;
   uint64_t k = 1;
   for (const auto& f : slice_counter_fields) c.*f.value = 1000 * k++;
   return c;
 }
 
 // A report of a computed slice of pentago-endgame, every field set.
-slice_report full_report() {
-  slice_report r;
+slice_report_t full_report() {
+  slice_report_t r;
   r.slice = 34;
   r.sections = 7;
   r.blocks = 11;
@@ -66,7 +66,7 @@ slice_report full_report() {
   r.memory.plan_store_bytes = 4000000;
   r.memory.plan_ratio = 0.4;
   r.memory.line_plan_bytes = 8888888;
-  slice_report::load_balance_t lb;
+  slice_report_t::load_balance_t lb;
   for (int i = 0; i < 5; i++) lb.ranges[i] = {i, 2 * i + 1};
   r.load_balance = lb;
   r.files.push_back({"counts-30.npy", {}, {}, {}});
@@ -76,12 +76,12 @@ slice_report full_report() {
 }
 
 // The slice object run_record writes for `r`.
-std::string record_line(const slice_report& r, const std::string& name) {
+std::string record_line(const slice_report_t& r, const std::string& name) {
   const fs::path path = fs::path(PENTAGO_BINARY_DIR) / "test-runs" / (name + ".jsonl");
   fs::create_directories(path.parent_path());
   fs::remove(path);
   {
-    run_record record;
+    run_record_t record;
     record.open(path.string());
     record.slice(r);
   }
@@ -97,47 +97,48 @@ TEST(slice_counters, every_field_has_one_row_with_its_own_name) {
   std::set<std::string> names;
   for (const auto& f : slice_counter_fields) EXPECT_TRUE(names.insert(f.name).second) << f.name;
   // A distinct value in every field reads back through its row alone.
-  const slice_counters c = numbered();
+  const slice_counters_t c = numbered();
   std::set<uint64_t> values;
   for (const auto& f : slice_counter_fields) values.insert(c.*f.value);
   EXPECT_EQ(values.size(), slice_counter_fields.size());
-  EXPECT_STREQ(slice_counter_field(&slice_counters::arena_lent_in_slice).name,
+  EXPECT_STREQ(slice_counter_field(&slice_counters_t::arena_lent_in_slice).name,
                "arena_lent_in_slice");
-  EXPECT_STREQ(slice_counter_field(&slice_counters::compressed_bytes).name, "compressed_bytes");
+  EXPECT_STREQ(slice_counter_field(&slice_counters_t::compressed_bytes).name, "compressed_bytes");
 }
 
 TEST(slice_counters, values_by_combine_round_trip) {
-  const slice_counters c = numbered();
-  const auto sums = counter_values(c, counter_combine::sum);
-  const auto maxes = counter_values(c, counter_combine::max);
+  const slice_counters_t c = numbered();
+  const auto sums = counter_values(c, counter_combine_t::sum);
+  const auto maxes = counter_values(c, counter_combine_t::max);
   EXPECT_EQ(sums.size() + maxes.size(), slice_counter_fields.size());
   // Sums and maxima as the table says: partial evictions add up, the resident set does not.
-  EXPECT_EQ(slice_counter_field(&slice_counters::partial_evictions).combine, counter_combine::sum);
-  EXPECT_EQ(slice_counter_field(&slice_counters::resident_high_water).combine,
-            counter_combine::max);
-  slice_counters back;
-  set_counter_values(back, counter_combine::sum, sums);
-  set_counter_values(back, counter_combine::max, maxes);
+  EXPECT_EQ(slice_counter_field(&slice_counters_t::partial_evictions).combine,
+            counter_combine_t::sum);
+  EXPECT_EQ(slice_counter_field(&slice_counters_t::resident_high_water).combine,
+            counter_combine_t::max);
+  slice_counters_t back;
+  set_counter_values(back, counter_combine_t::sum, sums);
+  set_counter_values(back, counter_combine_t::max, maxes);
   for (const auto& f : slice_counter_fields) EXPECT_EQ(back.*f.value, c.*f.value) << f.name;
-  EXPECT_THROW(set_counter_values(back, counter_combine::sum,
+  EXPECT_THROW(set_counter_values(back, counter_combine_t::sum,
                                   std::span<const uint64_t>(sums).first(sums.size() - 1)),
-               error);
+               pentago_error_t);
   std::vector<uint64_t> more = maxes;
   more.push_back(1);
-  EXPECT_THROW(set_counter_values(back, counter_combine::max, more), error);
+  EXPECT_THROW(set_counter_values(back, counter_combine_t::max, more), pentago_error_t);
 }
 
 TEST(slice_counters, record_holds_each_counter_at_its_place_or_null) {
   for (const bool mpi : {false, true})
     for (const bool synthesized : {false, true}) {
-      slice_report r;
+      slice_report_t r;
       r.counters = numbered();
       r.mpi = mpi;
       r.synthesized = synthesized;
       const auto j = nlohmann::json::parse(record_line(r, "slice-counters-place"));
       for (const auto& f : slice_counter_fields) {
-        const auto& object = f.place == counter_place::memory ? j.at("memory") : j;
-        if (f.place == counter_place::none) {
+        const auto& object = f.place == counter_place_t::memory ? j.at("memory") : j;
+        if (f.place == counter_place_t::none) {
           EXPECT_FALSE(j.contains(f.name) || j.at("memory").contains(f.name)) << f.name;
           continue;
         }
@@ -156,7 +157,7 @@ TEST(slice_counters, record_holds_each_counter_at_its_place_or_null) {
 
 // The log's words of a counter come when it is not zero.
 TEST(slice_counters, log_words_only_when_not_zero) {
-  slice_report r = full_report();
+  slice_report_t r = full_report();
   const auto plan_line = [&] { return format_slice_report(r).at(3); };
   EXPECT_NE(plan_line().find("; the lent arena's limit raised back 5 times;"), std::string::npos);
   r.counters.arena_limit_raises = 0;

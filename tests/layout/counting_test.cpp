@@ -138,10 +138,10 @@ TEST(counting, burnside_matches_brute_force) {
 }
 
 TEST(counting, bad_arguments) {
-  EXPECT_THROW(count_boards(37, 8), usage_error);
-  EXPECT_THROW(count_boards(-1, 8), usage_error);
-  EXPECT_THROW(count_boards(3, 16), usage_error);
-  EXPECT_THROW(all_boards(37), usage_error);
+  EXPECT_THROW(count_boards(37, 8), usage_error_t);
+  EXPECT_THROW(count_boards(-1, 8), usage_error_t);
+  EXPECT_THROW(count_boards(3, 16), usage_error_t);
+  EXPECT_THROW(all_boards(37), usage_error_t);
 }
 
 TEST(counting, full_game_sizes) {
@@ -156,7 +156,7 @@ TEST(counting, full_game_sizes) {
     // Descendants of the empty board are every standardized section, slice 36 included.
     const auto sections = slice_sections(n);
     EXPECT_EQ(s.sections, sections.size()) << n;
-    EXPECT_EQ(s.lines_computed, slice_lines(sections).total_lines()) << n;
+    EXPECT_EQ(s.lines_computed, slice_lines_t(sections).total_lines()) << n;
     EXPECT_LE(s.lines_computed, s.lines);
     if (s.sections > max_sections) max_sections = s.sections, max_slice = n;
     total += s;

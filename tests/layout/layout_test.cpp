@@ -80,7 +80,7 @@ TEST(sections, parse_and_print) {
   EXPECT_EQ(section_t::from_sig(0x0008000908010900ULL).name(), "35-09189080");
   for (const char* bad : {"", "1234567", "123456789", "4444455x", "91000000", "00000001",
                           "10000000x", "33-44444554", "a-44444554"})
-    EXPECT_THROW(section_t::parse(bad), usage_error) << bad;
+    EXPECT_THROW(section_t::parse(bad), usage_error_t) << bad;
   EXPECT_EQ(section_t::parse("00000000").hash(), 0xebe54d10660ea4b5ULL);
   EXPECT_EQ(section_t::parse("33333333").hash(), 0xebe239060d8bdd2bULL);
   EXPECT_EQ(section_t::parse("44444554").hash(), 0xebe20c782298efe1ULL);
@@ -104,7 +104,7 @@ TEST(sections, slices_match_published_ids) {
 TEST(lines, canonical_order_round_trips) {
   for (int n : {3, 10, 34}) {
     const auto sections = slice_sections(n);
-    slice_lines lines(sections);
+    slice_lines_t lines(sections);
     for (uint64_t i = 0; i < lines.total_lines(); i += 1 + i / 50) {
       const line_t line = lines.line(i);
       ASSERT_EQ(lines.index(line.section, line.dimension, line.block(0)), int64_t(i));

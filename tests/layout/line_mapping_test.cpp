@@ -27,7 +27,7 @@ TEST(line_mapping, child_boards) {
       line_t line{s, d, {}};
       for (int q = 0, j = 0; q < 4; q++)
         if (q != d) line.base[j++] = block[q];
-      const line_dependency dep = line_dependency_of(line);
+      const line_dependency_t dep = line_dependency_of(line);
       ASSERT_EQ(dep.input.section, s.child(d).standardize());
       const board_t b = section_board(s, k);
       const side_t empty = empty_cells(b) >> 16 * d & 0x1ff;
@@ -35,7 +35,7 @@ TEST(line_mapping, child_boards) {
         if (!(empty >> e & 1)) continue;
         const board_t child = place_stone(b, s.turn(), d, e);
         const uint16_t inv = rmin_inverse(quadrant(child, d));
-        const child_location loc = locate_child(dep, k, inv >> 2, inv & 3);
+        const child_location_t loc = locate_child(dep, k, inv >> 2, inv & 3);
         // The located entry lies on the input line.
         for (int i = 0, j = 0; i < 4; i++) {
           if (i != dep.child_dimension) {
@@ -48,7 +48,7 @@ TEST(line_mapping, child_boards) {
         reflected += dep.reflects();
       }
       // locate_board agrees: the stored board maps back to b.
-      const board_location where = locate_board(b);
+      const board_location_t where = locate_board(b);
       ASSERT_EQ(where.section, s.standardize());
       ASSERT_EQ(transform_board(where.symmetry, section_board(where.section, where.index)), b);
     }

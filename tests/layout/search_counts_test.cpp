@@ -19,41 +19,41 @@ using namespace pentago;
 
 namespace {
 
-struct counts_row {
+struct counts_row_t {
   uint64_t sig = 0, black = 0, white = 0, total = 0;
-  bool operator==(const counts_row&) const = default;
+  bool operator==(const counts_row_t&) const = default;
 };
 
-std::ostream& operator<<(std::ostream& out, const counts_row& r) {
+std::ostream& operator<<(std::ostream& out, const counts_row_t& r) {
   return out << "[sig " << std::hex << r.sig << std::dec << ", black " << r.black << ", white "
              << r.white << ", total " << r.total << "]";
 }
 
 // A tiny reader for counts-N.npy: numpy v1 header, then rows of 4 little-endian uint64.
-std::vector<counts_row> published_counts(int n) {
+std::vector<counts_row_t> published_counts(int n) {
   const std::string path =
       std::string(PENTAGO_SHARED_DATA) + "/counts-" + std::to_string(n) + ".npy";
   std::ifstream in(path, std::ios::binary);
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
   if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0)
-    throw error("not a numpy file: " + path);
+    throw pentago_error_t("not a numpy file: " + path);
   const size_t header = 10 + (uint8_t(bytes[8]) | uint8_t(bytes[9]) << 8);
   const std::string text(bytes.begin() + 10, bytes.begin() + header);
   if (text.find("'<u8'") == std::string::npos || text.find(",4)") == std::string::npos)
-    throw error("unexpected numpy header in " + path + ": " + text);
-  if ((bytes.size() - header) % 32) throw error("truncated " + path);
-  std::vector<counts_row> rows((bytes.size() - header) / 32);
+    throw pentago_error_t("unexpected numpy header in " + path + ": " + text);
+  if ((bytes.size() - header) % 32) throw pentago_error_t("truncated " + path);
+  std::vector<counts_row_t> rows((bytes.size() - header) / 32);
   std::memcpy(rows.data(), bytes.data() + header, rows.size() * 32);
   return rows;
 }
 
 // Solves every board of a section (the 4-D array of rotation-minimal quadrant states) and
 // counts each distinct board once: popcounts shifted by the quadrants' symmetry exponents.
-counts_row count_section(super_searcher& engine, const section_t& section) {
+counts_row_t count_section(super_searcher_t& engine, const section_t& section) {
   std::array<std::span<const quadrant_t>, 4> buckets;
   for (int q = 0; q < 4; q++) buckets[q] = rmin_bucket(section.counts[q][0], section.counts[q][1]);
   const int turn = section.turn();
-  counts_row row;
+  counts_row_t row;
   row.sig = section.sig();
   for (const quadrant_t q0 : buckets[0])
     for (const quadrant_t q1 : buckets[1])
@@ -72,8 +72,8 @@ counts_row count_section(super_searcher& engine, const section_t& section) {
 
 // Rows to check: the smallest sections, plus sections spread over the sig order with at most
 // `spread_size` boards each.
-std::vector<counts_row> chosen_rows(const std::vector<counts_row>& rows, int smallest, int spread,
-                                    uint64_t spread_size) {
+std::vector<counts_row_t> chosen_rows(const std::vector<counts_row_t>& rows, int smallest,
+                                      int spread, uint64_t spread_size) {
   std::vector<size_t> order(rows.size());
   for (size_t i = 0; i < rows.size(); i++) order[i] = i;
   const auto size = [&](size_t i) { return section_t::from_sig(rows[i].sig).size(); };
@@ -86,7 +86,7 @@ std::vector<counts_row> chosen_rows(const std::vector<counts_row>& rows, int sma
       moderate.push_back(i);
   for (int k = 0; k < spread && !moderate.empty(); k++)
     picked.push_back(moderate[moderate.size() * k / spread]);
-  std::vector<counts_row> result;
+  std::vector<counts_row_t> result;
   for (const size_t i : picked) result.push_back(rows[i]);
   return result;
 }
@@ -94,11 +94,11 @@ std::vector<counts_row> chosen_rows(const std::vector<counts_row>& rows, int sma
 void check_slice(int n, int smallest, int spread, uint64_t spread_size) {
   const auto rows = published_counts(n);
   ASSERT_FALSE(rows.empty());
-  super_search_options options;
+  super_search_options_t options;
   options.table_bits = 10;
-  super_searcher engine(options);
+  super_searcher_t engine(options);
   uint64_t boards = 0;
-  for (const counts_row& expected : chosen_rows(rows, smallest, spread, spread_size)) {
+  for (const counts_row_t& expected : chosen_rows(rows, smallest, spread, spread_size)) {
     const section_t section = section_t::from_sig(expected.sig);
     ASSERT_EQ(section.sum(), n);
     boards += section.size();
@@ -122,23 +122,23 @@ TEST(search_counts, slice_33_sections) { check_slice(33, 6, 10, 100000); }
 TEST(search_counts, counting_is_sensitive) {
   const auto rows = published_counts(35);
   // The first section with a few thousand boards and both colours winning somewhere.
-  const auto row = std::find_if(rows.begin(), rows.end(), [](const counts_row& r) {
+  const auto row = std::find_if(rows.begin(), rows.end(), [](const counts_row_t& r) {
     const uint64_t size = section_t::from_sig(r.sig).size();
     return size >= 1000 && size <= 40000 && r.black && r.white;
   });
   ASSERT_NE(row, rows.end());
-  const counts_row expected = *row;
-  super_search_options options;
+  const counts_row_t expected = *row;
+  super_search_options_t options;
   options.leaf_stones = 35;
   options.leaf = [](board_t b) {
     superinfo_t v = super_solve(b);
     if (b % 5 == 0) v.win = v.notlose = super_t::ones();
     return v;
   };
-  super_searcher tampered(options);
+  super_searcher_t tampered(options);
   const section_t section = section_t::from_sig(expected.sig);
   EXPECT_GT(section.size(), 1000u);
-  const counts_row wrong = count_section(tampered, section);
+  const counts_row_t wrong = count_section(tampered, section);
   EXPECT_NE(wrong, expected);
   EXPECT_EQ(wrong.total, expected.total);
 }

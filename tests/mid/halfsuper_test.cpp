@@ -32,7 +32,7 @@ side_t random_side(std::mt19937_64& rng) {
   return s;
 }
 
-class halfsuper_levels : public testing::TestWithParam<simd_level> {
+class halfsuper_levels : public testing::TestWithParam<simd_level_t> {
  protected:
   void SetUp() override {
     if (!simd_supported(GetParam())) GTEST_SKIP() << "CPU lacks " << simd_name(GetParam());
@@ -42,7 +42,7 @@ class halfsuper_levels : public testing::TestWithParam<simd_level> {
   void TearDown() override {
     if (simd_supported(GetParam())) set_simd_level(saved_);
   }
-  simd_level saved_ = simd_level::portable;
+  simd_level_t saved_ = simd_level_t::portable;
 };
 
 }  // namespace
@@ -104,5 +104,6 @@ TEST_P(halfsuper_levels, wins_match_super_wins) {
 }
 
 INSTANTIATE_TEST_SUITE_P(levels, halfsuper_levels,
-                         testing::Values(simd_level::portable, simd_level::sse, simd_level::avx2),
+                         testing::Values(simd_level_t::portable, simd_level_t::sse,
+                                         simd_level_t::avx2),
                          [](const auto& info) { return std::string(simd_name(info.param)); });

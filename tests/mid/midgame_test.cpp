@@ -42,8 +42,8 @@ board_t random_position(std::mt19937_64& rng, int stones, bool to_rotate) {
 
 // Expected list entries for one board to rotate (8 rotations then itself) from the forward
 // search; returns the board's value for the placer.
-int expect_rotations(super_searcher& search, board_t board, const std::vector<midgame_value>& got,
-                     size_t& at) {
+int expect_rotations(super_searcher_t& search, board_t board,
+                     const std::vector<midgame_value_t>& got, size_t& at) {
   // The board to rotate as a board to place for the next player: bit g is g.board.
   const superinfo_t v = search.solve(board);
   int best = -1;
@@ -63,10 +63,10 @@ int expect_rotations(super_searcher& search, board_t board, const std::vector<mi
 }
 
 // Checks a whole list against the forward search.
-void check_against_search(board_t board, bool to_rotate, const midgame_result& r) {
-  super_search_options options;
+void check_against_search(board_t board, bool to_rotate, const midgame_result_t& r) {
+  super_search_options_t options;
   options.table_bits = 18;
-  super_searcher search(options);
+  super_searcher_t search(options);
   const int stones = count_stones(board);
   const int mover = stones & 1;
   size_t at = 0;
@@ -98,8 +98,8 @@ void check_against_search(board_t board, bool to_rotate, const midgame_result& r
   EXPECT_EQ(best, int(search.value(board)));
 }
 
-midgame_options threads(int n) {
-  midgame_options o;
+midgame_options_t threads(int n) {
+  midgame_options_t o;
   o.threads = n;
   return o;
 }
@@ -127,7 +127,7 @@ TEST(midgame, too_few_stones_names_the_memory) {
   try {
     (void)midgame_solve(board, false);
     FAIL() << "no error";
-  } catch (const usage_error& e) {
+  } catch (const usage_error_t& e) {
     EXPECT_NE(std::string(e.what()).find("GiB"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("14-stone"), std::string::npos) << e.what();
   }
@@ -136,12 +136,12 @@ TEST(midgame, too_few_stones_names_the_memory) {
 TEST(midgame, workspace_limit) {
   std::mt19937_64 rng(2);
   const board_t board = random_position(rng, 24, false);
-  midgame_options o;
+  midgame_options_t o;
   o.workspace_limit = 1000;
   try {
     (void)midgame_solve(board, false, o);
     FAIL() << "no error";
-  } catch (const error& e) {
+  } catch (const pentago_error_t& e) {
     // One line naming the need and the limit.
     const std::string what = e.what();
     EXPECT_NE(what.find("needs a workspace of 1.0 MiB"), std::string::npos) << what;
@@ -155,14 +155,14 @@ TEST(midgame, workspace_limit) {
 TEST(midgame, cancelled_between_layers) {
   std::mt19937_64 rng(3);
   const board_t board = random_position(rng, 24, false);
-  midgame_options o;
+  midgame_options_t o;
   int asked = 0;
   o.cancelled = [&] { return ++asked == 4; };
-  EXPECT_THROW((void)midgame_solve(board, false, o), midgame_cancelled);
+  EXPECT_THROW((void)midgame_solve(board, false, o), midgame_cancelled_t);
   EXPECT_EQ(asked, 4);  // stopped at the fourth layer, not at the end
   asked = 0;
   o.cancelled = [&] { return ++asked < 0; };
-  const midgame_result whole = midgame_solve(board, false, o);
+  const midgame_result_t whole = midgame_solve(board, false, o);
   EXPECT_GT(asked, 12);  // asked before each layer of both passes
   EXPECT_EQ(whole.values.size(), midgame_solve(board, false).values.size());
 }
@@ -177,12 +177,12 @@ TEST(midgame, finished_roots_by_the_rules) {
   white |= cell_bit(5, 0);
   const board_t board = pack(black, white);
   ASSERT_GE(count_stones(board), 18);
-  const midgame_result r = midgame_solve(board, false, threads(1));
+  const midgame_result_t r = midgame_solve(board, false, threads(1));
   ASSERT_EQ(r.values.size(), 1u);
   EXPECT_EQ(r.values[0].value, terminal_value(board));
   // The same stones as a board to rotate: black placed last (one more stone) and has five.
   if (popcount(black) == popcount(white) + 1) {
-    const midgame_result m = midgame_solve(board, true, threads(1));
+    const midgame_result_t m = midgame_solve(board, true, threads(1));
     ASSERT_EQ(m.values.size(), 1u);
     EXPECT_EQ(m.values[0].value, 1);
   }
@@ -209,8 +209,8 @@ TEST(midgame, matches_forward_search_to_rotate) {
 TEST(midgame, thread_count_does_not_change_values) {
   std::mt19937_64 rng(5);
   const board_t board = random_position(rng, 22, false);
-  const midgame_result a = midgame_solve(board, false, threads(1));
-  const midgame_result b = midgame_solve(board, false, threads(3));
+  const midgame_result_t a = midgame_solve(board, false, threads(1));
+  const midgame_result_t b = midgame_solve(board, false, threads(3));
   ASSERT_EQ(a.values.size(), b.values.size());
   for (size_t i = 0; i < a.values.size(); i++) {
     EXPECT_EQ(a.values[i].board, b.values[i].board);
@@ -222,8 +222,8 @@ TEST(midgame, thread_count_does_not_change_values) {
 // Every SIMD level's row kernels against the forward search (the solver runs at the current
 // level), to place and to rotate.
 TEST(midgame, every_simd_level_matches_forward_search) {
-  const simd_level saved = current_simd_level();
-  for (const simd_level level : {simd_level::portable, simd_level::sse, simd_level::avx2}) {
+  const simd_level_t saved = current_simd_level();
+  for (const simd_level_t level : {simd_level_t::portable, simd_level_t::sse, simd_level_t::avx2}) {
     if (!simd_supported(level)) continue;
     SCOPED_TRACE(simd_name(level));
     set_simd_level(level);
@@ -242,11 +242,11 @@ void check_consistency(int stones, int samples, uint64_t seed) {
   std::mt19937_64 rng(seed);
   const board_t board = random_position(rng, stones, false);
   SCOPED_TRACE(testing::Message() << stones << " stones, board " << board);
-  const midgame_result r = midgame_solve(board, false);
+  const midgame_result_t r = midgame_solve(board, false);
   int best = -1, rotation_best = -1, wins = 0, losses = 0;
   std::vector<size_t> rotated;
   for (size_t i = 0; i + 1 < r.values.size(); i++) {
-    const midgame_value& v = r.values[i];
+    const midgame_value_t& v = r.values[i];
     if (v.to_rotate) {
       if (rotation_best > -1 || !won(unpack(v.board, stones & 1))) {
         EXPECT_EQ(v.value, rotation_best) << "child " << i;
@@ -265,12 +265,12 @@ void check_consistency(int stones, int samples, uint64_t seed) {
   // (to rotate), whose 8 rotations must match the parent's list.
   std::shuffle(rotated.begin(), rotated.end(), rng);
   for (int k = 0; k < samples && k < int(rotated.size()); k++) {
-    const midgame_value& v = r.values[rotated[k]];
+    const midgame_value_t& v = r.values[rotated[k]];
     EXPECT_EQ(midgame_solve(v.board, false).values.back().value, v.value) << v.board;
   }
   for (size_t i = 0; i < r.values.size(); i++)
     if (r.values[i].to_rotate && i >= 8 && !r.values[i - 1].to_rotate) {
-      const midgame_result m = midgame_solve(r.values[i].board, true);
+      const midgame_result_t m = midgame_solve(r.values[i].board, true);
       ASSERT_EQ(m.values.size(), 9u);
       for (int s = 0; s < 9; s++) {
         EXPECT_EQ(m.values[s].board, r.values[i - 8 + s].board);
@@ -307,13 +307,13 @@ namespace {
 
 // An exact forward search with distance: plain negamax over boards, memoized, no pruning.
 // For a board to place: {value, turns to the end} for its mover (midgame.h's distance).
-class distance_search {
+class distance_search_t {
  public:
   std::pair<int, int> to_place(board_t board) {
     if (const int t = terminal_value(board); t != 2) return {t, t ? 0 : -1};
     if (const auto it = memo_.find(board); it != memo_.end()) return it->second;
     const int mover = count_stones(board) & 1;
-    outcome best;
+    outcome_t best;
     for (side_t rest = empty_cells(board); rest; rest &= rest - 1) {
       const int bit = __builtin_ctzll(rest);
       const board_t placed = place_stone(board, mover, bit / 16, bit % 16);
@@ -329,7 +329,7 @@ class distance_search {
 
   // For a board to rotate (not finished): {value, turns} for the player who placed.
   std::pair<int, int> to_rotate(board_t placed) {
-    outcome best;
+    outcome_t best;
     for (int q = 0; q < 4; q++)
       for (const int dir : {1, -1}) {
         const auto [v, d] = to_place(rotate_board(placed, q, dir));
@@ -341,7 +341,7 @@ class distance_search {
  private:
   // The best of a set of options (value, turns): the fastest win, else a tie, else the slowest
   // loss.
-  struct outcome {
+  struct outcome_t {
     int value = -2, turns = -1;
     void add(int v, int d) {
       if (v > value) {
@@ -357,8 +357,8 @@ class distance_search {
   std::unordered_map<board_t, std::pair<int, int>> memo_;
 };
 
-midgame_options with_distance(int threads) {
-  midgame_options o;
+midgame_options_t with_distance(int threads) {
+  midgame_options_t o;
   o.threads = threads;
   o.distance = true;
   return o;
@@ -366,10 +366,10 @@ midgame_options with_distance(int threads) {
 
 // Every listed entry's value and distance against the exact search.
 void check_distances_against_search(board_t board, bool to_rotate) {
-  const midgame_result r = midgame_solve(board, to_rotate, with_distance(2));
-  distance_search search;
+  const midgame_result_t r = midgame_solve(board, to_rotate, with_distance(2));
+  distance_search_t search;
   int decisive = 0;
-  for (const midgame_value& v : r.values) {
+  for (const midgame_value_t& v : r.values) {
     std::pair<int, int> expected;
     if (!v.to_rotate)
       expected = search.to_place(v.board);
@@ -390,13 +390,13 @@ void check_distance_recurrence(int stones, int samples, uint64_t seed) {
   std::mt19937_64 rng(seed);
   const board_t board = random_position(rng, stones, false);
   SCOPED_TRACE(testing::Message() << stones << " stones, board " << board);
-  const midgame_result r = midgame_solve(board, false, with_distance(2));
-  const midgame_result plain = midgame_solve(board, false, threads(2));
+  const midgame_result_t r = midgame_solve(board, false, with_distance(2));
+  const midgame_result_t plain = midgame_solve(board, false, threads(2));
   ASSERT_EQ(r.values.size(), plain.values.size());
   std::vector<size_t> rotated, placed;
   int root_win = 1000, root_loss = -1;
   for (size_t i = 0; i < r.values.size(); i++) {
-    const midgame_value& v = r.values[i];
+    const midgame_value_t& v = r.values[i];
     EXPECT_EQ(v.value, plain.values[i].value) << "entry " << i;
     EXPECT_EQ(plain.values[i].distance, -1);
     EXPECT_EQ(v.distance < 0, v.value == 0) << "entry " << i;
@@ -419,19 +419,19 @@ void check_distance_recurrence(int stones, int samples, uint64_t seed) {
     if (v.value > 0) root_win = std::min(root_win, turns);
     if (v.value < 0) root_loss = std::max(root_loss, turns);
   }
-  const midgame_value& root = r.values.back();
+  const midgame_value_t& root = r.values.back();
   EXPECT_EQ(root.distance, root.value > 0 ? root_win : root.value < 0 ? root_loss : -1);
   std::shuffle(rotated.begin(), rotated.end(), rng);
   std::shuffle(placed.begin(), placed.end(), rng);
   for (int k = 0; k < samples && k < int(rotated.size()); k++) {
-    const midgame_value& v = r.values[rotated[k]];
-    const midgame_value own = midgame_solve(v.board, false, with_distance(2)).values.back();
+    const midgame_value_t& v = r.values[rotated[k]];
+    const midgame_value_t own = midgame_solve(v.board, false, with_distance(2)).values.back();
     EXPECT_EQ(own.value, v.value) << v.board;
     EXPECT_EQ(own.distance, v.distance) << v.board;
   }
   if (!placed.empty()) {
-    const midgame_value& v = r.values[placed[0]];
-    const midgame_result m = midgame_solve(v.board, true, with_distance(2));
+    const midgame_value_t& v = r.values[placed[0]];
+    const midgame_result_t m = midgame_solve(v.board, true, with_distance(2));
     ASSERT_EQ(m.values.size(), 9u);
     for (int s = 0; s < 9; s++) {
       EXPECT_EQ(m.values[s].value, r.values[placed[0] - 8 + s].value) << s;

@@ -35,7 +35,7 @@ namespace {
 
 // Every block of every section of two slice files holds the same values.
 void expect_same_slice_values(const std::string& a, const std::string& b) {
-  supertensor_reader ra(a), rb(b);
+  supertensor_reader_t ra(a), rb(b);
   ASSERT_EQ(ra.sections(), rb.sections());
   for (int s = 0; s < int(ra.sections().size()); s++)
     for (uint64_t i = 0; i < section_block_count(ra.sections()[s]); i++) {
@@ -99,7 +99,7 @@ TEST(endgame, root_44444454_then_restart_on_other_ranks_and_key) {
   ASSERT_EQ(r.code, 0) << r.output;
   expect_published_counts(dir, 33, 35);
   // Samples agree with forward search.
-  super_searcher searcher;
+  super_searcher_t searcher;
   const auto sparse = read_npy(dir + "/sparse-33.npy");
   ASSERT_EQ(sparse.rows, 256u);
   for (size_t i = 0; i < sparse.rows; i++) {
@@ -343,12 +343,12 @@ TEST(endgame, saving_stays_within_memory) {
   ASSERT_NE(at, std::string::npos) << p.output;
   const uint64_t mpi_needed = std::stoull(p.output.substr(p.output.find('(', at) + 1));
   // pentago-endgame-local's plan, as its driver makes it.
-  engine_options local;
-  local.program = engine_program::local;
+  engine_options_t local;
+  local.program = engine_program_t::local;
   local.root = section_t::parse("44444554");
   local.threads = 2, local.save = 35, local.stop_after = 35, local.level = 0;
-  const run_plan local_plan = make_run_plan(make_run_request(local, 1, uint64_t(64) << 30, -1),
-                                            descendant_sections(local.root, 35));
+  const run_plan_t local_plan = make_run_plan(make_run_request(local, 1, uint64_t(64) << 30, -1),
+                                              descendant_sections(local.root, 35));
   ASSERT_GT(local_plan.write_bytes, 0u);
   const uint64_t local_needed = local_plan.needed;
 
@@ -373,7 +373,7 @@ TEST(endgame, saving_stays_within_memory) {
   }
   // The MPI file places blocks rank by rank, the local one in order: every block's xz stream,
   // read through each file's index, is the same.
-  const supertensor_reader a(mpi_dir + "/slice-35.pentago"), b(local_dir + "/slice-35.pentago");
+  const supertensor_reader_t a(mpi_dir + "/slice-35.pentago"), b(local_dir + "/slice-35.pentago");
   ASSERT_EQ(a.sections(), b.sections());
   uint64_t compared = 0;
   for (int s = 0; s < int(a.sections().size()); s++)

@@ -97,7 +97,7 @@ inline std::string local_reference(const std::string& root, int meaningless = 0)
   ::flock(fd, LOCK_EX);
   if (!fs::exists(dir / "complete")) {
     fs::remove_all(dir);
-    local_options o;
+    local_options_t o;
     o.root = section_t::parse(root);
     o.threads = 2;
     o.dir = dir.string();

@@ -13,8 +13,8 @@ using namespace pentago;
 
 namespace {
 
-predict_options small(const std::string& root, int ranks, uint64_t memory) {
-  predict_options o;
+predict_options_t small(const std::string& root, int ranks, uint64_t memory) {
+  predict_options_t o;
   o.root = section_t::parse(root);
   o.ranks = ranks;
   o.threads = 3;
@@ -23,7 +23,7 @@ predict_options small(const std::string& root, int ranks, uint64_t memory) {
   return o;
 }
 
-predict_options parse(std::vector<std::string> args) {
+predict_options_t parse(std::vector<std::string> args) {
   args.insert(args.begin(), "pentago-predict");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -35,7 +35,7 @@ predict_options parse(std::vector<std::string> args) {
 TEST(predict, small_root_fits_and_loads_add_up) {
   auto o = small("44444554", 2, uint64_t(4) << 30);
   o.save = 34;
-  const prediction p = predict(o);
+  const prediction_t p = predict(o);
   EXPECT_TRUE(p.fits) << p.reason;
   ASSERT_EQ(p.slices.size(), 2u);
   EXPECT_EQ(p.slices[0].slice, 35);
@@ -67,7 +67,7 @@ TEST(predict, small_root_fits_and_loads_add_up) {
 }
 
 TEST(predict, tiny_memory_does_not_fit) {
-  const prediction p = predict(small("44444554", 2, uint64_t(1) << 20));
+  const prediction_t p = predict(small("44444554", 2, uint64_t(1) << 20));
   EXPECT_FALSE(p.fits);
   EXPECT_NE(p.reason.find("--memory"), std::string::npos) << p.reason;
   EXPECT_EQ(p.reason.find('\n'), std::string::npos);
@@ -141,7 +141,7 @@ TEST(predict, full_game_at_scale) {
   auto o = parse(
       {"--ranks", "16384", "--memory", "7G", "--save", "18", "--randomize", "17", "00000000"});
   EXPECT_EQ(o.threads, 6);
-  const prediction p = predict(o);
+  const prediction_t p = predict(o);
   ASSERT_EQ(p.slices.size(), 36u);
   EXPECT_EQ(p.slices.front().slice, 35);
   EXPECT_EQ(p.slices.back().slice, 0);
@@ -162,7 +162,7 @@ TEST(predict, full_game_at_scale) {
 TEST(predict, prints_only_the_engine_plan) {
   auto o = parse({"--ranks", "1", "--memory", "22G", "--threads", "3", "--stop-after", "33",
                   "--jobs", "2", "00000000"});
-  const prediction p = predict(o);
+  const prediction_t p = predict(o);
   const std::string text = format_prediction(o, p);
   EXPECT_EQ(text.find("needs about"), std::string::npos) << text;
   EXPECT_EQ(text.find("warning"), std::string::npos) << text;
@@ -173,35 +173,35 @@ TEST(predict, prints_only_the_engine_plan) {
 // The solver programs share one set of defaults: predict plans what pentago-endgame runs.
 TEST(predict, defaults_are_the_engine_defaults) {
   const auto o = parse({"--ranks", "2", "--memory", "1G", "00000000"});
-  const engine_options engine(engine_program::endgame);
+  const engine_options_t engine(engine_program_t::endgame);
   EXPECT_EQ(o.save, engine.save);
   EXPECT_EQ(o.save, 18);
   EXPECT_EQ(o.threads, engine.threads);
   EXPECT_EQ(o.samples, engine.samples);
   EXPECT_EQ(o.line_limit, engine.line_limit);
   EXPECT_EQ(o.randomize, engine.randomize);
-  EXPECT_EQ(engine_options(engine_program::local).save, 18);
+  EXPECT_EQ(engine_options_t(engine_program_t::local).save, 18);
   // "--opt=value" as well as "--opt value".
   EXPECT_EQ(parse({"--ranks=2", "--memory=1G", "--save=-1", "00000000"}).save, -1);
 }
 
 TEST(predict, bad_options_are_usage_errors) {
-  EXPECT_THROW(parse({"--memory", "1G", "00000000"}), usage_error);      // no --ranks
-  EXPECT_THROW(parse({"--ranks", "4", "00000000"}), usage_error);        // no --memory
-  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G"}), usage_error);  // no root
-  EXPECT_THROW(parse({"--ranks", "0", "--memory", "1G", "00000000"}), usage_error);
+  EXPECT_THROW(parse({"--memory", "1G", "00000000"}), usage_error_t);      // no --ranks
+  EXPECT_THROW(parse({"--ranks", "4", "00000000"}), usage_error_t);        // no --memory
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G"}), usage_error_t);  // no root
+  EXPECT_THROW(parse({"--ranks", "0", "--memory", "1G", "00000000"}), usage_error_t);
   EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--threads", "1", "00000000"}),
-               usage_error);
+               usage_error_t);
   EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--slices", "9-3", "00000000"}),
-               usage_error);
-  EXPECT_THROW(parse({"--ranks", "4", "--memory", "lots", "00000000"}), usage_error);
-  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--bogus", "00000000"}), usage_error);
-  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "12345678"}), usage_error);
+               usage_error_t);
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "lots", "00000000"}), usage_error_t);
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--bogus", "00000000"}), usage_error_t);
+  EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "12345678"}), usage_error_t);
   EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--restart", "40", "00000000"}),
-               usage_error);
+               usage_error_t);
   EXPECT_THROW(parse({"--ranks", "4", "--memory", "1G", "--meaningless", "5", "--stop-after", "5",
                       "00000000"}),
-               usage_error);
+               usage_error_t);
   const auto o = parse({"--ranks", "2", "--memory", "1G", "--meaningless", "5", "00000000"});
   EXPECT_EQ(o.meaningless, 5);
   const auto p = predict(o);

@@ -17,7 +17,7 @@ using namespace pentago;
 
 namespace {
 
-stage_options parse(std::vector<std::string> args) {
+stage_options_t parse(std::vector<std::string> args) {
   args.insert(args.begin(), "pentago-predict");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -25,7 +25,7 @@ stage_options parse(std::vector<std::string> args) {
 }
 
 // A node of 2 cores with room for two ranks of 25263480 (peak ~0.42 GiB per rank on 2 ranks).
-stage_options small_nodes(const std::string& memory) {
+stage_options_t small_nodes(const std::string& memory) {
   return parse({"--stages", "--node-memory", memory, "--node-reserve", "64M", "--cores-per-node",
                 "2", "--threads", "2", "--jobs", "2", "--job-seconds", "1", "--slice-seconds",
                 "0.1", "25263480"});
@@ -35,7 +35,7 @@ stage_options small_nodes(const std::string& memory) {
 
 // The model's largest rank (line nodes over the mean) against the exact partition.
 TEST(stages, imbalance_model_matches_partition) {
-  const stage_plan plan = plan_stages(small_nodes("2G"));
+  const stage_plan_t plan = plan_stages(small_nodes("2G"));
   const auto sections = descendant_sections(section_t::parse("25263480"), 35);
   int compared = 0;
   for (const auto& s : plan.slices) {
@@ -67,11 +67,11 @@ TEST(stages, imbalance_model_matches_partition) {
 // need = fixed + per_rank / ranks from single-slice plans, against the engine's plan of the
 // whole run and of a two-slice stage after a restart.
 TEST(stages, need_model_matches_engine_plan) {
-  const stage_plan plan = plan_stages(small_nodes("2G"));
+  const stage_plan_t plan = plan_stages(small_nodes("2G"));
   const auto sections = descendant_sections(section_t::parse("25263480"), 35);
   for (const int ranks : {3, 8, 64}) {
     for (const auto& [top, bottom] : std::vector<std::pair<int, int>>{{35, 30}, {33, 32}}) {
-      run_request r;
+      run_request_t r;
       r.root = section_t::parse("25263480");
       r.ranks = ranks;
       r.workers = 1;
@@ -91,8 +91,8 @@ TEST(stages, need_model_matches_engine_plan) {
 
 TEST(stages, plan_is_contiguous_admitted_and_no_worse_than_one_job) {
   // Nodes too small for the whole run on one node: the single job needs several.
-  const stage_options o = small_nodes("640M");
-  const stage_plan plan = plan_stages(o);
+  const stage_options_t o = small_nodes("640M");
+  const stage_plan_t plan = plan_stages(o);
   ASSERT_TRUE(plan.fits) << plan.reason;
   ASSERT_FALSE(plan.stages.empty());
   ASSERT_EQ(plan.single.size(), 1u);
@@ -110,7 +110,7 @@ TEST(stages, plan_is_contiguous_admitted_and_no_worse_than_one_job) {
         EXPECT_GE(s.save, s.bottom);  // the next stage's restart file
       }
       // The engine admits the stage at its --memory, with the per-peer term kept free.
-      run_request r;
+      run_request_t r;
       r.root = section_t::parse("25263480");
       r.ranks = s.ranks;
       r.workers = 1;
@@ -129,23 +129,23 @@ TEST(stages, plan_is_contiguous_admitted_and_no_worse_than_one_job) {
 }
 
 TEST(stages, bad_options_are_usage_errors) {
-  EXPECT_THROW(parse({"--stages", "--cores-per-node", "8", "25263480"}), usage_error);
-  EXPECT_THROW(parse({"--stages", "--node-memory", "8G", "25263480"}), usage_error);
+  EXPECT_THROW(parse({"--stages", "--cores-per-node", "8", "25263480"}), usage_error_t);
+  EXPECT_THROW(parse({"--stages", "--node-memory", "8G", "25263480"}), usage_error_t);
   EXPECT_THROW(parse({"--stages", "--node-memory", "8G", "--cores-per-node", "8", "--ranks", "4",
                       "25263480"}),
-               usage_error);
+               usage_error_t);
   EXPECT_THROW(parse({"--stages", "--node-memory", "8G", "--cores-per-node", "8", "--max-stages",
                       "0", "25263480"}),
-               usage_error);
-  EXPECT_THROW(parse({"--stages", "--node-memory", "8G", "--cores-per-node", "8"}), usage_error);
+               usage_error_t);
+  EXPECT_THROW(parse({"--stages", "--node-memory", "8G", "--cores-per-node", "8"}), usage_error_t);
   EXPECT_THROW(plan_stages(parse({"--stages", "--node-memory", "8G", "--cores-per-node", "4",
                                   "--threads", "8", "25263480"})),
-               usage_error);
+               usage_error_t);
   EXPECT_THROW(
       plan_stages(parse({"--stages", "--node-memory", "2G", "--cores-per-node", "8", "25263480"})),
-      usage_error);  // nothing left after the 4 GiB reserve
+      usage_error_t);  // nothing left after the 4 GiB reserve
   // Nodes that cannot hold even one line of slice 32 do not fit at any count.
-  const stage_plan tiny = plan_stages(small_nodes("80M"));
+  const stage_plan_t tiny = plan_stages(small_nodes("80M"));
   EXPECT_FALSE(tiny.fits);
   EXPECT_FALSE(tiny.reason.empty());
 }

@@ -57,9 +57,9 @@ bool accepts(int port) {
 }
 
 // nginx serving `root` (in the foreground, one process) until destroyed.
-class nginx_server {
+class nginx_server_t {
  public:
-  explicit nginx_server(const std::string& root) {
+  explicit nginx_server_t(const std::string& root) {
     dir_ = fs::path(PENTAGO_BINARY_DIR) / "test-runs" / ("nginx-" + std::to_string(getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "tmp");
@@ -89,7 +89,7 @@ class nginx_server {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
   }
-  ~nginx_server() {
+  ~nginx_server_t() {
     if (pid_ > 0) {
       ::kill(pid_, SIGTERM);
       ::waitpid(pid_, nullptr, 0);
@@ -136,9 +136,9 @@ void swap_sidecar_records(const fs::path& sidecar) {
 
 // The directory served: the published slices, a corrupted copy of slice 1 under bad/, and under
 // swapped/ the published slices with two records of slice 2's sidecar swapped.
-struct served_tree {
+struct served_tree_t {
   fs::path root;
-  served_tree() {
+  served_tree_t() {
     root = fs::path(PENTAGO_BINARY_DIR) / "test-runs" / ("served-" + std::to_string(getpid()));
     fs::remove_all(root);
     fs::create_directories(root / "bad");
@@ -156,7 +156,7 @@ struct served_tree {
     const std::string path = (root / "bad" / "slice-1.pentago").string();
     test::corrupt_first_block(path);
   }
-  ~served_tree() {
+  ~served_tree_t() {
     std::error_code ec;
     fs::remove_all(root, ec);
   }
@@ -166,8 +166,8 @@ class remote : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     if (::access(nginx_path, X_OK)) return;
-    tree_ = new served_tree;
-    server_ = new nginx_server(tree_->root.string());
+    tree_ = new served_tree_t;
+    server_ = new nginx_server_t(tree_->root.string());
   }
   static void TearDownTestSuite() {
     delete server_;
@@ -178,16 +178,16 @@ class remote : public ::testing::Test {
     if (!server_) GTEST_SKIP() << "SKIPPED: " << nginx_path << " is not installed (nginx-light)";
     ASSERT_TRUE(server_->running()) << "nginx did not start: " << server_->log();
   }
-  static query_options options(const std::string& db) {
-    query_options o;
+  static query_options_t options(const std::string& db) {
+    query_options_t o;
     o.databases = {db};
     return o;
   }
-  static served_tree* tree_;
-  static nginx_server* server_;
+  static served_tree_t* tree_;
+  static nginx_server_t* server_;
 };
-served_tree* remote::tree_ = nullptr;
-nginx_server* remote::server_ = nullptr;
+served_tree_t* remote::tree_ = nullptr;
+nginx_server_t* remote::server_ = nullptr;
 
 std::vector<position_t> sample_positions() {
   std::vector<position_t> result = {{0, false}};
@@ -203,11 +203,11 @@ std::vector<position_t> sample_positions() {
 }  // namespace
 
 TEST_F(remote, answers_equal_the_local_ones) {
-  query_engine local(options(published));
-  query_engine far(options(server_->url("/data/")));
+  query_engine_t local(options(published));
+  query_engine_t far(options(server_->url("/data/")));
   EXPECT_EQ(far.slices(), local.slices());
   for (const position_t p : sample_positions()) {
-    const position_answer a = local.answer(p), b = far.answer(p);
+    const position_answer_t a = local.answer(p), b = far.answer(p);
     EXPECT_EQ(b.value, a.value) << position_code(p);
     EXPECT_EQ(b.slice, a.slice);
     ASSERT_EQ(b.moves.size(), a.moves.size());
@@ -219,7 +219,7 @@ TEST_F(remote, answers_equal_the_local_ones) {
         EXPECT_EQ(b.moves[i].rotations[r].value, a.moves[i].rotations[r].value);
     }
     // The JSON differs only in the time taken.
-    position_answer a0 = a, b0 = b;
+    position_answer_t a0 = a, b0 = b;
     a0.elapsed_ms = b0.elapsed_ms = 0;
     EXPECT_EQ(answer_json(a0), answer_json(b0));
   }
@@ -232,13 +232,13 @@ TEST_F(remote, concurrent_queries_fetch_each_block_once) {
   for (int c = 0; c < 36; c++) positions.push_back({pack(cell_bit(c / 6, c % 6), 0), false});
   uint64_t alone;
   {
-    query_engine e(options(server_->url("/data")));
+    query_engine_t e(options(server_->url("/data")));
     const uint64_t opening = e.stats().http_requests;
     for (const auto& p : positions) (void)e.answer(p);
     alone = e.stats().http_requests - opening;
     EXPECT_GT(alone, 0u);
   }
-  query_engine e(options(server_->url("/data")));
+  query_engine_t e(options(server_->url("/data")));
   const uint64_t opening = e.stats().http_requests;
   std::vector<std::thread> threads;
   std::atomic<int> next{0};
@@ -251,12 +251,12 @@ TEST_F(remote, concurrent_queries_fetch_each_block_once) {
 }
 
 TEST_F(remote, an_unreachable_host_is_a_clear_error) {
-  query_options o = options("http://127.0.0.1:" + std::to_string(free_port()));
+  query_options_t o = options("http://127.0.0.1:" + std::to_string(free_port()));
   const auto start = std::chrono::steady_clock::now();
   try {
-    query_engine e(o);
+    query_engine_t e(o);
     FAIL() << "opened a database on a closed port";
-  } catch (const error& e) {
+  } catch (const pentago_error_t& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("cannot fetch http://127.0.0.1:"), std::string::npos) << what;
     EXPECT_NE(what.find("3 attempts"), std::string::npos) << what;
@@ -264,17 +264,17 @@ TEST_F(remote, an_unreachable_host_is_a_clear_error) {
   }
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
   // A reachable server without slices.
-  EXPECT_THROW(query_engine(options(server_->url("/empty"))), error);
+  EXPECT_THROW(query_engine_t(options(server_->url("/empty"))), pentago_error_t);
 }
 
 TEST_F(remote, a_corrupt_block_is_refetched_then_reported) {
-  query_engine e(options(server_->url("/bad")));
+  query_engine_t e(options(server_->url("/bad")));
   EXPECT_EQ(e.slices(), std::vector<int>{1});
   const uint64_t opening = e.stats().http_requests;
   try {
     (void)e.answer({0, false});
     FAIL() << "a corrupt block was accepted";
-  } catch (const error& err) {
+  } catch (const pentago_error_t& err) {
     const std::string what = err.what();
     EXPECT_NE(what.find("/bad/slice-1.pentago"), std::string::npos) << what;
     EXPECT_NE(what.find("corrupt"), std::string::npos) << what;
@@ -285,20 +285,20 @@ TEST_F(remote, a_corrupt_block_is_refetched_then_reported) {
 
 // A sidecar whose records disagree with its file's block index gives errors, never values.
 TEST_F(remote, a_sidecar_that_disagrees_with_its_file_is_an_error) {
-  query_engine local(options(published));
-  query_engine far(options(server_->url("/swapped")));
+  query_engine_t local(options(published));
+  query_engine_t far(options(server_->url("/swapped")));
   int refused = 0;
   for (int c = 0; c < 36; c++) {
     const position_t p{pack(cell_bit(c / 6, c % 6), 0), false};  // its children: slice 2
-    const position_answer expected = local.answer(p);
+    const position_answer_t expected = local.answer(p);
     try {
-      const position_answer a = far.answer(p);
+      const position_answer_t a = far.answer(p);
       ASSERT_EQ(a.moves.size(), expected.moves.size());
       for (size_t i = 0; i < a.moves.size(); i++)
         for (size_t r = 0; r < a.moves[i].rotations.size(); r++)
           EXPECT_EQ(a.moves[i].rotations[r].value, expected.moves[i].rotations[r].value)
               << position_code(p) << " " << a.moves[i].move << " " << a.moves[i].rotations[r].move;
-    } catch (const error& e) {
+    } catch (const pentago_error_t& e) {
       const std::string what = e.what();
       EXPECT_NE(what.find("slice-2.pentago.index disagrees with its slice file"), std::string::npos)
           << what;
@@ -320,11 +320,11 @@ TEST(remote_timeout, a_stalled_server_fails_within_the_timeout) {
   ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
   ASSERT_EQ(::listen(listener, 64), 0);  // the kernel completes connections; nobody answers
   ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len), 0);
-  query_options o;
+  query_options_t o;
   o.databases = {"http://127.0.0.1:" + std::to_string(ntohs(a.sin_port))};
   o.fetch_timeout_seconds = 1.5;
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_THROW(query_engine{o}, error);
+  EXPECT_THROW(query_engine_t{o}, pentago_error_t);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(seconds, 3.0);
@@ -335,9 +335,9 @@ namespace {
 
 // A hostile range server: answers every request with `reply(range_first, range_last)` and
 // closes; runs until destroyed.
-class canned_server {
+class canned_server_t {
  public:
-  explicit canned_server(std::function<std::string(uint64_t, uint64_t)> reply)
+  explicit canned_server_t(std::function<std::string(uint64_t, uint64_t)> reply)
       : reply_(std::move(reply)) {
     listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in a{};
@@ -369,7 +369,7 @@ class canned_server {
       }
     });
   }
-  ~canned_server() {
+  ~canned_server_t() {
     stop_ = true;
     ::shutdown(listener_, SHUT_RDWR);
     ::close(listener_);
@@ -386,13 +386,13 @@ class canned_server {
 
 // The reason a database at `url` is refused with (one line expected).
 std::string open_failure(const std::string& url) {
-  query_options o;
+  query_options_t o;
   o.databases = {url};
   o.fetch_timeout_seconds = 5;
   o.fetch_attempts = 1;
   try {
-    query_engine engine(o);
-  } catch (const error& e) {
+    query_engine_t engine(o);
+  } catch (const pentago_error_t& e) {
     return e.what();
   }
   return "(opened)";
@@ -401,7 +401,7 @@ std::string open_failure(const std::string& url) {
 }  // namespace
 
 TEST(remote_hostile, raw_content_range_bytes_never_reach_the_message) {
-  canned_server server([](uint64_t, uint64_t) {
+  canned_server_t server([](uint64_t, uint64_t) {
     return std::string("HTTP/1.1 206 Partial Content\r\nContent-Range: bytes \x1b[2J\x07\x1b]0;x") +
            "\x07 0-3/9\r\nContent-Length: 4\r\nConnection: close\r\n\r\nabcd";
   });
@@ -412,7 +412,7 @@ TEST(remote_hostile, raw_content_range_bytes_never_reach_the_message) {
 }
 
 TEST(remote_hostile, an_encoded_range_is_named_as_such) {
-  canned_server server([](uint64_t first, uint64_t last) {
+  canned_server_t server([](uint64_t first, uint64_t last) {
     const std::string body(last - first + 6, 'z');  // "compressed" bytes, not the file's
     return "HTTP/1.1 206 Partial Content\r\nContent-Encoding: gzip\r\nContent-Range: bytes " +
            std::to_string(first) + "-" + std::to_string(last) +

@@ -64,7 +64,7 @@ int brute_force_value(board_t board) {
 // The recurrence (docs/formats.md, "Supers") written out directly: no table, no standardization, no
 // pruning.
 superinfo_t plain_super(side_t black, side_t white, int n, int leaf_stones,
-                        const leaf_function& leaf) {
+                        const leaf_function_t& leaf) {
   if (n == leaf_stones) return leaf(pack(black, white));
   const side_t me = n & 1 ? white : black, op = n & 1 ? black : white;
   const super_t w0 = super_wins(me), w1 = super_wins(op), imm = w0 | w1;
@@ -147,18 +147,18 @@ TEST(search_rules, fives_on_the_board_decide_first) {
   // Black (to move) already has five on row f: a win before any move.
   const board_t black_five =
       padded(picture("______\n______\n1_1___\n1_____\n1_1___\n00000_"), 28, 0, rng);
-  EXPECT_EQ(board_value(black_five), game_value::win);
-  EXPECT_EQ(super_value(black_five), game_value::win);
+  EXPECT_EQ(board_value(black_five), game_value_t::win);
+  EXPECT_EQ(super_value(black_five), game_value_t::win);
   // White five only (black to move): a loss for black although black could complete a line.
   const board_t white_five =
       padded(picture("11111_\n______\n0000__\n______\n0_____\n______"), 28, 0, rng);
-  EXPECT_EQ(board_value(white_five), game_value::loss);
-  EXPECT_EQ(super_value(white_five), game_value::loss);
+  EXPECT_EQ(board_value(white_five), game_value_t::loss);
+  EXPECT_EQ(super_value(white_five), game_value_t::loss);
   // Both fives: a tie.
   const board_t both =
       padded(picture("11111_\n______\n______\n______\n______\n00000_"), 28, 0, rng);
-  EXPECT_EQ(board_value(both), game_value::tie);
-  EXPECT_EQ(super_value(both), game_value::tie);
+  EXPECT_EQ(board_value(both), game_value_t::tie);
+  EXPECT_EQ(super_value(both), game_value_t::tie);
 }
 
 TEST(search_rules, placement_five_wins_at_once) {
@@ -167,8 +167,8 @@ TEST(search_rules, placement_five_wins_at_once) {
   const board_t b =
       padded(picture("1111_0\n00____\n______\n______\n00____\n______"), 29, cell_bit(4, 5), rng);
   EXPECT_EQ(board_turn(b), 1);
-  EXPECT_EQ(board_value(b), game_value::win);
-  EXPECT_EQ(super_value(b), game_value::win);
+  EXPECT_EQ(board_value(b), game_value_t::win);
+  EXPECT_EQ(super_value(b), game_value_t::win);
 }
 
 TEST(search_rules, full_board_is_a_tie) {
@@ -178,8 +178,8 @@ TEST(search_rules, full_board_is_a_tie) {
     for (int y = 0; y < 6; y++) ((x / 2 + y) & 1 ? white : black) |= cell_bit(x, y);
   const board_t b = pack(black, white);
   ASSERT_EQ(terminal_value(b), 0);
-  EXPECT_EQ(board_value(b), game_value::tie);
-  EXPECT_EQ(super_value(b), game_value::tie);
+  EXPECT_EQ(board_value(b), game_value_t::tie);
+  EXPECT_EQ(super_value(b), game_value_t::tie);
 }
 
 TEST(search_rules, board_engine_matches_brute_force) {
@@ -188,7 +188,7 @@ TEST(search_rules, board_engine_matches_brute_force) {
   for (int i = 0; i < 160; i++) {
     const int stones = 32 + i % 4;
     const board_t b = i % 2 ? random_board(rng, stones) : random_playout(rng, stones);
-    board_searcher with_table(10), without_table(0);
+    board_searcher_t with_table(10), without_table(0);
     const int expected = brute_force_value(b);
     EXPECT_EQ(int(with_table.value(b)), expected) << b;
     EXPECT_EQ(int(without_table.value(b)), expected) << b;
@@ -201,8 +201,8 @@ TEST(search_rules, board_engine_matches_brute_force) {
 // rotations of 2,000 boards with 26..34 stones (random placements and random playouts).
 TEST(search_engines, super_agrees_with_board_on_every_rotation) {
   std::mt19937_64 rng(2024);
-  board_searcher reference(20);
-  super_searcher engine;
+  board_searcher_t reference(20);
+  super_searcher_t engine;
   // Fewer boards with many empty cells: the board engine's cost grows fast there.
   const int boards_per_count[9] = {60, 90, 180, 220, 270, 290, 300, 300, 300};
   int boards = 0, open = 0, mismatches = 0;
@@ -212,7 +212,7 @@ TEST(search_engines, super_agrees_with_board_on_every_rotation) {
       const superinfo_t v = engine.solve(b);
       ASSERT_TRUE(popcount(v.win & ~v.notlose) == 0) << "win without notlose at " << b;
       for (int g = 0; g < 256; g++) {
-        const game_value expected = reference.value(rotated(b, g));
+        const game_value_t expected = reference.value(rotated(b, g));
         if (rotation_value(v, g) != expected && mismatches++ < 10)
           ADD_FAILURE() << "board " << b << " rotation " << g << ": super "
                         << value_name(rotation_value(v, g)) << ", board engine "
@@ -249,18 +249,18 @@ TEST(search_engines, exact_leaves_reproduce_exact_search) {
   for (int i = 0; i < 40; i++) {
     const board_t b = random_playout(rng, 26 + i % 4);
     const int n = count_stones(b);
-    super_search_options options;
+    super_search_options_t options;
     options.leaf_stones = n + 2;
     options.leaf = [](board_t leaf) { return super_solve(leaf); };
-    super_searcher limited(options);
+    super_searcher_t limited(options);
     EXPECT_EQ(limited.solve(b), super_solve(b)) << b;
     EXPECT_GT(limited.stats().leaves, 0u);
   }
   // Full-board leaves valued by the rules.
-  super_search_options options;
+  super_search_options_t options;
   options.leaf_stones = 36;
   options.leaf = [](board_t full) { return super_solve(full); };
-  super_searcher to_the_end(options);
+  super_searcher_t to_the_end(options);
   const board_t b = random_playout(rng, 31);
   EXPECT_EQ(to_the_end.solve(b), super_solve(b));
 }
@@ -268,15 +268,15 @@ TEST(search_engines, exact_leaves_reproduce_exact_search) {
 TEST(search_engines, pseudo_random_leaves_match_plain_recurrence) {
   // Meaningless leaf values exercise standardization and the table off the game's values.
   std::mt19937_64 rng(99);
-  const leaf_function leaf = equivariant_leaf(noise);
+  const leaf_function_t leaf = equivariant_leaf(noise);
   for (int i = 0; i < 30; i++) {
     const board_t b = random_board(rng, 27 + i % 3);
     const int n = count_stones(b);
-    super_search_options options;
+    super_search_options_t options;
     options.leaf_stones = n + 3;
     options.leaf = leaf;
     options.table_min_empties = 0;  // every position through the table
-    super_searcher engine(options);
+    super_searcher_t engine(options);
     const superinfo_t expected =
         plain_super(unpack(b, 0), unpack(b, 1), n, options.leaf_stones, leaf);
     EXPECT_EQ(engine.solve(b), expected) << b;
@@ -284,7 +284,7 @@ TEST(search_engines, pseudo_random_leaves_match_plain_recurrence) {
     EXPECT_EQ(engine.solve(b), expected) << b;
     // And the root itself at the leaf count is the leaf.
     options.leaf_stones = n;
-    EXPECT_EQ(super_searcher(options).solve(b), leaf(b));
+    EXPECT_EQ(super_searcher_t(options).solve(b), leaf(b));
   }
 }
 
@@ -300,20 +300,20 @@ TEST(search_engines, exact_search_matches_plain_recurrence) {
 TEST(search_engines, rejects_bad_input) {
   // Results go to named variables: a discarded superinfo_t may get a misaligned slot.
   superinfo_t v;
-  EXPECT_THROW(v = super_solve(19683), usage_error);                    // not a radix-3 quadrant
-  EXPECT_THROW(v = super_solve(pack(0, cell_bit(0, 0))), usage_error);  // white moved first
-  super_search_options options;
+  EXPECT_THROW(v = super_solve(19683), usage_error_t);                    // not a radix-3 quadrant
+  EXPECT_THROW(v = super_solve(pack(0, cell_bit(0, 0))), usage_error_t);  // white moved first
+  super_search_options_t options;
   options.threads = 0;
-  EXPECT_THROW(super_searcher{options}, usage_error);
+  EXPECT_THROW(super_searcher_t{options}, usage_error_t);
   options.threads = 1;
   options.leaf_stones = 30;  // no leaf function
-  EXPECT_THROW(super_searcher{options}, usage_error);
+  EXPECT_THROW(super_searcher_t{options}, usage_error_t);
   options.leaf_stones = 37;
   options.leaf = [](board_t) { return superinfo_t{}; };
-  EXPECT_THROW(super_searcher{options}, usage_error);
+  EXPECT_THROW(super_searcher_t{options}, usage_error_t);
   options.leaf_stones = -1;
   options.table_bits = 3;
-  EXPECT_THROW(super_searcher{options}, usage_error);
+  EXPECT_THROW(super_searcher_t{options}, usage_error_t);
 }
 
 TEST(search_standardize, fast_matches_base) {

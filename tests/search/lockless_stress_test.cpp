@@ -19,15 +19,15 @@ uint64_t checksum(uint64_t key, int i) {
   return mix_key(key * 0x9e3779b97f4a7c15ULL + uint64_t(i));
 }
 
-struct hammer_result {
+struct hammer_result_t {
   uint64_t hits = 0, wrong = 0;
 };
 
 // `threads` threads each do `operations` random stores and probes of keys 0..key_count-1 in a
 // table of 2^8 buckets (so about key_count/256 keys fight over every bucket).
-template <int Words, table_guard Guard>
-hammer_result hammer(int threads, int operations, uint64_t key_count) {
-  using table_t = lockless_table<Words, Guard>;
+template <int Words, table_guard_t Guard>
+hammer_result_t hammer(int threads, int operations, uint64_t key_count) {
+  using table_t = lockless_table_t<Words, Guard>;
   table_t table(8);
   std::atomic<uint64_t> hits{0}, wrong{0};
   std::vector<std::thread> workers;
@@ -65,13 +65,13 @@ constexpr int operations = 2000000;
 }  // namespace
 
 TEST(lockless_stress, single_word_entries) {
-  const auto r = hammer<1, table_guard::xor_key>(threads, operations, 1024);
+  const auto r = hammer<1, table_guard_t::xor_key>(threads, operations, 1024);
   EXPECT_EQ(r.wrong, 0u) << "a probe returned data that belongs to another key";
   EXPECT_GT(r.hits, 0u) << "the stress test never hit: it tested nothing";
 }
 
 TEST(lockless_stress, super_sized_entries) {
-  const auto r = hammer<8, table_guard::xor_key>(threads, operations / 2, 1024);
+  const auto r = hammer<8, table_guard_t::xor_key>(threads, operations / 2, 1024);
   EXPECT_EQ(r.wrong, 0u) << "a probe returned data that belongs to another key";
   EXPECT_GT(r.hits, 0u) << "the stress test never hit: it tested nothing";
 }

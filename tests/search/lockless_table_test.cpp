@@ -21,7 +21,7 @@ std::pair<uint64_t, uint64_t> colliding_keys(const Table& table, uint64_t start)
 // Writes key_a's entry and key_b's entry to the same way of one bucket (through way 0, by
 // giving each the larger cost when it is stored), and returns both raw images.
 template <class Table>
-std::pair<typename Table::raw_entry, typename Table::raw_entry> raw_images(
+std::pair<typename Table::raw_entry_t, typename Table::raw_entry_t> raw_images(
     Table& table, uint64_t key_a, const typename Table::data_t& a, uint64_t key_b,
     const typename Table::data_t& b) {
   const uint64_t bucket = table.bucket_of(key_a);
@@ -38,10 +38,10 @@ std::pair<typename Table::raw_entry, typename Table::raw_entry> raw_images(
 }  // namespace
 
 TEST(lockless_table, store_and_probe) {
-  lockless_table<2> table(10);
+  lockless_table_t<2> table(10);
   EXPECT_EQ(table.buckets(), 1024u);
   EXPECT_EQ(table.entries(), 2048u);
-  lockless_table<2>::data_t data;
+  lockless_table_t<2>::data_t data;
   EXPECT_FALSE(table.probe(12345, data));
   // Empty entries are all zero words; key 0 with zero data must still not hit before a store.
   EXPECT_FALSE(table.probe(0, data));
@@ -58,17 +58,17 @@ TEST(lockless_table, store_and_probe) {
 }
 
 TEST(lockless_table, rejects_bad_sizes) {
-  EXPECT_THROW(lockless_table<1>(7), usage_error);
-  EXPECT_THROW(lockless_table<1>(41), usage_error);
+  EXPECT_THROW(lockless_table_t<1>(7), usage_error_t);
+  EXPECT_THROW(lockless_table_t<1>(41), usage_error_t);
 }
 
 TEST(lockless_table, keeps_expensive_entries) {
-  lockless_table<1> table(8);
+  lockless_table_t<1> table(8);
   // Three keys in one bucket: the expensive one stays in way 0, cheap ones share way 1.
   std::vector<uint64_t> keys = {1000};
   for (uint64_t k = 1001; keys.size() < 3; k++)
     if (table.bucket_of(k) == table.bucket_of(keys[0])) keys.push_back(k);
-  lockless_table<1>::data_t data;
+  lockless_table_t<1>::data_t data;
   table.store(keys[0], {100}, 20);
   table.store(keys[1], {101}, 5);
   table.store(keys[2], {102}, 6);
@@ -93,16 +93,16 @@ TEST(lockless_table, keeps_expensive_entries) {
 // entry in one slot. The XOR guard rejects it for both keys; a naive (tag, data) table hands
 // key A the data of key B.
 TEST(lockless_table, torn_entry_rejected_by_xor_guard) {
-  lockless_table<1> guarded(8);
-  lockless_table<1, table_guard::plain> naive(8);
+  lockless_table_t<1> guarded(8);
+  lockless_table_t<1, table_guard_t::plain> naive(8);
   const auto [key_a, key_b] = colliding_keys(guarded, 77);
   ASSERT_EQ(naive.bucket_of(key_a), naive.bucket_of(key_b));
   const uint64_t bucket = guarded.bucket_of(key_a);
 
   auto [ga, gb] = raw_images(guarded, key_a, {0xaaaa}, key_b, {0xbbbb});
-  lockless_table<1>::raw_entry torn = {ga[0], gb[1]};  // A's check word, B's data word
+  lockless_table_t<1>::raw_entry_t torn = {ga[0], gb[1]};  // A's check word, B's data word
   guarded.store_raw(bucket, 0, torn);
-  lockless_table<1>::data_t data;
+  lockless_table_t<1>::data_t data;
   EXPECT_FALSE(guarded.probe(key_a, data));
   EXPECT_FALSE(guarded.probe(key_b, data));
   // The untorn images are accepted, so the rejection is due to the tear alone.
@@ -118,7 +118,7 @@ TEST(lockless_table, torn_entry_rejected_by_xor_guard) {
 
 // Multi-word entries (the super table's layout): a tear between any two pairs is rejected.
 TEST(lockless_table, torn_multiword_entry_rejected) {
-  using table_t = lockless_table<8>;
+  using table_t = lockless_table_t<8>;
   table_t table(8);
   const auto [key_a, key_b] = colliding_keys(table, 5);
   const uint64_t bucket = table.bucket_of(key_a);
@@ -128,7 +128,7 @@ TEST(lockless_table, torn_multiword_entry_rejected) {
   table_t::data_t data;
   for (int cut = 1; cut < table_t::entry_words; cut++) {
     // Words before `cut` from A's write, the rest from B's.
-    table_t::raw_entry torn;
+    table_t::raw_entry_t torn;
     for (int i = 0; i < table_t::entry_words; i++) torn[i] = i < cut ? ia[i] : ib[i];
     table.store_raw(bucket, 0, torn);
     EXPECT_FALSE(table.probe(key_a, data)) << "cut " << cut;

@@ -34,8 +34,8 @@ std::vector<board_t> fixed_positions(const std::vector<int>& stone_counts, uint6
   return positions;
 }
 
-super_search_options with_threads(int threads, int split_min_empties = 5, int split_depth = 4) {
-  super_search_options options;
+super_search_options_t with_threads(int threads, int split_min_empties = 5, int split_depth = 4) {
+  super_search_options_t options;
   options.threads = threads;
   options.split_min_empties = split_min_empties;
   options.split_depth = split_depth;
@@ -46,11 +46,11 @@ super_search_options with_threads(int threads, int split_min_empties = 5, int sp
 
 TEST(parallel_search, same_values_as_serial) {
   const auto positions = fixed_positions({24, 25, 26, 26, 27, 27, 28, 28, 29, 30}, 42);
-  super_searcher serial(with_threads(1));
+  super_searcher_t serial(with_threads(1));
   std::vector<superinfo_t> expected;
   for (const board_t b : positions) expected.push_back(serial.solve(b));
   for (const int threads : {2, 3, 4}) {
-    super_searcher parallel(with_threads(threads));
+    super_searcher_t parallel(with_threads(threads));
     for (size_t i = 0; i < positions.size(); i++)
       EXPECT_EQ(parallel.solve(positions[i]), expected[i])
           << threads << " threads, board " << positions[i];
@@ -62,8 +62,8 @@ TEST(parallel_search, same_values_as_serial) {
 TEST(parallel_search, aggressive_splitting_and_cancellation) {
   // Split at nearly every node: many split points, many cancelled siblings.
   const auto positions = fixed_positions({26, 27, 28, 29, 30, 31, 32}, 7);
-  super_searcher serial(with_threads(1));
-  super_searcher parallel(with_threads(4, 2, 30));
+  super_searcher_t serial(with_threads(1));
+  super_searcher_t parallel(with_threads(4, 2, 30));
   for (const board_t b : positions) {
     const superinfo_t expected = serial.solve(b);
     // Twice: cold table, then warm.
@@ -86,26 +86,26 @@ TEST(parallel_search, pseudo_random_leaves) {
   };
   const auto positions = fixed_positions({22, 23, 24}, 3);
   for (const board_t b : positions) {
-    super_search_options options = with_threads(1);
+    super_search_options_t options = with_threads(1);
     options.leaf_stones = count_stones(b) + 4;
     options.leaf = equivariant_leaf(noise);
-    const superinfo_t expected = super_searcher(options).solve(b);
+    const superinfo_t expected = super_searcher_t(options).solve(b);
     options.threads = 3;
     options.split_min_empties = 3;
-    EXPECT_EQ(super_searcher(options).solve(b), expected) << b;
+    EXPECT_EQ(super_searcher_t(options).solve(b), expected) << b;
   }
 }
 
 TEST(parallel_search, leaf_errors_propagate) {
-  super_search_options options = with_threads(3, 2, 30);
+  super_search_options_t options = with_threads(3, 2, 30);
   const auto positions = fixed_positions({26}, 1);
   options.leaf_stones = 30;
   options.leaf = [](board_t) -> superinfo_t { throw std::runtime_error("leaf failed"); };
-  super_searcher engine(options);
+  super_searcher_t engine(options);
   superinfo_t v;
   EXPECT_THROW(v = engine.solve(positions[0]), std::runtime_error);
   // The engine is still usable afterwards.
   options.leaf = [](board_t b) { return super_solve(b); };
-  super_searcher fine(options);
+  super_searcher_t fine(options);
   EXPECT_EQ(fine.solve(positions[0]), super_solve(positions[0]));
 }

@@ -13,13 +13,13 @@ namespace {
 using namespace std::chrono_literals;
 
 TEST(MidgameGate, SlotsThenQueueThenRejects) {
-  midgame_gate gate(2, 1);
-  EXPECT_EQ(gate.enter(0s), midgame_gate::outcome::entered);
-  EXPECT_EQ(gate.enter(0s), midgame_gate::outcome::entered);
+  midgame_gate_t gate(2, 1);
+  EXPECT_EQ(gate.enter(0s), midgame_gate_t::outcome_t::entered);
+  EXPECT_EQ(gate.enter(0s), midgame_gate_t::outcome_t::entered);
   // Both slots taken: one waiter may queue (and times out), a second is rejected at once.
-  std::thread waiter([&] { EXPECT_EQ(gate.enter(50ms), midgame_gate::outcome::timed_out); });
+  std::thread waiter([&] { EXPECT_EQ(gate.enter(50ms), midgame_gate_t::outcome_t::timed_out); });
   while (gate.snapshot().waiting == 0) std::this_thread::yield();
-  EXPECT_EQ(gate.enter(10s), midgame_gate::outcome::queue_full);
+  EXPECT_EQ(gate.enter(10s), midgame_gate_t::outcome_t::queue_full);
   waiter.join();
   const auto counts = gate.snapshot();
   EXPECT_EQ(counts.running, 2);
@@ -28,14 +28,14 @@ TEST(MidgameGate, SlotsThenQueueThenRejects) {
 }
 
 TEST(MidgameGate, NeverMoreHoldersThanSlots) {
-  midgame_gate gate(3, 100);
+  midgame_gate_t gate(3, 100);
   std::atomic<int> holders{0}, most{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < 16; t++)
     threads.emplace_back([&] {
       for (int i = 0; i < 50; i++) {
-        ASSERT_EQ(gate.enter(10s), midgame_gate::outcome::entered);
-        gate_slot slot(gate);
+        ASSERT_EQ(gate.enter(10s), midgame_gate_t::outcome_t::entered);
+        gate_slot_t slot(gate);
         const int now = ++holders;
         int seen = most.load();
         while (now > seen && !most.compare_exchange_weak(seen, now)) {

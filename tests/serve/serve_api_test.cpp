@@ -38,10 +38,10 @@ const std::string data_dir = PENTAGO_SHARED_DATA;
 const std::string serve_exe = std::string(PENTAGO_BINARY_DIR) + "/bin/pentago-serve";
 
 // A running pentago-serve: started with --port 0, its port read from its first stdout line.
-class server_process {
+class server_process_t {
  public:
   // Starts the server; `expect_listening` false: it must exit instead (exit_status() tells).
-  explicit server_process(std::vector<std::string> args, bool expect_listening = true) {
+  explicit server_process_t(std::vector<std::string> args, bool expect_listening = true) {
     dir_ = fs::path(PENTAGO_BINARY_DIR) / "test-runs" /
            ("serve-api-" + std::to_string(getpid()) + "-" + std::to_string(counter_++));
     fs::remove_all(dir_);
@@ -73,7 +73,7 @@ class server_process {
       throw std::runtime_error("unexpected first line: " + text);
     port = std::stoi(match[1]);
   }
-  ~server_process() {
+  ~server_process_t() {
     if (pid_ > 0) {
       kill(pid_, SIGKILL);
       waitpid(pid_, nullptr, 0);
@@ -180,10 +180,10 @@ board_t random_board(int stones, unsigned seed) {
 class ServeApi : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    server = new server_process({"--db", data_dir, "--max-batch", "8", "--max-body", "64K"});
-    query_options options;
+    server = new server_process_t({"--db", data_dir, "--max-batch", "8", "--max-body", "64K"});
+    query_options_t options;
     options.databases = {data_dir};
-    engine = new query_engine(options);
+    engine = new query_engine_t(options);
   }
   static void TearDownTestSuite() {
     delete server;
@@ -224,8 +224,8 @@ class ServeApi : public ::testing::Test {
     }
   }
 
-  static inline server_process* server = nullptr;
-  static inline query_engine* engine = nullptr;
+  static inline server_process_t* server = nullptr;
+  static inline query_engine_t* engine = nullptr;
 };
 
 TEST_F(ServeApi, Health) {
@@ -421,7 +421,7 @@ TEST_F(ServeApi, AccessLogHasOneLinePerRequest) {
 }
 
 TEST(ServeLimits, FullMidgameQueueAnswers503WithRetryAfter) {
-  server_process busy({"--db", data_dir, "--midgame-slots", "1", "--queue", "0"});
+  server_process_t busy({"--db", data_dir, "--midgame-slots", "1", "--queue", "0"});
   // An 18-stone solve holds the only slot for a second or more.
   const std::string slow = position_code({random_board(18, 21), false});
   int first_status = 0;
@@ -450,7 +450,7 @@ TEST(ServeLimits, FullMidgameQueueAnswers503WithRetryAfter) {
 
 TEST(ServeLimits, SigtermStopsCleanly) {
   for (const int signal : {SIGTERM, SIGINT}) {
-    server_process s({"--db", data_dir});
+    server_process_t s({"--db", data_dir});
     auto res = s.client().Get("/api/v1/health");
     ASSERT_TRUE(res);
     std::string rest;
@@ -461,18 +461,18 @@ TEST(ServeLimits, SigtermStopsCleanly) {
 
 // ---- The transport, over raw sockets --------------------------------------------------------
 
-using test_clock = std::chrono::steady_clock;
+using test_clock_t = std::chrono::steady_clock;
 
-double seconds_since(test_clock::time_point start) {
-  return std::chrono::duration<double>(test_clock::now() - start).count();
+double seconds_since(test_clock_t::time_point start) {
+  return std::chrono::duration<double>(test_clock_t::now() - start).count();
 }
 
 // A raw client connection (loopback), for what HTTP libraries never send.
-class raw_connection {
+class raw_connection_t {
  public:
   // `from`: the client's own loopback address (another client to the server's per-address
   // limits); `receive_buffer`: a small kernel receive buffer (a client that reads slowly).
-  explicit raw_connection(int port, const char* from = nullptr, int receive_buffer = 0) {
+  explicit raw_connection_t(int port, const char* from = nullptr, int receive_buffer = 0) {
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
     if (receive_buffer)
       setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
@@ -490,13 +490,13 @@ class raw_connection {
     if (::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a))
       throw std::runtime_error("cannot connect");
   }
-  ~raw_connection() { ::close(fd_); }
+  ~raw_connection_t() { ::close(fd_); }
   bool send(const std::string& data) {
     return ::send(fd_, data.data(), data.size(), MSG_NOSIGNAL) == ssize_t(data.size());
   }
   // Reads until the peer closes, `until` appears `count` times, or `seconds` pass.
   std::string read(double seconds, const std::string& until = "", int count = 1) {
-    const auto start = test_clock::now();
+    const auto start = test_clock_t::now();
     std::string got;
     closed = false;
     while (seconds_since(start) < seconds) {
@@ -531,15 +531,15 @@ int count_of(const std::string& text, const std::string& part) {
 }
 
 TEST(ServeTransport, OptionsTakeEqualsValues) {
-  server_process s({"--db=" + data_dir, "--threads=2", "--timeout=5"});
+  server_process_t s({"--db=" + data_dir, "--threads=2", "--timeout=5"});
   auto res = s.client().Get("/api/v1/health");
   ASSERT_TRUE(res);
   EXPECT_EQ(res->status, 200);
 }
 
 TEST(ServeTransport, ChunkedBodiesObeyMaxBody) {
-  server_process s({"--db", data_dir, "--max-body", "64K"});
-  raw_connection c(s.port);
+  server_process_t s({"--db", data_dir, "--max-body", "64K"});
+  raw_connection_t c(s.port);
   c.send("POST /api/v1/positions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
   const std::string chunk(16384, ' ');
   char size_line[32];
@@ -550,7 +550,7 @@ TEST(ServeTransport, ChunkedBodiesObeyMaxBody) {
   const std::string reply = c.read(10, "\r\n\r\n");
   EXPECT_EQ(reply.rfind("HTTP/1.1 413", 0), 0u) << reply;
   // Within the limit, a chunked body is read whole.
-  raw_connection small(s.port);
+  raw_connection_t small(s.port);
   small.send(
       "POST /api/v1/positions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
       "Connection: close\r\n\r\n5\r\n[\"0\",\r\n4\r\n\"0\"]\r\n0\r\n\r\n");
@@ -560,12 +560,12 @@ TEST(ServeTransport, ChunkedBodiesObeyMaxBody) {
 }
 
 TEST(ServeTransport, PipelinedRequestsAreAllAnswered) {
-  server_process s({"--db", data_dir});
-  raw_connection c(s.port);
+  server_process_t s({"--db", data_dir});
+  raw_connection_t c(s.port);
   c.send(
       "GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\nGET /api/v1/stats HTTP/1.1\r\nHost: x\r\n"
       "Connection: close\r\n\r\n");
-  const auto start = test_clock::now();
+  const auto start = test_clock_t::now();
   const std::string reply = c.read(10);
   EXPECT_TRUE(c.closed);
   EXPECT_LT(seconds_since(start), 2.0);
@@ -575,10 +575,10 @@ TEST(ServeTransport, PipelinedRequestsAreAllAnswered) {
 }
 
 TEST(ServeTransport, ABadRequestGetsItsAnswerAndTheSocketCloses) {
-  server_process s({"--db", data_dir});
-  raw_connection c(s.port);
+  server_process_t s({"--db", data_dir});
+  raw_connection_t c(s.port);
   c.send("GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX: a\rb\r\n\r\n");
-  const auto start = test_clock::now();
+  const auto start = test_clock_t::now();
   const std::string reply = c.read(10);
   EXPECT_EQ(reply.rfind("HTTP/1.1 400", 0), 0u) << reply;
   EXPECT_TRUE(c.closed);
@@ -586,17 +586,17 @@ TEST(ServeTransport, ABadRequestGetsItsAnswerAndTheSocketCloses) {
 }
 
 TEST(ServeTransport, SlowAndIdleClientsHoldNoThread) {
-  server_process s({"--db", data_dir, "--threads", "2", "--timeout", "2"});
+  server_process_t s({"--db", data_dir, "--threads", "2", "--timeout", "2"});
   // Two clients trickling a header, and nine idle ones (three after a first request).
-  std::vector<std::unique_ptr<raw_connection>> slow, idle;
-  for (int i = 0; i < 2; i++) slow.push_back(std::make_unique<raw_connection>(s.port));
-  for (int i = 0; i < 9; i++) idle.push_back(std::make_unique<raw_connection>(s.port));
+  std::vector<std::unique_ptr<raw_connection_t>> slow, idle;
+  for (int i = 0; i < 2; i++) slow.push_back(std::make_unique<raw_connection_t>(s.port));
+  for (int i = 0; i < 9; i++) idle.push_back(std::make_unique<raw_connection_t>(s.port));
   for (int i = 0; i < 3; i++) {
     idle[size_t(i)]->send("GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n");
     EXPECT_EQ(idle[size_t(i)]->read(5, "}").rfind("HTTP/1.1 200", 0), 0u);
   }
   const std::string header = "GET /api/v1/health HTTP/1.1\r\nHost: x\r\n";
-  const auto start = test_clock::now();
+  const auto start = test_clock_t::now();
   for (size_t k = 0; k < 8; k++) {
     for (auto& c : slow) c->send(header.substr(k, 1));
     auto res = s.client().Get("/api/v1/health");
@@ -615,14 +615,14 @@ TEST(ServeTransport, SlowAndIdleClientsHoldNoThread) {
   EXPECT_LT(seconds_since(start), 6.0);
   EXPECT_LT(answered, 4.0);
   // SIGTERM with idle connections open stops the server at once.
-  const auto stopping = test_clock::now();
+  const auto stopping = test_clock_t::now();
   std::string rest;
   EXPECT_EQ(s.stop(SIGTERM, &rest), 0);
   EXPECT_LT(seconds_since(stopping), 3.0);
 }
 
 TEST(ServeTransport, WaitingSolvesLeaveThreadsForOtherRequests) {
-  server_process s(
+  server_process_t s(
       {"--db", data_dir, "--threads", "4", "--midgame-slots", "1", "--midgame-per-client", "99"});
   std::vector<std::thread> solves;
   std::atomic<int> busy{0};
@@ -644,7 +644,7 @@ TEST(ServeTransport, WaitingSolvesLeaveThreadsForOtherRequests) {
   }
   double slowest = 0;
   for (int i = 0; i < 5; i++) {
-    const auto start = test_clock::now();
+    const auto start = test_clock_t::now();
     auto res = s.client().Get("/api/v1/health");
     slowest = std::max(slowest, seconds_since(start));
     ASSERT_TRUE(res);
@@ -665,7 +665,7 @@ TEST(ServeTransport, WaitingSolvesLeaveThreadsForOtherRequests) {
 }
 
 TEST(ServeTransport, SigtermDuringASolveStopsWithinSeconds) {
-  server_process s({"--db", data_dir, "--midgame-slots", "1"});
+  server_process_t s({"--db", data_dir, "--midgame-slots", "1"});
   std::thread solve([&] {
     (void)s.client().Get(
         ("/api/v1/position/" + position_code({random_board(18, 21), false})).c_str());
@@ -677,7 +677,7 @@ TEST(ServeTransport, SigtermDuringASolveStopsWithinSeconds) {
     if (!in_use) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   EXPECT_TRUE(in_use);
-  const auto start = test_clock::now();
+  const auto start = test_clock_t::now();
   std::string rest;
   EXPECT_EQ(s.stop(SIGTERM, &rest), 0);
   EXPECT_LT(seconds_since(start), 4.0);
@@ -686,7 +686,7 @@ TEST(ServeTransport, SigtermDuringASolveStopsWithinSeconds) {
 }
 
 TEST(ServeTransport, TheAccessLogEscapesBytesAndNamesMalformedRequests) {
-  server_process s({"--db", data_dir});
+  server_process_t s({"--db", data_dir});
   // A line is written after its response: wait for each before the next request.
   std::vector<std::string> lines;
   const auto wait_for = [&](size_t count) {
@@ -698,13 +698,13 @@ TEST(ServeTransport, TheAccessLogEscapesBytesAndNamesMalformedRequests) {
     }
   };
   {
-    raw_connection c(s.port);
+    raw_connection_t c(s.port);
     c.send("GET /api/v1/position/%1b%5b31m%20GET%20/fake%0a HTTP/1.1\r\nHost: x\r\n\r\n");
     c.read(5, "}");
   }
   wait_for(1);
   {
-    raw_connection c(s.port);
+    raw_connection_t c(s.port);
     c.send("GARBAGE\r\n\r\n");
     c.read(5);
   }
@@ -732,8 +732,8 @@ TEST(ServeTransport, AStalledRemoteDatabaseFailsStartUpWithinTheTimeout) {
   ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
   ASSERT_EQ(::listen(listener, 64), 0);  // connections complete; nobody ever answers
   ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len), 0);
-  const auto start = test_clock::now();
-  server_process s(
+  const auto start = test_clock_t::now();
+  server_process_t s(
       {"--db", "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)), "--timeout", "1.5"}, false);
   EXPECT_EQ(s.exit_status(), 1);
   EXPECT_LT(seconds_since(start), 4.0);
@@ -745,15 +745,15 @@ TEST(ServeTransport, AStalledRemoteDatabaseFailsStartUpWithinTheTimeout) {
 
 // Seconds for a GET of /api/v1/health from loopback address `from` (200 expected, else 99).
 double timed_health(int port, const char* from) {
-  const auto start = test_clock::now();
-  raw_connection c(port, from);
+  const auto start = test_clock_t::now();
+  raw_connection_t c(port, from);
   c.send("GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   const std::string reply = c.read(40);
   return reply.rfind("HTTP/1.1 200", 0) == 0 ? seconds_since(start) : 99;
 }
 
 TEST(ServeHostile, AmbiguousFramingIsRefusedAndTheBodyNeverRunsAsARequest) {
-  server_process s({"--db", data_dir});
+  server_process_t s({"--db", data_dir});
   const std::string hidden = "GET /api/v1/stats HTTP/1.1\r\nHost: x\r\n\r\n";
   const std::string length = std::to_string(hidden.size());
   for (const std::string& headers :
@@ -762,7 +762,7 @@ TEST(ServeHostile, AmbiguousFramingIsRefusedAndTheBodyNeverRunsAsARequest) {
         std::string("Content-Length:\r\n"),
         std::string("Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n"),
         "Content-Length: " + length + "\r\nTransfer-Encoding: chunked\r\n"}) {
-    raw_connection c(s.port);
+    raw_connection_t c(s.port);
     c.send("POST /api/v1/positions HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n" + hidden);
     const std::string reply = c.read(5);
     EXPECT_EQ(reply.rfind("HTTP/1.1 400", 0), 0u) << headers << reply;
@@ -772,10 +772,10 @@ TEST(ServeHostile, AmbiguousFramingIsRefusedAndTheBodyNeverRunsAsARequest) {
 }
 
 TEST(ServeHostile, OneClientsIdleSocketsLeaveOthersServed) {
-  server_process s({"--db", data_dir, "--max-per-client", "16", "--timeout", "30"});
+  server_process_t s({"--db", data_dir, "--max-per-client", "16", "--timeout", "30"});
   // One address opens 300 connections and keeps them; the server keeps 16 of them.
-  std::vector<std::unique_ptr<raw_connection>> idle;
-  for (int i = 0; i < 300; i++) idle.push_back(std::make_unique<raw_connection>(s.port));
+  std::vector<std::unique_ptr<raw_connection_t>> idle;
+  for (int i = 0; i < 300; i++) idle.push_back(std::make_unique<raw_connection_t>(s.port));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   int open = 0;
   for (auto& c : idle) {
@@ -787,14 +787,14 @@ TEST(ServeHostile, OneClientsIdleSocketsLeaveOthersServed) {
 }
 
 TEST(ServeHostile, ClientsThatNeverReadHoldNoWorker) {
-  server_process s({"--db", data_dir, "--threads", "4", "--max-per-client", "64"});
+  server_process_t s({"--db", data_dir, "--threads", "4", "--max-per-client", "64"});
   // Forty connections with a 4 KiB receive buffer, each pipelining 30 requests of a 24 KB
   // answer and reading nothing.
   std::string requests;
   for (int i = 0; i < 30; i++) requests += "GET /api/v1/position/0 HTTP/1.1\r\nHost: x\r\n\r\n";
-  std::vector<std::unique_ptr<raw_connection>> stuck;
+  std::vector<std::unique_ptr<raw_connection_t>> stuck;
   for (int i = 0; i < 40; i++) {
-    stuck.push_back(std::make_unique<raw_connection>(s.port, nullptr, 4096));
+    stuck.push_back(std::make_unique<raw_connection_t>(s.port, nullptr, 4096));
     stuck.back()->send(requests);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
@@ -802,11 +802,11 @@ TEST(ServeHostile, ClientsThatNeverReadHoldNoWorker) {
 }
 
 TEST(ServeHostile, OutOfFileDescriptorsItWaitsInsteadOfSpinning) {
-  server_process s({"--db", data_dir, "--max-per-client", "1000", "--max-connections", "1000"});
+  server_process_t s({"--db", data_dir, "--max-per-client", "1000", "--max-connections", "1000"});
   const rlimit few{48, 48};
   ASSERT_EQ(prlimit(s.pid(), RLIMIT_NOFILE, &few, nullptr), 0);
-  std::vector<std::unique_ptr<raw_connection>> held;
-  for (int i = 0; i < 100; i++) held.push_back(std::make_unique<raw_connection>(s.port));
+  std::vector<std::unique_ptr<raw_connection_t>> held;
+  for (int i = 0; i < 100; i++) held.push_back(std::make_unique<raw_connection_t>(s.port));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const double before = s.cpu_seconds();
   std::this_thread::sleep_for(std::chrono::seconds(2));
@@ -817,14 +817,14 @@ TEST(ServeHostile, OutOfFileDescriptorsItWaitsInsteadOfSpinning) {
 }
 
 TEST(ServeHostile, HalfSentBodiesAreBoundedTogether) {
-  server_process s({"--db", data_dir, "--max-body", "4M"});
+  server_process_t s({"--db", data_dir, "--max-body", "4M"});
   const double base = s.rss_mib();
   // Sixty clients each promise 4 MiB and send 3.5 MiB: 210 MiB if every body were kept.
   const std::string part(size_t(3.5 * (1 << 20)), ' ');
-  std::vector<std::unique_ptr<raw_connection>> senders;
+  std::vector<std::unique_ptr<raw_connection_t>> senders;
   int refused = 0;
   for (int i = 0; i < 60; i++) {
-    senders.push_back(std::make_unique<raw_connection>(s.port));
+    senders.push_back(std::make_unique<raw_connection_t>(s.port));
     senders.back()->send("POST /api/v1/positions HTTP/1.1\r\nHost: x\r\nContent-Length: " +
                          std::to_string(4 << 20) + "\r\n\r\n");
     senders.back()->send(part);
@@ -837,13 +837,13 @@ TEST(ServeHostile, HalfSentBodiesAreBoundedTogether) {
 }
 
 TEST(ServeHostile, AClientThatLeavesStopsItsSolves) {
-  server_process s({"--db", data_dir, "--midgame-slots", "1"});
+  server_process_t s({"--db", data_dir, "--midgame-slots", "1"});
   json batch = json::array();
   for (unsigned i = 0; i < 8; i++)
     batch.push_back(position_code({random_board(18, 40 + i), false}));
   const std::string body = batch.dump();
   {
-    raw_connection c(s.port);
+    raw_connection_t c(s.port);
     c.send(
         "POST /api/v1/positions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
         "Content-Length: " +
@@ -858,7 +858,7 @@ TEST(ServeHostile, AClientThatLeavesStopsItsSolves) {
     // Past the first solve's set-up (a fresh workspace is faulted in before the layers).
     std::this_thread::sleep_for(std::chrono::seconds(1));
   }  // the client leaves
-  const auto left = test_clock::now();
+  const auto left = test_clock_t::now();
   bool freed = false;
   json stats;
   while (!freed && seconds_since(left) < 20) {
@@ -874,7 +874,7 @@ TEST(ServeHostile, AClientThatLeavesStopsItsSolves) {
 }
 
 TEST(ServeHostile, OneClientCannotTakeEveryMidgameSlot) {
-  server_process s({"--db", data_dir, "--midgame-slots", "2", "--midgame-per-client", "1"});
+  server_process_t s({"--db", data_dir, "--midgame-slots", "2", "--midgame-per-client", "1"});
   const std::string slow = position_code({random_board(18, 51), false});
   std::thread holder([&] { (void)s.client().Get(("/api/v1/position/" + slow).c_str()); });
   bool in_use = false;
@@ -891,7 +891,7 @@ TEST(ServeHostile, OneClientCannotTakeEveryMidgameSlot) {
   EXPECT_GE(std::stoi(res->get_header_value("Retry-After")), 1);
   EXPECT_NE(res->body.find("limit per client"), std::string::npos) << res->body;
   // Another client address still gets the second slot.
-  raw_connection c(s.port, "127.0.0.2");
+  raw_connection_t c(s.port, "127.0.0.2");
   c.send("GET /api/v1/position/" + other + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   const std::string reply = c.read(60);
   EXPECT_EQ(reply.rfind("HTTP/1.1 200", 0), 0u) << reply.substr(0, 200);
@@ -899,7 +899,7 @@ TEST(ServeHostile, OneClientCannotTakeEveryMidgameSlot) {
 }
 
 TEST(ServeHostile, AnswersCarryAStrongETagAndRevalidateTo304) {
-  server_process s({"--db", data_dir});
+  server_process_t s({"--db", data_dir});
   auto first = s.client().Get("/api/v1/position/0");
   ASSERT_TRUE(first);
   const std::string tag = first->get_header_value("ETag");
@@ -930,22 +930,22 @@ TEST(ServeHostile, AnswersCarryAStrongETagAndRevalidateTo304) {
 }
 
 TEST(ServeHostile, LowFindings) {
-  server_process s({"--db", data_dir});
+  server_process_t s({"--db", data_dir});
   {  // "Connection: close, TE" is a close.
-    raw_connection c(s.port);
+    raw_connection_t c(s.port);
     c.send("GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close, TE\r\n\r\n");
     const std::string reply = c.read(3);
     EXPECT_EQ(reply.rfind("HTTP/1.1 200", 0), 0u) << reply;
     EXPECT_TRUE(c.closed);
   }
   {  // A 1 MB target: 414.
-    raw_connection c(s.port);
+    raw_connection_t c(s.port);
     c.send("GET /" + std::string(1 << 20, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n");
     const std::string reply = c.read(5);
     EXPECT_EQ(reply.rfind("HTTP/1.1 414", 0), 0u) << reply.substr(0, 100);
   }
   {  // An absolute-form target is accepted.
-    raw_connection c(s.port);
+    raw_connection_t c(s.port);
     c.send("GET http://x/api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     const std::string reply = c.read(3);
     EXPECT_EQ(reply.rfind("HTTP/1.1 200", 0), 0u) << reply;
@@ -954,8 +954,8 @@ TEST(ServeHostile, LowFindings) {
        {std::string("GET /api/v1/health HTTP/1.1\nHost: x\nConnection: close\n\n"),
         std::string("GET /\r\n")}) {
     // Bare LF lines and HTTP/0.9 get an answer at once, not at the timeout.
-    const auto start = test_clock::now();
-    raw_connection c(s.port);
+    const auto start = test_clock_t::now();
+    raw_connection_t c(s.port);
     c.send(request);
     const std::string reply = c.read(10);
     EXPECT_EQ(reply.rfind("HTTP/1.1 ", 0), 0u) << request;

@@ -13,7 +13,7 @@ namespace pentago {
 namespace {
 
 TEST(element_lock, try_lock_fails_while_held) {
-  element_lock lock;
+  element_lock_t lock;
   EXPECT_TRUE(lock.try_lock());
   EXPECT_FALSE(lock.try_lock());
   lock.unlock();
@@ -24,14 +24,14 @@ TEST(element_lock, try_lock_fails_while_held) {
 // Increments a plain counter in a non-atomic read-sleep-write sequence: any overlap of two
 // holders loses an increment.
 void hammer(bool sleep_while_held) {
-  element_lock lock;
+  element_lock_t lock;
   int counter = 0;
   constexpr int threads = 4, rounds = 300;
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; t++)
     pool.emplace_back([&] {
       for (int r = 0; r < rounds; r++) {
-        const std::lock_guard<element_lock> guard(lock);
+        const std::lock_guard<element_lock_t> guard(lock);
         const int seen = counter;
         if (sleep_while_held) std::this_thread::sleep_for(std::chrono::microseconds(20));
         counter = seen + 1;

@@ -44,7 +44,7 @@ TEST(format, printf_into_strings_and_lines) {
   // Longer than any fixed buffer: never cut short.
   const std::string long_word(5000, 'x');
   EXPECT_EQ(format_printf("<%s>", long_word.c_str()), "<" + long_word + ">");
-  text_lines lines;
+  text_lines_t lines;
   EXPECT_EQ(lines.text(), "");
   lines.addf("%d ranks x %d threads", 2, 3);
   lines.add("");

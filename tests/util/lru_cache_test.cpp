@@ -14,7 +14,7 @@
 using namespace pentago;
 
 TEST(lru_cache, evicts_least_recently_used_by_weight) {
-  lru_cache<int, std::string> cache(10, [](const std::string& s) { return uint64_t(s.size()); });
+  lru_cache_t<int, std::string> cache(10, [](const std::string& s) { return uint64_t(s.size()); });
   int made = 0;
   auto make = [&](int k) {
     return [&made, k] {
@@ -47,7 +47,7 @@ TEST(lru_cache, evicts_least_recently_used_by_weight) {
 }
 
 TEST(lru_cache, concurrent_requests_share_one_computation) {
-  lru_cache<int, int> cache(100);
+  lru_cache_t<int, int> cache(100);
   std::atomic<int> made{0}, started{0};
   constexpr int threads = 8;
   std::vector<std::thread> pool;
@@ -73,7 +73,7 @@ TEST(lru_cache, concurrent_requests_share_one_computation) {
 }
 
 TEST(lru_cache, failures_reach_every_waiter_and_are_not_cached) {
-  lru_cache<int, int> cache(100);
+  lru_cache_t<int, int> cache(100);
   std::atomic<int> started{0}, failures{0};
   constexpr int threads = 4;
   std::vector<std::thread> pool;

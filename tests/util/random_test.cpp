@@ -10,7 +10,7 @@ namespace pentago {
 namespace {
 
 TEST(Random, Uint128Helpers) {
-  const uint128 x = make_uint128(0x0123456789abcdefULL, 0xfedcba9876543210ULL);
+  const uint128_t x = make_uint128(0x0123456789abcdefULL, 0xfedcba9876543210ULL);
   EXPECT_EQ(high64(x), 0x0123456789abcdefULL);
   EXPECT_EQ(low64(x), 0xfedcba9876543210ULL);
   EXPECT_EQ(hex(x), "0123456789abcdef:fedcba9876543210");
@@ -19,7 +19,7 @@ TEST(Random, Uint128Helpers) {
 
 // Known answers of Random123's threefry2x64-20 (key, ctr, result as hi:lo).
 TEST(Random, ThreefryKnownAnswers) {
-  const uint128 ones = ~uint128(0);
+  const uint128_t ones = ~uint128_t(0);
   EXPECT_EQ(hex(threefry(0, 0)), "6f81ed42f350084d:c2b6e3a8c2c69865");
   EXPECT_EQ(hex(threefry(ones, ones)), "d06633d0893b8b68:e02cb7c4d95d277a");
   EXPECT_EQ(hex(threefry(make_uint128(0x082efa98ec4e6c89ULL, 0xa4093822299f31d0ULL),
@@ -31,7 +31,7 @@ TEST(Random, ThreefryKnownAnswers) {
 
 TEST(Random, CounterMode) {
   random_t rng(17);
-  EXPECT_EQ(rng.bits<uint128>(), threefry(17, 0));
+  EXPECT_EQ(rng.bits<uint128_t>(), threefry(17, 0));
   EXPECT_EQ(rng.bits<uint64_t>(), low64(threefry(17, 1)));
   EXPECT_EQ(rng.bits<uint32_t>(), static_cast<uint32_t>(threefry(17, 2)));
   EXPECT_EQ(rng.counter(), 3u);
@@ -75,7 +75,7 @@ TEST(Random, UniformRanges) {
   EXPECT_NEAR(sum / draws, 0.5, 0.01);
 }
 
-std::vector<uint64_t> permute_prefix(uint64_t n, uint128 key, int count) {
+std::vector<uint64_t> permute_prefix(uint64_t n, uint128_t key, int count) {
   std::vector<uint64_t> result;
   for (int x = 0; x < count; x++) result.push_back(random_permute(n, key, x));
   return result;
@@ -94,7 +94,7 @@ TEST(Random, PermuteGolden) {
 
 // Every small n, several keys: a bijection of [0, n) whose inverse is random_unpermute.
 TEST(Random, PermuteBijective) {
-  for (const uint128 key : {uint128(0), uint128(1), uint128(17), make_uint128(7, 99)}) {
+  for (const uint128_t key : {uint128_t(0), uint128_t(1), uint128_t(17), make_uint128(7, 99)}) {
     for (uint64_t n = 1; n <= 300; n++) {
       std::vector<bool> seen(n);
       for (uint64_t x = 0; x < n; x++) {

@@ -19,14 +19,14 @@ using namespace pentago;
 
 namespace {
 
-struct custom_error : std::runtime_error {
+struct custom_error_t : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
 }  // namespace
 
 TEST(worker_pool, push_front_runs_first) {
-  worker_pool pool(0);  // no workers: the order is exactly the queue order
+  worker_pool_t pool(0);  // no workers: the order is exactly the queue order
   std::vector<int> order;
   pool.push_back([&] { order.push_back(1); });
   pool.push_back([&] { order.push_back(2); });
@@ -38,7 +38,7 @@ TEST(worker_pool, push_front_runs_first) {
 }
 
 TEST(worker_pool, captures_the_first_failure_and_drops_later_jobs) {
-  worker_pool pool(0);
+  worker_pool_t pool(0);
   int ran = 0;
   pool.push_back([&] { ran++; });
   pool.push_back([] { throw std::runtime_error("first"); });
@@ -52,13 +52,13 @@ TEST(worker_pool, captures_the_first_failure_and_drops_later_jobs) {
 }
 
 TEST(worker_pool, workers_run_everything_and_wait_idle_waits) {
-  worker_pool pool(3);
+  worker_pool_t pool(3);
   EXPECT_EQ(pool.threads(), 3);
   std::atomic<int> ran{0};
   for (int i = 0; i < 1000; i++)
     pool.push_back([&] {
       ran++;
-      activity_timer timer(pool, activity::compute);
+      activity_timer_t timer(pool, activity_t::compute);
     });
   pool.wait_idle();
   EXPECT_EQ(ran.load(), 1000);
@@ -69,22 +69,22 @@ TEST(worker_pool, workers_run_everything_and_wait_idle_waits) {
 }
 
 TEST(worker_pool, time_accounting_adds_and_resets) {
-  worker_pool pool(1);
-  pool.add_time(activity::io, 1.5);
-  pool.add_time(activity::io, 0.25);
+  worker_pool_t pool(1);
+  pool.add_time(activity_t::io, 1.5);
+  pool.add_time(activity_t::io, 0.25);
   {
-    activity_timer timer(pool, activity::compress);
+    activity_timer_t timer(pool, activity_t::compress);
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   const auto times = pool.take_times();
-  EXPECT_EQ(times[size_t(activity::io)], 1.75);
-  EXPECT_GE(times[size_t(activity::compress)], 0.002);
-  EXPECT_EQ(pool.take_times()[size_t(activity::io)], 0.0);
-  EXPECT_STREQ(activity_name(activity::decompress), "decompress");
+  EXPECT_EQ(times[size_t(activity_t::io)], 1.75);
+  EXPECT_GE(times[size_t(activity_t::compress)], 0.002);
+  EXPECT_EQ(pool.take_times()[size_t(activity_t::io)], 0.0);
+  EXPECT_STREQ(activity_name(activity_t::decompress), "decompress");
 }
 
 TEST(worker_pool, helpers_skip_shallower_levels) {
-  worker_pool pool(0);
+  worker_pool_t pool(0);
   std::vector<int> ran;
   for (const int level : {1, 3, 0, 2, 1})
     pool.push_back([&ran, level] { ran.push_back(level); }, level);
@@ -98,7 +98,7 @@ TEST(worker_pool, helpers_skip_shallower_levels) {
 }
 
 TEST(worker_pool, help_until_sleeps_until_woken) {
-  worker_pool pool(1);
+  worker_pool_t pool(1);
   std::atomic<bool> done{false};
   // The caller may not run this level-0 job itself, so it must sleep and be woken.
   pool.push_back([&] {
@@ -115,7 +115,7 @@ TEST(worker_pool, help_until_sleeps_until_woken) {
 // innermost wait, so no thread nests more frames than there are levels.
 TEST(worker_pool, nested_helping_stays_within_levels) {
   constexpr int depth = 5, fanout = 4;
-  worker_pool pool(3);
+  worker_pool_t pool(3);
   thread_local int helping_level = 0, frames = 0;
   std::atomic<int> shallower{0}, max_frames{0}, nodes{0};
   std::function<void(int)> node = [&](int level) {
@@ -149,7 +149,7 @@ TEST(worker_pool, nested_helping_stays_within_levels) {
 }
 
 TEST(parallel_for, covers_every_index_once_with_exclusive_worker_ids) {
-  worker_pool pool(3);
+  worker_pool_t pool(3);
   constexpr uint64_t count = 20000;
   std::vector<std::atomic<int>> hits(count);
   std::vector<std::atomic<int>> busy(4);
@@ -185,16 +185,16 @@ TEST(parallel_for, thread_count_form_uses_that_many_worker_ids) {
 }
 
 TEST(parallel_for, rethrows_the_exception_and_stops_early) {
-  worker_pool pool(3);
+  worker_pool_t pool(3);
   std::atomic<uint64_t> calls{0};
   const uint64_t count = uint64_t(1) << 40;  // unreachable unless the loop stops
   try {
     parallel_for(pool, count, [&](uint64_t i) {
       calls++;
-      if (i == 100) throw custom_error("index 100");
+      if (i == 100) throw custom_error_t("index 100");
     });
     FAIL() << "no exception";
-  } catch (const custom_error& e) {
+  } catch (const custom_error_t& e) {
     EXPECT_STREQ(e.what(), "index 100");
   }
   EXPECT_LT(calls.load(), count);
@@ -208,13 +208,13 @@ TEST(parallel_for, rethrows_the_exception_and_stops_early) {
 TEST(parallel_for, one_of_several_exceptions_reaches_the_caller) {
   EXPECT_THROW(parallel_for(4, 1000,
                             [](uint64_t i) {
-                              if (i % 7 == 3) throw custom_error("index " + std::to_string(i));
+                              if (i % 7 == 3) throw custom_error_t("index " + std::to_string(i));
                             }),
-               custom_error);
+               custom_error_t);
 }
 
 TEST(parallel_for, reuses_a_pool_and_nests) {
-  worker_pool pool(2);
+  worker_pool_t pool(2);
   std::atomic<uint64_t> total{0};
   for (int round = 0; round < 300; round++)
     parallel_for(pool, uint64_t(round % 5), [&](uint64_t) { total++; });

@@ -72,7 +72,7 @@ TEST(xz, crcs_match_zlib_and_xz_values) {
 TEST(xz, every_published_block_equals_liblzma) {
   int blocks = 0;
   for (int slice = 0; slice <= 2; slice++) {
-    supertensor_reader reader(published + "/slice-" + std::to_string(slice) + ".pentago");
+    supertensor_reader_t reader(published + "/slice-" + std::to_string(slice) + ".pentago");
     for (size_t s = 0; s < reader.sections().size(); s++) {
       const section_t& section = reader.sections()[s];
       for (uint64_t k = 0; k < section_block_count(section); k++) {
@@ -99,29 +99,29 @@ TEST(xz, corrupt_and_truncated_streams_fail_cleanly) {
     bool liblzma_ok = true;
     try {
       uncompress_block(bad, data.size(), "bad");
-    } catch (const error&) {
+    } catch (const pentago_error_t&) {
       liblzma_ok = false;
     }
     try {
       const auto out = xz_decode(bad, data.size(), "bad");
       EXPECT_TRUE(liblzma_ok) << "accepted what liblzma refuses (trial " << trial << ")";
       EXPECT_EQ(out, data);
-    } catch (const error& e) {
+    } catch (const pentago_error_t& e) {
       EXPECT_NE(std::string(e.what()).find("bad: "), std::string::npos) << e.what();
       rejected++;
     }
   }
   EXPECT_GT(rejected, 250);
   for (size_t n = 0; n < packed.size(); n += 1 + n / 7)
-    EXPECT_THROW(xz_decode(std::span(packed).first(n), data.size(), "cut"), error) << n;
-  EXPECT_THROW(xz_decode(packed, data.size() + 1, "size"), error);
+    EXPECT_THROW(xz_decode(std::span(packed).first(n), data.size(), "cut"), pentago_error_t) << n;
+  EXPECT_THROW(xz_decode(packed, data.size() + 1, "size"), pentago_error_t);
   auto longer = packed;
   longer.push_back(0);
-  EXPECT_THROW(xz_decode(longer, data.size(), "trailing"), error);
+  EXPECT_THROW(xz_decode(longer, data.size(), "trailing"), pentago_error_t);
 }
 
 // Answers a position as the page does: fetches what the explorer asks for from the files.
-nlohmann::json web_answer(web_explorer& web, const std::string& dir, position_t p,
+nlohmann::json web_answer(web_explorer_t& web, const std::string& dir, position_t p,
                           int* rounds = nullptr) {
   for (int round = 1; round <= 5; round++) {
     const auto r = web.answer(p);
@@ -133,13 +133,13 @@ nlohmann::json web_answer(web_explorer& web, const std::string& dir, position_t 
     }
     for (const auto& need : r.needs) {
       const std::string base = dir + "/slice-" + std::to_string(need.slice) + ".pentago";
-      if (need.kind == web_request::sidecar_header) {
+      if (need.kind == web_request_t::sidecar_header) {
         const auto bytes = file_bytes(base + ".index");
         if (bytes.empty())
           web.set_slice_absent(need.slice);
         else
           web.set_sidecar_header(need.slice, std::span(bytes).first(24), bytes.size());
-      } else if (need.kind == web_request::sidecar_record) {
+      } else if (need.kind == web_request_t::sidecar_record) {
         const auto bytes = file_bytes(base + ".index");
         web.set_sidecar_records(need.slice, need.record,
                                 std::span(bytes).subspan(24 + 12 * need.record, 12));
@@ -153,17 +153,17 @@ nlohmann::json web_answer(web_explorer& web, const std::string& dir, position_t 
   return {};
 }
 
-nlohmann::json native_answer(query_engine& engine, const std::string& code) {
+nlohmann::json native_answer(query_engine_t& engine, const std::string& code) {
   auto j = nlohmann::json::parse(answer_json(engine.answer(parse_position(code))));
   j.erase("elapsed_ms");
   return j;
 }
 
 TEST(web_explorer, slice_answers_equal_the_query_path) {
-  query_options o;
+  query_options_t o;
   o.databases = {published};
-  query_engine engine(o);
-  web_explorer web(18, 1 << 20);  // a small cache: blocks are evicted and fetched again
+  query_engine_t engine(o);
+  web_explorer_t web(18, 1 << 20);  // a small cache: blocks are evicted and fetched again
   int rounds = 0;
   EXPECT_EQ(web_answer(web, published, {0, false}, &rounds), native_answer(engine, "0"));
   EXPECT_EQ(rounds, 4);  // sidecar header, records, blocks, the answer
@@ -195,12 +195,12 @@ TEST(web_explorer, slice_answers_equal_the_query_path) {
   EXPECT_GT(checked, 30);
   // Three stones: neither in the slices nor the midgame solver's.
   const auto three = parse_position("______________________________010___");
-  EXPECT_THROW(web_answer(web, published, three), error);
+  EXPECT_THROW(web_answer(web, published, three), pentago_error_t);
 }
 
 TEST(web_explorer, midgame_answers_equal_the_query_path) {
-  query_engine engine(query_options{});
-  web_explorer web;
+  query_engine_t engine(query_options_t{});
+  web_explorer_t web;
   std::mt19937_64 rng(2026);
   int solved = 0;
   for (const int stones : {18, 21, 24, 27, 30}) {
@@ -228,27 +228,29 @@ TEST(web_explorer, midgame_answers_equal_the_query_path) {
 }
 
 TEST(web_explorer, cancelled_solve_throws) {
-  web_explorer web;
+  web_explorer_t web;
   const auto p = parse_position("274440791932540184");
   web.set_slice_absent(19);
   int layers = 0;
-  EXPECT_THROW(web.answer(p, [&] { return ++layers > 3; }), midgame_cancelled);
+  EXPECT_THROW(web.answer(p, [&] { return ++layers > 3; }), midgame_cancelled_t);
   EXPECT_EQ(layers, 4);
 }
 
 TEST(web_explorer, refuses_bad_sidecars_and_blocks) {
-  web_explorer web;
+  web_explorer_t web;
   const auto sidecar = file_bytes(published + "/slice-1.pentago.index");
-  EXPECT_THROW(web.set_sidecar_header(2, std::span(sidecar).first(24), sidecar.size()), error);
-  EXPECT_THROW(web.set_sidecar_header(1, std::span(sidecar).first(24), sidecar.size() + 12), error);
+  EXPECT_THROW(web.set_sidecar_header(2, std::span(sidecar).first(24), sidecar.size()),
+               pentago_error_t);
+  EXPECT_THROW(web.set_sidecar_header(1, std::span(sidecar).first(24), sidecar.size() + 12),
+               pentago_error_t);
   auto bad = sidecar;
   bad[0] = 'x';
-  EXPECT_THROW(web.set_sidecar_header(1, std::span(bad).first(24), bad.size()), error);
+  EXPECT_THROW(web.set_sidecar_header(1, std::span(bad).first(24), bad.size()), pentago_error_t);
   web.set_sidecar_header(1, std::span(sidecar).first(24), sidecar.size());
   EXPECT_THROW(web.set_sidecar_records(1, slice_block_count(1), std::span(sidecar).first(12)),
-               error);
+               pentago_error_t);
   const std::vector<uint8_t> junk(40, 7);
-  EXPECT_THROW(web.set_block(1, 0, junk), error);
+  EXPECT_THROW(web.set_block(1, 0, junk), pentago_error_t);
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ struct position_t {
   bool operator==(const position_t&) const = default;
 };
 
-struct position_hash {
+struct position_hash_t {
   size_t operator()(const position_t& p) const {
     const uint64_t h = (p.board ^ uint64_t(p.to_rotate) << 63) * 0x9e3779b97f4a7c15ULL;
     return size_t(h ^ h >> 31);
@@ -96,7 +96,7 @@ Move rotation_as_move(const Rotation& r) {
 
 // A position's moves with its value, source and distance from them (position_moves).
 template <class Move>
-struct valued_moves {
+struct valued_moves_t {
   std::vector<Move> moves;  // best first (sort_best_first)
   int value = -2;           // for the player to move; the source of the first best move
   decltype(Move{}.source) source{};
@@ -115,14 +115,14 @@ struct valued_moves {
 // source, distance and rotations (a vector of a type with the same fields but rotations); a
 // default Move's source is the rules'.
 template <class Move, class ValueChild>
-valued_moves<Move> position_moves(position_t p, ValueChild&& value_child) {
-  using Rotation = typename decltype(Move{}.rotations)::value_type;
-  valued_moves<Move> out;
+valued_moves_t<Move> position_moves(position_t p, ValueChild&& value_child) {
+  using Rotation_t = typename decltype(Move{}.rotations)::value_type;
+  valued_moves_t<Move> out;
   auto rotations = [&](board_t placed) {
-    std::vector<Rotation> list;
+    std::vector<Rotation_t> list;
     for (int q = 0; q < 4; q++)
       for (const int dir : {1, -1}) {
-        Rotation r;
+        Rotation_t r;
         r.move = rotation_name(q, dir);
         r.child = {rotate_board(placed, q, dir), false};
         if (const auto v = rules_value(r.child)) {
@@ -138,7 +138,7 @@ valued_moves<Move> position_moves(position_t p, ValueChild&& value_child) {
     return list;
   };
   if (p.to_rotate) {
-    for (const Rotation& r : rotations(p.board)) out.moves.push_back(rotation_as_move<Move>(r));
+    for (const Rotation_t& r : rotations(p.board)) out.moves.push_back(rotation_as_move<Move>(r));
   } else {
     const int turn = position_mover(p);
     for (int y = 5; y >= 0; y--)

@@ -73,22 +73,22 @@ struct alignas(64) superinfo_t {
 // SIMD levels for the kernels. At avx512 (AVX-512 F, BW and VL) the line kernel has its own
 // code; every other kernel runs its avx2 code there. avx512vbmi (avx512 with VBMI and GFNI)
 // also moves the line kernel's global symmetry steps with byte permutations and bit matrices.
-enum class simd_level { portable = 0, sse = 1, avx2 = 2, avx512 = 3, avx512vbmi = 4 };
-bool simd_supported(simd_level level);
-simd_level best_simd_level();
-simd_level current_simd_level();
-void set_simd_level(simd_level level);  // throws pentago::error if the CPU lacks it
-const char* simd_name(simd_level level);
-simd_level parse_simd_level(const std::string& name);  // throws usage_error
+enum class simd_level_t { portable = 0, sse = 1, avx2 = 2, avx512 = 3, avx512vbmi = 4 };
+bool simd_supported(simd_level_t level);
+simd_level_t best_simd_level();
+simd_level_t current_simd_level();
+void set_simd_level(simd_level_t level);  // throws pentago::error if the CPU lacks it
+const char* simd_name(simd_level_t level);
+simd_level_t parse_simd_level(const std::string& name);  // throws usage_error
 
 // Kernel function table for one SIMD level.
-struct super_kernels {
+struct super_kernels_t {
   void (*rmax)(const super_t& in, super_t& out);
   void (*wins)(side_t side, super_t& out);
   void (*transform)(symmetry_t s, const super_t& in, super_t& out);
 };
-extern const super_kernels* active_super_kernels;
-const super_kernels& kernels_for(simd_level level);
+extern const super_kernels_t* active_super_kernels;
+const super_kernels_t& kernels_for(simd_level_t level);
 
 // rmax(f)(g) = OR over the 8 single-quadrant turns rho of f(g + rho).
 inline super_t rmax(const super_t& f) {

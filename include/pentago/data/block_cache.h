@@ -14,30 +14,30 @@ namespace pentago {
 
 // A block of some source of slice data (a reader object, identified by its address while it
 // lives), in disk format and C order.
-struct block_key {
+struct block_cache_key_t {
   const void* source = nullptr;
   int section = 0;
   uint64_t block = 0;  // block_index within the section
-  bool operator==(const block_key&) const = default;
+  bool operator==(const block_cache_key_t&) const = default;
 };
-struct block_key_hash {
-  size_t operator()(const block_key& k) const;
+struct block_key_hash_t {
+  size_t operator()(const block_cache_key_t& k) const;
 };
 
-class block_cache {
+class block_cache_t {
  public:
-  using block_data = std::vector<superinfo_t>;
-  using block_ptr = std::shared_ptr<const block_data>;
+  using block_data_t = std::vector<superinfo_t>;
+  using block_ptr_t = std::shared_ptr<const block_data_t>;
 
   // Holds at most `memory_limit` bytes of decoded nodes (the block just read is always kept).
-  explicit block_cache(uint64_t memory_limit);
+  explicit block_cache_t(uint64_t memory_limit);
 
   // The block of `key`, read with `read()` if it is not cached. Concurrent requests for the
   // same key share one read; a failed read reaches every requester and is not cached. The
   // source of a key must outlive its entries (the cache lives beside its readers).
-  block_ptr get(const block_key& key, const std::function<block_data()>& read);
+  block_ptr_t get(const block_cache_key_t& key, const std::function<block_data_t()>& read);
   // A block of a slice file through its validating reader.
-  block_ptr get(const supertensor_reader& reader, int section_index, const block_t& block);
+  block_ptr_t get(const supertensor_reader_t& reader, int section_index, const block_t& block);
 
   struct stats_t {
     uint64_t hits = 0, misses = 0, waits = 0, evictions = 0;
@@ -47,7 +47,7 @@ class block_cache {
   uint64_t memory_limit() const { return cache_.capacity(); }
 
  private:
-  lru_cache<block_key, block_data, block_key_hash> cache_;
+  lru_cache_t<block_cache_key_t, block_data_t, block_key_hash_t> cache_;
 };
 
 }  // namespace pentago

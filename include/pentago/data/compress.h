@@ -28,13 +28,13 @@ void uninterleave(std::span<const superinfo_t> in, std::span<superinfo_t> out);
 // docs/formats.md, "In-core blocks"). Each has one row in the codec table below; decompression
 // follows each buffer's flag, so buffers of every built-in codec can be mixed. A run names its
 // codec (--codec, the memory plan); it travels to the stores in their options.
-enum class block_codec : uint8_t { snappy = 1, zstd = 2, lz4 = 3 };
+enum class block_codec_t : uint8_t { snappy = 1, zstd = 2, lz4 = 3 };
 
 // One row of the codec table (compress_codecs.cpp): everything the project knows of a codec.
 // The functions work on raw bytes (the filter and the flag byte are fast_compress's part) and
 // are null where the codec is not built in.
-struct block_codec_row {
-  block_codec id;
+struct block_codec_row_t {
+  block_codec_t id;
   const char* name;     // --codec NAME, logs and the run record
   const char* summary;  // for --help: how it compares
   bool built_in;        // its library was found at build time
@@ -54,25 +54,25 @@ struct block_codec_row {
   void (*decompress)(const uint8_t* data, size_t size, uint8_t* out, size_t expected);
 };
 // Every row, built in or not, in flag order.
-std::span<const block_codec_row> block_codecs();
+std::span<const block_codec_row_t> block_codecs();
 // The row of a codec (pentago::error for a value no row has).
-const block_codec_row& block_codec_info(block_codec codec);
+const block_codec_row_t& block_codec_info(block_codec_t codec);
 // The built-in codecs in --codec auto's order.
-std::vector<block_codec> block_codec_auto_order();
+std::vector<block_codec_t> block_codec_auto_order();
 // The row in the first place of the auto order, built in or not.
-const block_codec_row& least_cpu_block_codec();
-bool block_codec_available(block_codec codec);
-const char* block_codec_name(block_codec codec);
+const block_codec_row_t& least_cpu_block_codec();
+bool block_codec_available(block_codec_t codec);
+const char* block_codec_name(block_codec_t codec);
 // Throws pentago::error ("codec zstd is not built in") unless the codec is available.
-void require_block_codec(block_codec codec);
+void require_block_codec(block_codec_t codec);
 // A row's name; throws usage_error for any other name or a codec not built in.
-block_codec parse_block_codec(const std::string& name);
+block_codec_t parse_block_codec(const std::string& name);
 
 // Largest possible fast_compress output for `nodes` nodes, whatever the codec.
 size_t fast_compress_bound(size_t nodes);
 // Interleaves `nodes` in place (destroying them) and compresses them into `out` with `codec`;
 // `out` is resized to the compressed size (its capacity is reused across calls).
-void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec codec);
+void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec_t codec);
 // Blocks kept uncompressed (where memory allows: no codec CPU to store or read them) have a
 // flag of their own: raw_block_flag, 63 bytes of padding, then the filtered nodes, so that in a
 // 64-byte aligned buffer the nodes are aligned and are read without a copy (fast_uncompress
@@ -83,12 +83,13 @@ constexpr size_t raw_block_bytes(size_t nodes) { return 64 * (nodes + 1); }
 void fast_store_raw(std::span<const superinfo_t> nodes, uint8_t* out);
 // Same without touching the input; `out.size()` must be >= fast_compress_bound. Returns the
 // compressed size. Interleaves through a thread-local scratch buffer.
-size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out, block_codec codec);
+size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out,
+                     block_codec_t codec);
 // The two halves of fast compression without the filter, for callers that merge in the
 // filtered form (max is a bitwise OR, which the filter preserves): compress nodes that are
 // already interleaved, and decode to interleaved nodes (exactly `filtered.size()` of them).
 void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out,
-                            block_codec codec);
+                            block_codec_t codec);
 void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<superinfo_t> filtered);
 // The number of nodes a fast-compressed buffer decodes to; throws pentago::error unless the
 // flag is valid and the decoded length is a multiple of 64.

@@ -29,19 +29,19 @@ inline void store_le(uint8_t* p, T x) {
 
 // A read-only file. Every read is checked against the file size and throws pentago::error
 // naming the file (and what was being read) instead of reading past the end.
-class input_file {
+class input_file_t {
  public:
   // Opens a file on disk; throws pentago::error if it cannot be opened.
-  explicit input_file(const std::string& path);
+  explicit input_file_t(const std::string& path);
   // A file image in memory (tests, fuzzing, data received over MPI); `name` is for errors.
-  input_file(std::string name, std::vector<uint8_t> bytes);
+  input_file_t(std::string name, std::vector<uint8_t> bytes);
   // A file read through a function (e.g. HTTP range requests): `read(offset, out)` fills `out`
   // with the bytes at `offset` (the range is checked against `size` first) or throws.
-  using range_reader = std::function<void(uint64_t offset, std::span<uint8_t> out)>;
-  input_file(std::string name, uint64_t size, range_reader read);
-  ~input_file();
-  input_file(const input_file&) = delete;
-  input_file& operator=(const input_file&) = delete;
+  using range_reader_t = std::function<void(uint64_t offset, std::span<uint8_t> out)>;
+  input_file_t(std::string name, uint64_t size, range_reader_t read);
+  ~input_file_t();
+  input_file_t(const input_file_t&) = delete;
+  input_file_t& operator=(const input_file_t&) = delete;
 
   const std::string& name() const { return name_; }
   uint64_t size() const { return size_; }
@@ -56,17 +56,17 @@ class input_file {
   std::string name_;
   int fd_ = -1;
   std::vector<uint8_t> bytes_;  // in-memory image when fd_ < 0 and there is no reader_
-  range_reader reader_;
+  range_reader_t reader_;
   uint64_t size_ = 0;
 };
 
 // A file being written: created (or truncated) on open, closed by the destructor.
-class output_file {
+class output_file_t {
  public:
-  explicit output_file(const std::string& path);
-  ~output_file();
-  output_file(const output_file&) = delete;
-  output_file& operator=(const output_file&) = delete;
+  explicit output_file_t(const std::string& path);
+  ~output_file_t();
+  output_file_t(const output_file_t&) = delete;
+  output_file_t& operator=(const output_file_t&) = delete;
 
   const std::string& name() const { return name_; }
   void write_at(uint64_t offset, std::span<const uint8_t> bytes);

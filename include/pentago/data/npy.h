@@ -9,7 +9,7 @@
 namespace pentago {
 
 // A C-order (rows, cols) array of uint64.
-struct npy_array {
+struct npy_array_t {
   uint64_t rows = 0, cols = 0;
   std::vector<uint64_t> data;  // rows * cols entries
 
@@ -29,19 +29,19 @@ void write_npy(const std::string& path, uint64_t rows, uint64_t cols,
 std::vector<uint8_t> npy_bytes(uint64_t rows, uint64_t cols, std::span<const uint64_t> data);
 
 // A parsed header: the array shape and where the body starts.
-struct npy_header_info {
+struct npy_header_info_t {
   uint64_t rows = 0, cols = 0;
   uint64_t header_size = 0;  // offset of the body
 };
 // Parses and validates a header at the start of `bytes` (which may hold more than the
 // header). Accepts versions 1.0 and 2.0, dtype '<u8', fortran_order False and the shape
 // forms (N,K), (N, K) and (N,K,). Throws pentago::error mentioning `name`.
-npy_header_info parse_npy_header(std::span<const uint8_t> bytes, const std::string& name);
+npy_header_info_t parse_npy_header(std::span<const uint8_t> bytes, const std::string& name);
 
 // Reads and validates a whole 2-D '<u8' file: header, and that the file size is exactly the
 // header plus 8 * rows * cols bytes.
-npy_array read_npy(const std::string& path);
+npy_array_t read_npy(const std::string& path);
 // The same on a file image in memory; `name` is used in error messages.
-npy_array parse_npy(std::span<const uint8_t> bytes, const std::string& name);
+npy_array_t parse_npy(std::span<const uint8_t> bytes, const std::string& name);
 
 }  // namespace pentago

@@ -97,27 +97,27 @@ std::vector<blob_t> uncompress_block_index(std::span<const uint8_t> compressed, 
                                            const std::string& what);
 
 // Fills `nodes` (block_nodes(section, block) of them) with disk-format values in C order.
-using block_filler = std::function<void(int section_index, const section_t& section,
-                                        const block_t& block, std::span<superinfo_t> nodes)>;
+using block_filler_t = std::function<void(int section_index, const section_t& section,
+                                          const block_t& block, std::span<superinfo_t> nodes)>;
 // Writes a whole slice file from one process: headers, then every block of every section
 // (sections in the given order, which must be ascending sig; blocks in C order), then the
 // indexes. Blocks are compressed on `threads` threads (0 = hardware concurrency) but
 // `fill` is always called from the calling thread.
 void write_slice_file(const std::string& path, std::span<const section_t> sections,
-                      const block_filler& fill, int preset = default_xz_preset, int threads = 1);
+                      const block_filler_t& fill, int preset = default_xz_preset, int threads = 1);
 
 // ---- Reader -----------------------------------------------------------------------------------
 // Opens a multi-section file (or a single-section "pentago supertensor" file) and validates
 // every header at construction. Block indexes are loaded and validated on first use (every
 // blob's uncompressed size = 64 * block nodes, its bytes inside the file and after the
 // headers). All methods are thread safe.
-class supertensor_reader {
+class supertensor_reader_t {
  public:
-  explicit supertensor_reader(const std::string& path);
-  explicit supertensor_reader(std::shared_ptr<const input_file> file);
-  ~supertensor_reader();
+  explicit supertensor_reader_t(const std::string& path);
+  explicit supertensor_reader_t(std::shared_ptr<const input_file_t> file);
+  ~supertensor_reader_t();
 
-  const input_file& file() const { return *file_; }
+  const input_file_t& file() const { return *file_; }
   const std::string& name() const { return file_->name(); }
   int slice() const { return slice_; }  // -1 for a file with no sections
   const std::vector<section_t>& sections() const { return sections_; }
@@ -136,7 +136,7 @@ class supertensor_reader {
   std::vector<superinfo_t> read_block(int index, const block_t& block) const;
 
  private:
-  std::shared_ptr<const input_file> file_;
+  std::shared_ptr<const input_file_t> file_;
   int slice_ = -1;
   uint64_t data_start_ = 0;
   std::vector<section_t> sections_;
@@ -150,27 +150,27 @@ class supertensor_reader {
 
 // ---- .pentago.index sidecar --------------------------------------------------------------------
 // One record per block: u32 offset low, u32 offset high, u32 compressed size.
-struct slice_index_entry {
+struct slice_index_entry_t {
   uint64_t offset = 0;
   uint32_t compressed_size = 0;
-  bool operator==(const slice_index_entry&) const = default;
+  bool operator==(const slice_index_entry_t&) const = default;
 };
 
 // The sidecar image of a slice file (filter 1): for a complete slice the 2013 layout, records
 // of every section of slice_sections(slice) in that order; for a partial slice (a run from
 // another root) this project's partial layout, records of the file's sections in file order.
 // Both: the 24-byte header, then 12 bytes per block in row-major order within a section.
-std::vector<uint8_t> slice_index_bytes(const supertensor_reader& reader);
-void write_slice_index(const supertensor_reader& reader, const std::string& path);
+std::vector<uint8_t> slice_index_bytes(const supertensor_reader_t& reader);
+void write_slice_index(const supertensor_reader_t& reader, const std::string& path);
 
 // Reads a sidecar: validates the magic, the slice and the exact size: 24 + 12 * blocks of the
 // complete slice (the 2013 layout), or, given the sections of its slice file, 24 + 12 * blocks
 // of those (the partial layout, records in that order); gives O(1) access to any block's record.
-class slice_index_reader {
+class slice_index_reader_t {
  public:
-  explicit slice_index_reader(const std::string& path);
-  explicit slice_index_reader(std::shared_ptr<const input_file> file,
-                              const std::vector<section_t>* file_sections = nullptr);
+  explicit slice_index_reader_t(const std::string& path);
+  explicit slice_index_reader_t(std::shared_ptr<const input_file_t> file,
+                                const std::vector<section_t>* file_sections = nullptr);
 
   const std::string& name() const { return file_->name(); }
   int slice() const { return slice_; }
@@ -179,14 +179,14 @@ class slice_index_reader {
   bool partial() const { return partial_; }
   uint64_t total_blocks() const { return first_block_.back(); }
   int section_index(const section_t& s) const;  // -1 if absent
-  slice_index_entry entry(int section_index, const block_t& block) const;
-  slice_index_entry entry(uint64_t record) const;
+  slice_index_entry_t entry(int section_index, const block_t& block) const;
+  slice_index_entry_t entry(uint64_t record) const;
   // Reads and decodes a block of `pentago` (the matching slice file) through this index.
-  std::vector<superinfo_t> read_block(const input_file& pentago, int section_index,
+  std::vector<superinfo_t> read_block(const input_file_t& pentago, int section_index,
                                       const block_t& block) const;
 
  private:
-  std::shared_ptr<const input_file> file_;
+  std::shared_ptr<const input_file_t> file_;
   int slice_ = 0;
   bool partial_ = false;
   std::vector<section_t> sections_;

@@ -10,7 +10,7 @@
 
 namespace pentago {
 
-struct check_options {
+struct check_options_t {
   // Samples are checked by forward search where the search is short: slices with at least
   // this many stones (depth 36 - n <= 36 - search_min), or in meaningless mode slices at most
   // 36 - search_min below the meaningless slice.
@@ -29,7 +29,7 @@ struct check_options {
   int max_reports = 10;  // failures of one kind listed per slice before a summary line
 };
 
-struct check_result {
+struct check_result_t {
   std::vector<std::string> failures;  // one line each, "DIR: slice N: reason"
   std::vector<std::string> notes;     // one line each: worth knowing, not errors
   uint64_t slice_files = 0, blocks = 0, nodes = 0;
@@ -42,17 +42,17 @@ struct check_result {
 // Verifies one run directory. `print` receives one progress or summary line at a time (it may
 // be empty); failures and notes are also returned. Never throws for bad data, only for bad
 // options (usage_error).
-check_result check_run_directory(const std::string& dir, const check_options& options,
-                                 const std::function<void(const std::string&)>& print = {});
+check_result_t check_run_directory(const std::string& dir, const check_options_t& options,
+                                   const std::function<void(const std::string&)>& print = {});
 
 // Parses the command line of pentago-check (options and directories, "--opt value" or
 // "--opt=value"); throws usage_error. Leaves options.data empty unless --data is given.
-struct check_command {
-  check_options options;
+struct check_command_t {
+  check_options_t options;
   std::vector<std::string> dirs;
   bool no_data = false;  // --no-data: no published counts, not even the default folder
 };
-check_command parse_check_command(int argc, char** argv);
+check_command_t parse_check_command(int argc, char** argv);
 std::string check_usage();
 
 }  // namespace pentago

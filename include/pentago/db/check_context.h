@@ -31,9 +31,9 @@ std::string first_difference(const superinfo_t& a, const superinfo_t& b);
 std::vector<std::pair<int, block_t>> every_block(const std::vector<section_t>& sections);
 
 // Collects failures and notes, listing at most max_reports failures of each kind.
-class reporter {
+class reporter_t {
  public:
-  reporter(std::string dir, int max_reports, check_result& result)
+  reporter_t(std::string dir, int max_reports, check_result_t& result)
       : dir_(std::move(dir)), max_(max_reports), result_(result) {}
 
   void fail(const std::string& kind, const std::string& message);
@@ -44,30 +44,30 @@ class reporter {
  private:
   std::string dir_;
   int max_;
-  check_result& result_;
+  check_result_t& result_;
   std::mutex mutex_;
   std::map<std::string, int> counts_;
 };
 
 // One row of a sparse-N.npy file.
-struct sample_row {
+struct sample_row_t {
   uint64_t row;
   board_t board;
   superinfo_t value;  // disk format
   int section;        // index in the slice's section list; -1 if sections are unknown
-  board_location location;
+  board_location_t location;
 };
 
 // A run directory's files by kind (check_files.cpp).
-struct directory_contents {
-  std::map<int, slice_files> slices;
+struct directory_contents_t {
+  std::map<int, slice_files_t> slices;
   std::vector<std::string> other_pentago;  // paths of *.pentago files that are not slice-N
   std::vector<int> markers;                // K of each meaningless-K
   bool has_record = false;                 // DIR/run.jsonl is a regular file
 };
 
 // What the run record says the run wrote (check_files.cpp).
-struct record_expectations {
+struct record_expectations_t {
   std::set<int> computed;            // slices with a slice record (their counts, samples)
   std::map<int, uint64_t> sections;  // sections of each recorded slice
   std::set<std::string> files;       // names of the files the slice records list
@@ -76,11 +76,11 @@ struct record_expectations {
 };
 
 // Shared state of one directory's check.
-struct checker {
+struct checker_t {
   std::string dir;
-  const check_options& options;
-  reporter& report;
-  check_result& result;
+  const check_options_t& options;
+  reporter_t& report;
+  check_result_t& result;
   const std::function<void(const std::string&)>& print;
   int threads;
   std::optional<int> meaningless = std::nullopt;  // the meaningless slice of a test run
@@ -97,32 +97,33 @@ struct checker {
     return n < top && top - n <= 36 - options.search_min;
   }
 
-  leaf_function meaningless_leaf = cached_leaf(meaningless_value);
+  leaf_function_t meaningless_leaf = cached_leaf(meaningless_value);
 
-  super_search_options search_options() const;
+  super_search_options_t search_options() const;
   // Reads an .npy table of `cols` columns into table; false (and one failure of kind `where`)
   // if it cannot be read or has another width.
   bool read_table(const std::string& where, const std::string& path, uint64_t cols,
-                  npy_array& table);
+                  npy_array_t& table);
 
   // check_files.cpp: lists the directory and reports unexpected files (false: no directory);
   // then, if there is a run record, reads it and checks it against the files (sets
   // meaningless and expected_samples from its header).
-  bool list_files(directory_contents& contents);
-  record_expectations check_record(const directory_contents& contents);
+  bool list_files(directory_contents_t& contents);
+  record_expectations_t check_record(const directory_contents_t& contents);
   // check_counts.cpp: the rows of counts-N.npy (sets ok), then, with --data, the published
   // counts of the same sections; and the parent/child structure of consecutive slices.
-  std::vector<section_t> check_counts(int n, const std::string& path, npy_array& counts, bool& ok);
-  void compare_with_published(int n, const npy_array& counts);
+  std::vector<section_t> check_counts(int n, const std::string& path, npy_array_t& counts,
+                                      bool& ok);
+  void compare_with_published(int n, const npy_array_t& counts);
   void check_structure(const std::map<int, std::vector<section_t>>& section_lists);
   // check_samples.cpp. sections: the slice's sections, or nullptr when neither counts nor
   // slice file give them (then samples are checked without their section).
-  std::vector<sample_row> check_sparse(int n, const std::string& path,
-                                       const std::vector<section_t>* sections);
-  void search_samples(int n, const std::vector<sample_row>& samples, std::string& summary);
+  std::vector<sample_row_t> check_sparse(int n, const std::string& path,
+                                         const std::vector<section_t>* sections);
+  void search_samples(int n, const std::vector<sample_row_t>& samples, std::string& summary);
   // check_slice_file.cpp
-  void check_slice_file(int n, const slice_files& paths, const std::vector<section_t>& sections,
-                        const npy_array* counts, std::vector<sample_row>& samples,
+  void check_slice_file(int n, const slice_files_t& paths, const std::vector<section_t>& sections,
+                        const npy_array_t* counts, std::vector<sample_row_t>& samples,
                         std::string& summary);
   void check_other_pentago_file(const std::string& path);
   // check_integrity.cpp

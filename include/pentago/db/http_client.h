@@ -16,24 +16,24 @@ namespace pentago {
 
 // A request that failed for a reason of the network or the server (after every retry), as
 // opposed to bad data received.
-struct fetch_error : error {
-  using error::error;
+struct fetch_error_t : pentago_error_t {
+  using pentago_error_t::pentago_error_t;
 };
 
-struct http_options {
+struct http_options_t {
   int attempts = 3;                // tries per request on transient failures
   double timeout_seconds = 30;     // per request, every try and the delays between them included
   double first_retry_delay = 0.1;  // seconds; doubles after every failed try
 };
 
-class http_client {
+class http_client_t {
  public:
-  explicit http_client(const http_options& options = {});
-  ~http_client();
-  http_client(const http_client&) = delete;
-  http_client& operator=(const http_client&) = delete;
+  explicit http_client_t(const http_options_t& options = {});
+  ~http_client_t();
+  http_client_t(const http_client_t&) = delete;
+  http_client_t& operator=(const http_client_t&) = delete;
 
-  struct range_result {
+  struct range_result_t {
     std::vector<uint8_t> bytes;  // exactly the requested range
     uint64_t total_size = 0;     // of the whole resource (from Content-Range)
   };
@@ -42,19 +42,19 @@ class http_client {
   // (connection, timeout, other status, a server that ignores Range), after retrying the
   // transient failures (connection errors, timeouts, 5xx, 408, 429) while the request's time
   // (options().timeout_seconds) lasts.
-  std::optional<range_result> get_range(const std::string& url, uint64_t offset, uint64_t size,
-                                        bool missing_ok = false) const;
+  std::optional<range_result_t> get_range(const std::string& url, uint64_t offset, uint64_t size,
+                                          bool missing_ok = false) const;
 
   // A read-only remote file of known size whose reads are range requests.
-  std::shared_ptr<const input_file> open(const std::string& url, uint64_t size) const;
+  std::shared_ptr<const input_file_t> open(const std::string& url, uint64_t size) const;
 
-  const http_options& options() const { return options_; }
+  const http_options_t& options() const { return options_; }
   uint64_t requests() const;
 
  private:
-  struct handle_pool;
-  http_options options_;
-  std::unique_ptr<handle_pool> pool_;
+  struct handle_pool_t;
+  http_options_t options_;
+  std::unique_ptr<handle_pool_t> pool_;
 };
 
 }  // namespace pentago

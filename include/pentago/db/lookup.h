@@ -25,12 +25,13 @@ namespace pentago {
 // global symmetries preserve).
 superinfo_t transform_pair(symmetry_t s, const superinfo_t& pair);
 
-class slice_database {
+class slice_database_t {
  public:
-  explicit slice_database(uint64_t cache_bytes = uint64_t(1) << 30, const http_options& http = {});
-  ~slice_database();
-  slice_database(const slice_database&) = delete;
-  slice_database& operator=(const slice_database&) = delete;
+  explicit slice_database_t(uint64_t cache_bytes = uint64_t(1) << 30,
+                            const http_options_t& http = {});
+  ~slice_database_t();
+  slice_database_t(const slice_database_t&) = delete;
+  slice_database_t& operator=(const slice_database_t&) = delete;
 
   // ---- pentago-check: at most one file per slice --------------------------------------------
   // Opens every DIR/slice-N.pentago (validating its headers) and notes a meaningless-K marker.
@@ -38,7 +39,7 @@ class slice_database {
   int add_directory(const std::string& dir);
   // Opens one slice file; throws pentago::error if its slice is already present.
   void add_file(const std::string& path);
-  void add_reader(std::shared_ptr<const supertensor_reader> reader);
+  void add_reader(std::shared_ptr<const supertensor_reader_t> reader);
   // Meaningless slice of the directories added (0 if none): its values are meaningless_value.
   int meaningless() const { return meaningless_; }
 
@@ -52,7 +53,7 @@ class slice_database {
   bool has_slice(int n) const { return slices_.count(n) > 0; }
   std::vector<int> slices() const;  // ascending
   // The file of slice n (the first added); throws unless has_slice(n).
-  const supertensor_reader& reader(int n) const;
+  const supertensor_reader_t& reader(int n) const;
   // Whether some file holds the section of `board` in the slice of its stone count.
   bool covers(board_t board) const;
 
@@ -66,31 +67,31 @@ class slice_database {
   // Reads every block holding one of `boards` that is not cached yet, concurrently.
   void prefetch(const std::vector<board_t>& boards) const;
 
-  block_cache& cache() const { return *cache_; }
+  block_cache_t& cache() const { return *cache_; }
   uint64_t http_requests() const { return http_ ? http_->requests() : 0; }
   // "DIR, URL (slices 0-2)" for error messages.
   std::string describe() const;
 
  private:
-  struct source;
-  void add_source(std::unique_ptr<source> s, bool shared_slice);
+  struct source_t;
+  void add_source(std::unique_ptr<source_t> s, bool shared_slice);
   void add_files(const std::string& dir, bool query);
   void add_url(const std::string& url);
   // The first source of the board's slice holding its section, and the section's index there.
-  const source* locate(board_t board, int* section_index) const;
+  const source_t* locate(board_t board, int* section_index) const;
 
-  http_options http_options_;
-  std::unique_ptr<http_client> http_;  // before the sources: their remote files use it
+  http_options_t http_options_;
+  std::unique_ptr<http_client_t> http_;  // before the sources: their remote files use it
   std::vector<std::string> names_;
-  std::map<int, std::vector<std::unique_ptr<source>>> slices_;
-  std::unique_ptr<block_cache> cache_;
+  std::map<int, std::vector<std::unique_ptr<source_t>>> slices_;
+  std::unique_ptr<block_cache_t> cache_;
   int meaningless_ = 0;
 };
 
 // A leaf function computing `value` once per superstandardized board (up to `max_entries`
 // remembered; then the memory starts over). `value` must be equivariant, like meaningless_value
 // or a slice look-up; the result is thread safe if `value` is.
-leaf_function cached_leaf(std::function<superinfo_t(board_t)> value, size_t max_entries = size_t(1)
-                                                                                          << 20);
+leaf_function_t cached_leaf(std::function<superinfo_t(board_t)> value,
+                            size_t max_entries = size_t(1) << 20);
 
 }  // namespace pentago

@@ -8,18 +8,18 @@
 
 namespace pentago {
 
-struct slice_files {
+struct slice_files_t {
   std::string counts, sparse, slice, index;  // paths; empty if absent
 };
 
-struct run_directory_listing {
-  std::map<int, slice_files> slices;                     // slice 0..36
+struct run_directory_listing_t {
+  std::map<int, slice_files_t> slices;                   // slice 0..36
   std::vector<int> meaningless_markers;                  // K of each meaningless-K (1..35)
   std::vector<std::filesystem::directory_entry> others;  // the rest (non-files too), by name
 };
 
 // Lists `dir` (regular files only are classified). Throws pentago::error if it is not a
 // directory or cannot be listed.
-run_directory_listing scan_run_directory(const std::string& dir);
+run_directory_listing_t scan_run_directory(const std::string& dir);
 
 }  // namespace pentago

@@ -21,13 +21,13 @@
 
 namespace pentago {
 
-class arena_lending {
+class arena_lending_t {
  public:
   // Both must outlive this object; installs the arena's lent reclaimer.
-  arena_lending(compacting_store& arena, buffer_pool& pool);
-  ~arena_lending();
-  arena_lending(const arena_lending&) = delete;
-  arena_lending& operator=(const arena_lending&) = delete;
+  arena_lending_t(compacting_store_t& arena, buffer_pool_t& pool);
+  ~arena_lending_t();
+  arena_lending_t(const arena_lending_t&) = delete;
+  arena_lending_t& operator=(const arena_lending_t&) = delete;
 
   // Between slices (no buffer out, nothing using the arena): takes back all that was lent; the
   // pool's budget becomes `pool_budget` and the arena's limit `arena_limit`. Stops lend_freed.
@@ -47,8 +47,8 @@ class arena_lending {
   uint64_t lent_freed() const { return lent_.load(); }
 
  private:
-  compacting_store& arena_;
-  buffer_pool& pool_;
+  compacting_store_t& arena_;
+  buffer_pool_t& pool_;
   uint64_t reserve_ = 0;  // 0: no lend_freed
   std::atomic<uint64_t> lent_{0};
   std::mutex step_mutex_;  // one step at a time (the others go on without one)

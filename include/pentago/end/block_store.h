@@ -45,15 +45,15 @@ using section_counts_t = std::array<uint64_t, 3>;
 section_counts_t count_block(const section_t& s, const block_t& b,
                              std::span<const superinfo_t> values);
 
-class arena_lending;
+class arena_lending_t;
 
 // How a store holds its blocks: the run's codec travels here (data/compress.h).
-struct block_store_options {
+struct block_store_options_t {
   int samples_per_section = 0;
-  block_codec codec = block_codec::snappy;  // complete blocks
+  block_codec_t codec = block_codec_t::snappy;  // complete blocks
   // Incomplete blocks that hold no partial buffer (LZ4 for a dropped slice where the plan fits
   // with it: run_plan::partial_codec).
-  block_codec partial_codec = block_codec::snappy;
+  block_codec_t partial_codec = block_codec_t::snappy;
   // Complete blocks are kept uncompressed (fast_store_raw: no codec to store or read them)
   // while the arena has room for them beyond what the store's blocks still to come need at
   // this compressed share of their bytes (the plan's ratio for the slice) and a margin against
@@ -61,22 +61,23 @@ struct block_store_options {
   double raw_reserve_ratio = 0;
 };
 
-class block_store {
+class block_store_t {
  public:
   // `blocks` lists the held blocks; their position is the block's flat id. Samples are drawn
   // for every section of the slice; those landing in held blocks are recorded here.
   // Up to `partial_budget` bytes of incomplete blocks are held uncompressed (outside the
   // heap), so that each of them is compressed once, when complete, instead of once per
   // contribution; the rest take the compressed path. Throws if a codec is not built in.
-  block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
-              const block_store_options& options, compacting_store& heap,
-              uint64_t partial_budget = 0);
+  block_store_t(std::span<const section_t> sections, std::vector<block_key_t> blocks,
+                const block_store_options_t& options, compacting_store_t& heap,
+                uint64_t partial_budget = 0);
   // The same, taking partial buffers from a pool shared across slices (may be null).
-  block_store(std::span<const section_t> sections, std::vector<block_key_t> blocks,
-              const block_store_options& options, compacting_store& heap, buffer_pool* pool);
-  ~block_store();
-  block_store(const block_store&) = delete;
-  block_store& operator=(const block_store&) = delete;
+  block_store_t(std::span<const section_t> sections, std::vector<block_key_t> blocks,
+                const block_store_options_t& options, compacting_store_t& heap,
+                buffer_pool_t* pool);
+  ~block_store_t();
+  block_store_t(const block_store_t&) = delete;
+  block_store_t& operator=(const block_store_t&) = delete;
 
   int blocks() const { return int(keys_.size()); }
   const block_key_t& key(int flat) const { return keys_[flat]; }
@@ -109,7 +110,7 @@ class block_store {
   // One read of input block `flat` of `above` (the frozen store of the slice above, with
   // expect_reads) into out, followed by above.read_done: served from this store's
   // input_cache when a copy is there, and copied into it when more reads will come.
-  void read_input(block_store& above, int flat, std::span<superinfo_t> out);
+  void read_input(block_store_t& above, int flat, std::span<superinfo_t> out);
   // Input block `flat`'s last read was done elsewhere (sent to another rank): drops its copy.
   void forget_input(int flat) {
     if (cache_) cache_->forget(flat);
@@ -129,7 +130,7 @@ class block_store {
   // are released goes to the partial pool: when the pool runs dry, the store asks `lending`
   // (which owns the protocol and its reserve: arena_lending::lend_freed) for a step. `lending`
   // must join this store's heap and pool. Call before the first write; needs a pool.
-  void lend_freed_arena(arena_lending& lending);
+  void lend_freed_arena(arena_lending_t& lending);
   uint64_t arena_lent_bytes() const;  // given to the pool during this store's slice
   bool frozen() const { return frozen_; }
 
@@ -155,7 +156,7 @@ class block_store {
   // Stores (or drops) a complete block: uncompressed where the arena has room, else compressed.
   void store_complete(int flat, std::span<superinfo_t> values);
   bool room_for_raw(size_t nodes) const;
-  void store_compressed(int flat, std::span<superinfo_t> values, block_codec codec);
+  void store_compressed(int flat, std::span<superinfo_t> values, block_codec_t codec);
   void drop(int flat);  // frees a block's compressed bytes
   void held_changed(int flat, uint32_t size);
   // Sizes the pool's buffers to the largest held block.
@@ -172,7 +173,7 @@ class block_store {
   std::vector<block_key_t> keys_;
   std::unordered_map<uint64_t, int> flat_of_;
   std::unique_ptr<std::atomic<uint8_t>[]> missing_dims_;  // per block: dimensions to come
-  std::unique_ptr<element_lock[]> locks_;
+  std::unique_ptr<element_lock_t[]> locks_;
   std::vector<superinfo_t*> partial_;               // uncompressed incomplete blocks, from pool_
   std::vector<std::array<int, 4>> section_blocks_;  // per section, with a pool
   std::vector<uint8_t> section_open_;               // per section: open_quadrants, with a pool
@@ -180,18 +181,18 @@ class block_store {
   std::mutex evict_mutex_;
   std::set<std::pair<uint64_t, int>> by_next_time_;  // buffer holders (guarded by evict_mutex_)
   std::atomic<uint64_t> recompressions_{0}, evictions_{0};
-  std::unique_ptr<buffer_pool> own_pool_;
-  buffer_pool* pool_ = nullptr;
-  std::unique_ptr<input_cache> cache_;  // decoded input blocks of the slice above, in pool_
+  std::unique_ptr<buffer_pool_t> own_pool_;
+  buffer_pool_t* pool_ = nullptr;
+  std::unique_ptr<input_cache_t> cache_;  // decoded input blocks of the slice above, in pool_
   std::atomic<uint64_t> input_reads_{0};
   std::atomic<uint64_t> missing_{0};
   uint64_t uncompressed_bytes_ = 0;
-  compacting_store& heap_;
-  group_id group_;
+  compacting_store_t& heap_;
+  group_id_t group_;
   bool frozen_ = false;
   bool drop_complete_ = false;
-  const block_codec codec_, partial_codec_;
-  arena_lending* lending_ = nullptr;                // lend_freed_arena
+  const block_codec_t codec_, partial_codec_;
+  arena_lending_t* lending_ = nullptr;              // lend_freed_arena
   std::unique_ptr<uint32_t[]> held_size_;           // per block: compressed bytes in the heap
   std::unique_ptr<std::atomic<int>[]> reads_left_;  // per block, after expect_reads
   std::atomic<uint64_t> held_{0}, peak_held_{0};
@@ -199,10 +200,10 @@ class block_store {
   std::atomic<uint64_t> unstored_nodes_{0};  // nodes of blocks not yet stored complete
   std::atomic<uint64_t> raw_bytes_{0}, raw_nodes_{0};
 
-  struct sample_slot {
+  struct sample_slot_t {
     int section, draw, offset;  // offset within the block
   };
-  std::vector<std::vector<sample_slot>> block_samples_;
+  std::vector<std::vector<sample_slot_t>> block_samples_;
   mutable std::mutex results_mutex_;
   std::vector<section_counts_t> counts_;
   std::vector<sample_t> samples_;

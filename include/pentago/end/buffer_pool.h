@@ -19,14 +19,14 @@
 
 namespace pentago {
 
-class buffer_pool {
+class buffer_pool_t {
  public:
   static constexpr size_t block_nodes = 4096;  // a full 8^4 block, the default max_nodes
   static constexpr size_t block_bytes = block_nodes * sizeof(superinfo_t);
-  explicit buffer_pool(uint64_t budget, size_t max_nodes = block_nodes);
-  ~buffer_pool();
-  buffer_pool(const buffer_pool&) = delete;
-  buffer_pool& operator=(const buffer_pool&) = delete;
+  explicit buffer_pool_t(uint64_t budget, size_t max_nodes = block_nodes);
+  ~buffer_pool_t();
+  buffer_pool_t(const buffer_pool_t&) = delete;
+  buffer_pool_t& operator=(const buffer_pool_t&) = delete;
 
   // The size of the buffers handed out from now on, 1 to max_nodes nodes; only while no
   // buffer is out (between slices). A new size carves the chunks again from their start.

@@ -45,14 +45,14 @@
 namespace pentago {
 
 // Names a group of arrays; ids of destroyed groups are detected and rejected.
-struct group_id {
+struct group_id_t {
   int slot = -1;
   uint32_t generation = 0;
-  friend bool operator==(const group_id&, const group_id&) = default;
+  friend bool operator==(const group_id_t&, const group_id_t&) = default;
 };
 
 // A snapshot of the store's counters. Sizes count 64-byte aligned bytes.
-struct compacting_store_stats {
+struct compacting_store_stats_t {
   size_t heap_size = 0;        // arena bytes
   size_t live_bytes = 0;       // bytes held by arrays of all groups
   size_t peak_live_bytes = 0;  // high-water mark of live_bytes
@@ -68,8 +68,8 @@ struct compacting_store_stats {
   uint64_t limit_raises = 0;              // writes that raised a lowered limit back
 };
 
-class compacting_store {
-  struct array_entry;
+class compacting_store_t {
+  struct array_entry_t;
 
  public:
   static constexpr size_t alignment = 64;
@@ -84,10 +84,10 @@ class compacting_store {
 
   // Maps the arena. min_free_fraction is the least fraction of the heap that must stay free
   // after a collection and the write that triggered it (0 disables the check).
-  explicit compacting_store(size_t heap_size, double min_free_fraction = 0.02);
-  ~compacting_store();
-  compacting_store(const compacting_store&) = delete;
-  compacting_store& operator=(const compacting_store&) = delete;
+  explicit compacting_store_t(size_t heap_size, double min_free_fraction = 0.02);
+  ~compacting_store_t();
+  compacting_store_t(const compacting_store_t&) = delete;
+  compacting_store_t& operator=(const compacting_store_t&) = delete;
 
   size_t heap_size() const { return heap_size_; }
   // The bytes the heap may use, at most heap_size (all of it at first). Between slices
@@ -115,8 +115,8 @@ class compacting_store {
   // by the borrower). The heap then grows into them and the write goes on (counted in
   // stats().limit_raises) instead of being refused. Called with the heap locked exclusively:
   // it must not call into the store. Set before the store is used; empty: none.
-  using lent_reclaimer = std::function<size_t(uint8_t* at, size_t bytes)>;
-  void set_lent_reclaimer(lent_reclaimer reclaimer) { reclaimer_ = std::move(reclaimer); }
+  using lent_reclaimer_t = std::function<size_t(uint8_t* at, size_t bytes)>;
+  void set_lent_reclaimer(lent_reclaimer_t reclaimer) { reclaimer_ = std::move(reclaimer); }
   size_t limit() const { return limit_.load(std::memory_order_relaxed); }
   // Live bytes, and collections so far (each packs the live arrays; only then does space that
   // released arrays held lie above the bump pointer, where lend_top can lend it).
@@ -124,87 +124,88 @@ class compacting_store {
   uint64_t collections() const { return collections_.load(std::memory_order_relaxed); }
 
   // A new group of empty arrays. Throws if max_groups groups already exist.
-  group_id create_group(size_t arrays);
+  group_id_t create_group(size_t arrays);
   // Drops a group's arrays; their bytes are reclaimed by the next collection.
-  void destroy_group(group_id group);
-  size_t arrays(group_id group) const;
-  bool frozen(group_id group) const;
+  void destroy_group(group_id_t group);
+  size_t arrays(group_id_t group) const;
+  bool frozen(group_id_t group) const;
 
   // Stores a copy of size bytes as array index of an unfrozen group. Thread safe. May collect;
   // throws pentago::error if the heap cannot hold it (the array is then left empty).
-  void set(group_id group, size_t index, const void* bytes, size_t size);
-  void set(group_id group, size_t index, std::span<const uint8_t> bytes) {
+  void set(group_id_t group, size_t index, const void* bytes, size_t size);
+  void set(group_id_t group, size_t index, std::span<const uint8_t> bytes) {
     set(group, index, bytes.data(), bytes.size());
   }
   // The same, with `fill` writing the array's size bytes in place (at a 64-byte aligned
   // address, under the array's lock) instead of a copy.
-  using array_filler = std::function<void(uint8_t* array)>;
-  void set_filled(group_id group, size_t index, size_t size, const array_filler& fill);
+  using array_filler_t = std::function<void(uint8_t* array)>;
+  void set_filled(group_id_t group, size_t index, size_t size, const array_filler_t& fill);
   // The current size of an array in bytes (0 if never set). Thread safe.
-  size_t size(group_id group, size_t index) const;
+  size_t size(group_id_t group, size_t index) const;
 
   // Holds one array locked (and all arrays in place) while alive, so its bytes can be read.
   // While a reader lives, its thread must not call any other method of the store, and it must
   // be destroyed on the thread that created it.
-  class reader {
+  class reader_t {
    public:
-    reader(reader&& other) noexcept;
-    reader& operator=(reader&&) = delete;
-    ~reader();
+    reader_t(reader_t&& other) noexcept;
+    reader_t& operator=(reader_t&&) = delete;
+    ~reader_t();
     std::span<const uint8_t> bytes() const { return {data_, size_}; }
     const uint8_t* data() const { return data_; }
     size_t size() const { return size_; }
 
    private:
-    friend class compacting_store;
-    reader(const compacting_store* store, array_entry* entry, const uint8_t* data, size_t size)
+    friend class compacting_store_t;
+    reader_t(const compacting_store_t* store, array_entry_t* entry, const uint8_t* data,
+             size_t size)
         : store_(store), entry_(entry), data_(data), size_(size) {}
-    const compacting_store* store_;
-    array_entry* entry_;
+    const compacting_store_t* store_;
+    array_entry_t* entry_;
     const uint8_t* data_;
     size_t size_;
   };
   // Locks one array for reading. Thread safe; works for frozen and unfrozen groups.
-  reader read(group_id group, size_t index) const;
+  reader_t read(group_id_t group, size_t index) const;
   // Calls f(std::span<const uint8_t>) with the array locked; f must not call into the store.
   template <class F>
-  decltype(auto) with_array(group_id group, size_t index, F&& f) const {
-    const reader r = read(group, index);
+  decltype(auto) with_array(group_id_t group, size_t index, F&& f) const {
+    const reader_t r = read(group, index);
     return f(r.bytes());
   }
   // Copies an array out. Thread safe.
-  void get(group_id group, size_t index, std::vector<uint8_t>& out) const;
+  void get(group_id_t group, size_t index, std::vector<uint8_t>& out) const;
 
   // Collects, which packs this group at the bottom of the unfrozen heap, and marks it frozen:
   // its arrays never move or change again until the group is destroyed. Throws if another
   // unfrozen group holds data.
-  void freeze(group_id group);
+  void freeze(group_id_t group);
   // A frozen array's bytes: a stable span, read without locks. Throws if not frozen, or once
   // an array of the group has been released.
-  std::span<const uint8_t> frozen_data(group_id group, size_t index) const;
+  std::span<const uint8_t> frozen_data(group_id_t group, size_t index) const;
   // Drops one array's bytes (frozen groups too: an input block whose last reader is done).
   // Thread safe. After the first release in a frozen group, collections compact that group
   // as well, so its arrays must be read through read()/with_array/get from then on.
-  void release(group_id group, size_t index);
+  void release(group_id_t group, size_t index);
 
   // Runs a full collection now (set and freeze run them when needed).
   void collect();
 
-  compacting_store_stats stats() const;
+  compacting_store_stats_t stats() const;
 
  private:
-  struct group_table;
+  struct group_table_t;
 
-  group_table& checked_group(group_id group, const char* op) const;
-  array_entry& checked_entry(group_id group, size_t index, const char* op) const;
-  static void lock_entry(array_entry& entry);
-  static void unlock_entry(array_entry& entry);
+  group_table_t& checked_group(group_id_t group, const char* op) const;
+  array_entry_t& checked_entry(group_id_t group, size_t index, const char* op) const;
+  static void lock_entry(array_entry_t& entry);
+  static void unlock_entry(array_entry_t& entry);
   void lock_shared() const;
   void unlock_shared() const;
   // Reserves n bytes at the bump pointer without locks; returns false if they do not fit.
   bool try_bump(size_t n, size_t& offset);
   // The slow path of set, holding the heap lock exclusively.
-  void set_exclusive(group_id group, size_t index, size_t size, const array_filler& fill);
+  void set_exclusive(group_id_t group, size_t index, size_t size, const array_filler_t& fill);
   void collect_exclusive();
   void add_live(size_t added, size_t removed);
   // `bytes` rounded up to whole pages, at least the bump pointer, at most `cap` (heap lock
@@ -218,7 +219,7 @@ class compacting_store {
   double min_free_fraction_;
   uint8_t* heap_;
   mutable pthread_rwlock_t heap_lock_;
-  std::unique_ptr<group_table[]> groups_;
+  std::unique_ptr<group_table_t[]> groups_;
   uint32_t next_generation_ = 1;
   size_t frozen_end_ = 0;  // all frozen arrays lie in [0, frozen_end_)
   std::atomic<size_t> heap_next_{0};
@@ -233,7 +234,7 @@ class compacting_store {
   size_t ceiling_;
   std::atomic<size_t> limit_;
   std::atomic<uint64_t> limit_raises_{0};
-  lent_reclaimer reclaimer_;
+  lent_reclaimer_t reclaimer_;
 };
 
 }  // namespace pentago

@@ -18,17 +18,17 @@ namespace pentago {
 // Total physical memory of this machine (the programs' default --memory derives from it).
 uint64_t physical_memory();
 
-enum class engine_program { endgame, local, predict };
-const char* engine_program_name(engine_program program);  // "pentago-endgame", ...
+enum class engine_program_t { endgame, local, predict };
+const char* engine_program_name(engine_program_t program);  // "pentago-endgame", ...
 
 // pentago-endgame's MPI threading: only the communication thread calls MPI (funneled), or
 // workers send their outputs themselves (multiple).
-enum class thread_mode { funneled, multiple };
+enum class thread_mode_t { funneled, multiple };
 
-struct engine_options {
-  explicit engine_options(engine_program program = engine_program::local);
+struct engine_options_t {
+  explicit engine_options_t(engine_program_t program = engine_program_t::local);
 
-  engine_program program;
+  engine_program_t program;
   section_t root;
   // pentago-endgame and pentago-predict: threads per rank, 1 communication + threads-1 workers
   // (default 6). pentago-endgame-local: worker threads (default 2).
@@ -38,9 +38,9 @@ struct engine_options {
   int level = 6;        // xz preset of slice files (the published files used 6)
   uint64_t memory = 0;  // bytes per rank; 0: the program's default (predict: required)
   int samples = 256;    // sparse samples per section
-  block_codec codec = block_codec::snappy;  // in-core block codec (data/compress.h)
-  bool codec_auto = false;                  // --codec auto: the plan chooses (run_plan.h)
-  int stop_after = -1;                      // lowest slice computed; -1: the root's slice
+  block_codec_t codec = block_codec_t::snappy;  // in-core block codec (data/compress.h)
+  bool codec_auto = false;                      // --codec auto: the plan chooses (run_plan.h)
+  int stop_after = -1;                          // lowest slice computed; -1: the root's slice
   int meaningless = 0;  // synthesize slice K pseudorandomly and solve below it (test mode)
   bool echo = true;     // print the log on stdout as well as DIR/log (local: --quiet)
   // MPI runs (pentago-endgame; the ones pentago-predict plans).
@@ -52,7 +52,7 @@ struct engine_options {
   int restart_slice = -1;    // pentago-predict --restart N: the run resumes from slice N
   int checkpoint_every = 0;  // write a restart file every K slices (0: only on signal)
   std::string trace;         // Chrome trace JSON output
-  thread_mode mode = thread_mode::funneled;
+  thread_mode_t mode = thread_mode_t::funneled;
   bool log_all = false;  // every rank writes DIR/log-<rank>
   bool per_rank_times = false;
   int test_fail_rank = -1;  // test only: this rank fails in slice test_fail_slice
@@ -65,20 +65,20 @@ struct engine_options {
 
 // If the cursor's word is an engine option that `o.program` accepts, consumes it (and its
 // value) and returns true. A ROOT word is taken too. Throws usage_error on a bad value.
-bool take_engine_option(argument_cursor& args, engine_options& o, bool& have_root);
+bool take_engine_option(argument_cursor_t& args, engine_options_t& o, bool& have_root);
 // Checks what the options mean together (root given, --dir given where needed, the slices of
 // the run, as validate_run); throws usage_error with one line.
-void validate_engine_options(const engine_options& o, bool have_root);
+void validate_engine_options(const engine_options_t& o, bool have_root);
 // The whole command line of pentago-endgame or pentago-endgame-local; throws usage_error.
-engine_options parse_engine_options(engine_program program, int argc, char** argv);
+engine_options_t parse_engine_options(engine_program_t program, int argc, char** argv);
 // The option lines of the usage text of `program` (pentago-predict adds its own).
-std::string engine_usage(engine_program program);
+std::string engine_usage(engine_program_t program);
 
 // Threads that compute: pentago-endgame-local's --threads, the others' --threads - 1.
-int engine_workers(const engine_options& o);
+int engine_workers(const engine_options_t& o);
 // The plan's request for these options on `ranks` ranks with `memory` bytes per rank (the
 // caller resolves the memory default) and a restart slice (-1: none).
-run_request make_run_request(const engine_options& o, int ranks, uint64_t memory,
-                             int restart_slice);
+run_request_t make_run_request(const engine_options_t& o, int ranks, uint64_t memory,
+                               int restart_slice);
 
 }  // namespace pentago

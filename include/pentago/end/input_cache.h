@@ -21,14 +21,14 @@
 
 namespace pentago {
 
-class input_cache {
+class input_cache_t {
  public:
-  explicit input_cache(buffer_pool& pool) : pool_(pool) {}
+  explicit input_cache_t(buffer_pool_t& pool) : pool_(pool) {}
   // Gives back every buffer not being copied (after a failure a copy may still run: its
   // buffer is left out of the pool rather than handed out under it).
-  ~input_cache();
-  input_cache(const input_cache&) = delete;
-  input_cache& operator=(const input_cache&) = delete;
+  ~input_cache_t();
+  input_cache_t(const input_cache_t&) = delete;
+  input_cache_t& operator=(const input_cache_t&) = delete;
 
   // If block `key` is held, copies its nodes into out (exactly as many) and returns true.
   bool copy_out(int key, std::span<superinfo_t> out);
@@ -50,7 +50,7 @@ class input_cache {
   uint64_t reclaimed() const { return reclaimed_; }  // copies whose buffer went to a partial block
 
  private:
-  struct entry {
+  struct entry_t {
     superinfo_t* buffer;
     size_t nodes;
     int pins = 1;                    // copies in flight (the offer's own while it fills the buffer)
@@ -63,9 +63,9 @@ class input_cache {
   // Drops one pin of `key` (mutex held), freeing a dead entry's buffer with the last.
   void unpin(int key);
 
-  buffer_pool& pool_;
+  buffer_pool_t& pool_;
   std::mutex mutex_;
-  std::unordered_map<int, entry> entries_;
+  std::unordered_map<int, entry_t> entries_;
   std::list<int> recent_;  // most recently used first
   uint64_t hits_ = 0, copies_ = 0, reclaimed_ = 0, skipped_ = 0;
 };

@@ -14,12 +14,12 @@ namespace pentago {
 // format (win, notlose) of the player to move), i.e. this line's contribution: the value of
 // every node taking only moves in quadrant dep.output.dimension. `inputs[b]` is input block b
 // along dep.input (uncompressed, store format); for slice 35 inputs is empty.
-void compute_line_block(const line_dependency& dep, std::span<const superinfo_t* const> inputs,
+void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_t* const> inputs,
                         int k, superinfo_t* output);
 
 // Number of output nodes in block k of the line times empty cells in its quadrant: a
 // measure of work.
-uint64_t line_block_moves(const line_dependency& dep, int k);
+uint64_t line_block_moves(const line_dependency_t& dep, int k);
 
 // The complete values of block b of a slice-35 section (which has no inputs and one open
 // quadrant, so one line gives each block its value), into `value` (block_nodes values, store

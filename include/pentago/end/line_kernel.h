@@ -14,7 +14,7 @@ using detail::nibbles_t;
 // One output block of a block line, prepared by line compute. Per node (C order over `shape`,
 // indices i0..i3) it computes the recurrence (docs/formats.md, "Supers") restricted to moves in
 // quadrant d. Every per-axis table is indexed [axis][index along that axis].
-struct line_block_job {
+struct line_block_job_t {
   int shape[4];
   int d;      // the line's quadrant, where the mover places a stone
   bool last;  // slice 35: every placement fills the board, no child values
@@ -43,9 +43,9 @@ struct line_block_job {
 // Computes the job's output block with the kernels of the current SIMD level. Each thread
 // keeps the previous block's win tables for the quadrants whose stones and shape the next
 // block shares (a line's blocks share all but d's).
-void run_line_block(const line_block_job& job);
+void run_line_block(const line_block_job_t& job);
 // The same at a given level (tests); throws pentago::error if the CPU lacks it.
-void run_line_block(simd_level level, const line_block_job& job);
+void run_line_block(simd_level_t level, const line_block_job_t& job);
 // Makes this thread's next block build all of its tables afresh (tests).
 void forget_kept_line_tables();
 namespace detail {

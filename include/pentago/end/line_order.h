@@ -20,9 +20,9 @@ namespace pentago {
 // that an input block's readers come close together. The next section is the one sharing
 // the most children with the latest section that shares any with one still to come (lowest
 // index on ties, and when none shares any). The same on every rank.
-std::vector<int> section_completion_order(const slice_lines& order);
+std::vector<int> section_completion_order(const slice_lines_t& order);
 // Each section's place in that order (indexed like `order`).
-std::vector<int> section_completion_ranks(const slice_lines& order);
+std::vector<int> section_completion_ranks(const slice_lines_t& order);
 
 // A line's place in completion order as one number, for the line along `dimension` with the
 // 3-D `base` in the section whose place in section_completion_order is `section_rank`, whose
@@ -37,22 +37,22 @@ uint64_t completion_time(int section_rank, const std::array<int, 4>& blocks, uin
 // quadrants (no line crosses those axes, so a slab's blocks complete on their own); then by a
 // box growing in proportion to the open axes (the largest of the line's base coordinates
 // along them, each as a fraction of its axis); then dimension, then base.
-void sort_lines_for_completion(std::vector<line_t>& lines, const slice_lines& order);
+void sort_lines_for_completion(std::vector<line_t>& lines, const slice_lines_t& order);
 
 // Every line of the slice, in completion order.
-std::vector<line_t> lines_in_completion_order(const slice_lines& order);
+std::vector<line_t> lines_in_completion_order(const slice_lines_t& order);
 
 // The most nodes held at once by incomplete blocks of section s (reached by some but not all
 // of their lines) when its lines run one at a time in the given order.
 uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> ordered);
 // The same for a whole slice whose lines run in completion order.
-uint64_t incomplete_peak_nodes(const slice_lines& order);
+uint64_t incomplete_peak_nodes(const slice_lines_t& order);
 
 // How many lines of the slice read each block of each section of the slice above (indexed as
 // `above`): every (section, dimension) pair whose child standardizes to that section reads
 // each of its blocks exactly once, through one line of its sheaf. A block can be freed once
 // that many reads are done.
-std::vector<int> input_readers(const slice_lines& order, const slice_lines& above);
+std::vector<int> input_readers(const slice_lines_t& order, const slice_lines_t& above);
 
 // Peak store bytes of computing a slice from the one above when input blocks are freed after
 // their last reader, with the lines in completion order. Slices of at most
@@ -64,7 +64,7 @@ std::vector<int> input_readers(const slice_lines& order, const slice_lines& abov
 // outside the store (uncompressed partial blocks); the estimate leaves that to the caller's
 // dropped_held_bytes.
 constexpr uint64_t max_simulated_lines = uint64_t(1) << 22;
-double paired_store_peak(const slice_lines& order, const slice_lines& above, double input_bytes,
+double paired_store_peak(const slice_lines_t& order, const slice_lines_t& above, double input_bytes,
                          double output_bytes, double dropped_held_bytes = -1,
                          double pooled_nodes = 0);
 

@@ -7,13 +7,13 @@
 namespace pentago {
 
 // The options of pentago-endgame-local (engine_options with the local program's defaults).
-using local_options = engine_options;
+using local_options_t = engine_options_t;
 
 // Parses the command line of pentago-endgame-local; throws usage_error.
-local_options parse_local_options(int argc, char** argv);
+local_options_t parse_local_options(int argc, char** argv);
 std::string local_usage();
 
 // Runs the solver; throws usage_error (nothing created) if the memory plan refuses the run.
-void run_local(const local_options& options);
+void run_local(const local_options_t& options);
 
 }  // namespace pentago

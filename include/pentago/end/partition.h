@@ -66,14 +66,14 @@ struct local_block_t {
 
 class partition_t {
  public:
-  partition_t(std::shared_ptr<const slice_lines> lines, int ranks, uint128 key);
+  partition_t(std::shared_ptr<const slice_lines_t> lines, int ranks, uint128_t key);
   // Builds the slice_lines of `sections` (one slice, ascending sig).
-  partition_t(std::span<const section_t> sections, int ranks, uint128 key);
+  partition_t(std::span<const section_t> sections, int ranks, uint128_t key);
 
-  const slice_lines& lines() const { return *lines_; }
+  const slice_lines_t& lines() const { return *lines_; }
   std::span<const section_t> sections() const { return lines_->sections(); }
   int ranks() const { return ranks_; }
-  uint128 key() const { return key_; }
+  uint128_t key() const { return key_; }
   bool randomized() const { return key_ != 0; }
   uint64_t total_lines() const { return lines_->total_lines(); }
 
@@ -103,9 +103,9 @@ class partition_t {
  private:
   void check_rank(int rank) const;
 
-  std::shared_ptr<const slice_lines> lines_;
+  std::shared_ptr<const slice_lines_t> lines_;
   int ranks_;
-  uint128 key_;
+  uint128_t key_;
 };
 
 // Load statistics of one rank.

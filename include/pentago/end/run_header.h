@@ -11,7 +11,7 @@
 namespace pentago {
 
 // What the header says about a run besides its options and plan.
-struct run_header {
+struct run_header_t {
   int ranks = 1;
   int top = 35, bottom = 0;  // slices held (the meaningless or restart slice at the top)
   uint64_t memory = 0;       // --memory per rank, resolved
@@ -22,7 +22,7 @@ struct run_header {
 // "PROGRAM: command line", the run's parameters, the memory plan (indented), and the note on
 // a synthesized meaningless slice. `mpi` (e.g. "MPI 4.0, thread mode funneled") is empty for
 // the local driver.
-std::vector<std::string> format_run_header(const engine_options& o, const run_header& h,
-                                           const run_plan& plan, const std::string& mpi);
+std::vector<std::string> format_run_header(const engine_options_t& o, const run_header_t& h,
+                                           const run_plan_t& plan, const std::string& mpi);
 
 }  // namespace pentago

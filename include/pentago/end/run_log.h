@@ -15,10 +15,10 @@ void check_new_output_file(const std::string& option, const std::string& path,
 
 // A log that writes each line to a file (and stdout while echo is on), flushed at once.
 // A failed write (full disk) throws pentago::error naming the file.
-class run_log {
+class run_log_t {
  public:
-  run_log() = default;
-  ~run_log();
+  run_log_t() = default;
+  ~run_log_t();
   void open(const std::string& path);  // also echo to stdout when `echo`
   void set_echo(bool echo) { echo_ = echo; }
   void line(const std::string& text);  // appends '\n' and flushes

@@ -21,7 +21,7 @@ namespace pentago {
 constexpr int top_slice(int meaningless) { return meaningless ? meaningless : 35; }
 
 // What a run is asked to do. Slices are numbered by stones; a run computes first..bottom.
-struct run_request {
+struct run_request_t {
   section_t root;
   int ranks = 1;
   int workers = 2;           // threads that compute (pentago-endgame: --threads - 1)
@@ -35,7 +35,7 @@ struct run_request {
   int level = 6;             // xz preset of saved slice files (its encoder's memory is planned)
   bool holds_file = true;    // the writer holds a rank's whole compressed part (MPI) or a batch
   bool plan_writing = true;  // false: leave writing out (pentago-predict --stages' store model)
-  block_codec codec = block_codec::snappy;  // in-core codec: slice 35 is sampled with it
+  block_codec_t codec = block_codec_t::snappy;  // in-core codec: slice 35 is sampled with it
   // --codec auto: the first built-in codec whose plan fits, in the codec table's auto order
   // (data/compress.h: LZ4, Snappy, zstd; least CPU first, densest last); `codec` is ignored.
   bool codec_auto = false;
@@ -43,7 +43,7 @@ struct run_request {
 
 // Throws usage_error (one line) if the request names no computable run: invalid root, a
 // --meaningless or --stop-after or restart slice outside the run, nothing left to compute.
-void validate_run(const run_request& request);
+void validate_run(const run_request_t& request);
 
 struct slice_plan_t {
   int slice = 0;
@@ -70,24 +70,25 @@ struct slice_plan_t {
 double store_ratio(int slice);
 // The ratio of a codec's compressed size to Snappy's on this data (store_ratio is Snappy's):
 // the codec table's planned_ratio (data/compress.h).
-double codec_ratio_factor(block_codec codec);
+double codec_ratio_factor(block_codec_t codec);
 // The compressed share of a root's slice 35, from `samples` of its blocks computed and
 // compressed here with `codec` (0 if the slice is empty).
 double sampled_top_ratio(const std::vector<section_t>& slice35, int samples,
-                         block_codec codec = block_codec::snappy);
+                         block_codec_t codec = block_codec_t::snappy);
 constexpr double meaningless_ratio = 1.0;
 
-struct run_plan {
+struct run_plan_t {
   int top = 35;    // highest slice held (35, the meaningless or the restart slice)
   int first = 35;  // highest slice computed
   int bottom = 0;  // lowest slice computed
-  std::vector<slice_plan_t> slices;         // top first, down to bottom
-  uint64_t memory = 0;                      // per rank
-  block_codec codec = block_codec::snappy;  // the in-core codec the run uses (after --codec auto)
-  bool codec_auto = false;                  // chosen by --codec auto
+  std::vector<slice_plan_t> slices;  // top first, down to bottom
+  uint64_t memory = 0;               // per rank
+  block_codec_t codec =
+      block_codec_t::snappy;  // the in-core codec the run uses (after --codec auto)
+  bool codec_auto = false;    // chosen by --codec auto
   // The codec of a dropped slice's incomplete blocks outside the partial pool: the first of the
   // auto order (LZ4, the least CPU to recompress) where its larger blocks fit, else `codec`.
-  block_codec partial_codec = block_codec::snappy;
+  block_codec_t partial_codec = block_codec_t::snappy;
   double top_ratio = 0;    // this root's slice 35 compression, sampled (0: not measured)
   double ratio_scale = 1;  // applied to store_ratio: the codec's factor, times top_ratio against
                            // the calibration's (clamped)
@@ -125,8 +126,8 @@ struct run_plan {
 };
 
 // The plan of a validated request. `slices[n]` are the root's descendant sections at slice n.
-run_plan make_run_plan(const run_request& request,
-                       const std::vector<std::vector<section_t>>& slices);
+run_plan_t make_run_plan(const run_request_t& request,
+                         const std::vector<std::vector<section_t>>& slices);
 
 // The nodes of each line buffer of pentago-endgame's flow while it computes `sections` from
 // `above` (the slice before; empty for slice 35): one size holds any input block, any received
@@ -135,7 +136,7 @@ run_plan make_run_plan(const run_request& request,
 size_t line_buffer_nodes(std::span<const section_t> sections, std::span<const section_t> above);
 // Buffers a line holds in flight: one per output block, and with inputs two per input block
 // (the decompressed block and its receive buffer).
-int line_buffers(const line_dependency& dep, bool has_inputs);
+int line_buffers(const line_dependency_t& dep, bool has_inputs);
 // The largest block line of a slice in flight on one rank: its buffers at line_buffer_nodes.
 uint64_t max_line_bytes(std::span<const section_t> sections, std::span<const section_t> above);
 
@@ -148,6 +149,6 @@ uint64_t slice_write_bytes(int workers, int level, bool holds_file, uint64_t ran
 constexpr uint64_t slice_write_piece_bytes = uint64_t(16) << 20;
 
 // Per-slice plan lines for a log ("slice 34: 1 sections ... store ~312 MiB per rank").
-std::vector<std::string> format_run_plan(const run_plan& plan);
+std::vector<std::string> format_run_plan(const run_plan_t& plan);
 
 }  // namespace pentago

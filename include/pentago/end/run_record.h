@@ -20,16 +20,16 @@ namespace pentago {
 constexpr int run_record_version = 1;
 constexpr const char run_record_name[] = "run.jsonl";
 
-class run_record {
+class run_record_t {
  public:
-  run_record() = default;
-  run_record(const run_record&) = delete;
-  ~run_record();
+  run_record_t() = default;
+  run_record_t(const run_record_t&) = delete;
+  ~run_record_t();
   void open(const std::string& path);  // a new file; pentago::error if it cannot be written
   bool is_open() const { return file_ != nullptr; }
 
-  void header(const engine_options& options, const run_header& header, const run_plan& plan);
-  void slice(const slice_report& report);
+  void header(const engine_options_t& options, const run_header_t& header, const run_plan_t& plan);
+  void slice(const slice_report_t& report);
   void checkpoint(int slice, const std::string& restart_command);
   void done(bool checkpoint, double seconds, uint64_t memory_high_water,
             const std::vector<int>& slices);

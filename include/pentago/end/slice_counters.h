@@ -13,12 +13,12 @@
 
 namespace pentago {
 
-class block_store;
-class compacting_store;
-class buffer_pool;
+class block_store_t;
+class compacting_store_t;
+class buffer_pool_t;
 
 // Every field is a uint64_t with a row in slice_counter_fields (checked below).
-struct slice_counters {
+struct slice_counters_t {
   // The store's complete blocks, compressed and not: the compression ratio (not recorded alone).
   uint64_t compressed_bytes = 0, uncompressed_bytes = 0;
   // MPI: compressed input bytes received, output blocks sent to other ranks.
@@ -44,26 +44,26 @@ struct slice_counters {
   uint64_t line_bytes = 0;
 };
 
-enum class counter_unit { bytes, count };
+enum class counter_unit_t { bytes, count };
 // How rank 0 combines the ranks' values: their sum, or the largest (the log's "max over ranks").
-enum class counter_combine { sum, max };
+enum class counter_combine_t { sum, max };
 // Where the run record's slice object holds it: at its top level, in its "memory" object, or
 // nowhere (an input of a figure the report derives, such as the compression ratio).
-enum class counter_place { slice, memory, none };
+enum class counter_place_t { slice, memory, none };
 // The runs that measure it; elsewhere the record gives null and the log leaves it out.
-enum class counter_scope {
+enum class counter_scope_t {
   every_run,
   mpi,           // pentago-endgame's slices
   mpi_computed,  // pentago-endgame's computed slices (not the synthesized one)
 };
 
-struct counter_field {
+struct counter_field_t {
   const char* name;  // the run record's key
-  counter_unit unit;
-  counter_combine combine;
-  counter_place place;
-  counter_scope scope;
-  uint64_t slice_counters::*value;
+  counter_unit_t unit;
+  counter_combine_t combine;
+  counter_place_t place;
+  counter_scope_t scope;
+  uint64_t slice_counters_t::*value;
   // The words the log's plan line appends ("; " and these, {} standing for the value) when the
   // counter is not zero; nullptr where the log says nothing of it or words of its own.
   const char* log = nullptr;
@@ -71,62 +71,69 @@ struct counter_field {
 
 // In the run record's order within each place.
 inline constexpr std::array slice_counter_fields = {
-    counter_field{"compressed_bytes", counter_unit::bytes, counter_combine::sum,
-                  counter_place::none, counter_scope::every_run, &slice_counters::compressed_bytes},
-    counter_field{"uncompressed_bytes", counter_unit::bytes, counter_combine::sum,
-                  counter_place::none, counter_scope::every_run,
-                  &slice_counters::uncompressed_bytes},
-    counter_field{"traffic_bytes_in", counter_unit::bytes, counter_combine::sum,
-                  counter_place::slice, counter_scope::mpi_computed,
-                  &slice_counters::traffic_bytes_in},
-    counter_field{"output_blocks_sent", counter_unit::count, counter_combine::sum,
-                  counter_place::slice, counter_scope::mpi_computed,
-                  &slice_counters::output_blocks_sent},
-    counter_field{"input_reads", counter_unit::count, counter_combine::sum, counter_place::slice,
-                  counter_scope::every_run, &slice_counters::input_reads},
-    counter_field{"input_cache_hits", counter_unit::count, counter_combine::sum,
-                  counter_place::slice, counter_scope::every_run,
-                  &slice_counters::input_cache_hits},
-    counter_field{"resident_high_water", counter_unit::bytes, counter_combine::max,
-                  counter_place::memory, counter_scope::every_run,
-                  &slice_counters::resident_high_water},
-    counter_field{"store_bytes", counter_unit::bytes, counter_combine::max, counter_place::memory,
-                  counter_scope::every_run, &slice_counters::store_bytes},
-    counter_field{"arena_live", counter_unit::bytes, counter_combine::max, counter_place::memory,
-                  counter_scope::every_run, &slice_counters::arena_live},
-    counter_field{"arena_touched", counter_unit::bytes, counter_combine::max, counter_place::memory,
-                  counter_scope::every_run, &slice_counters::arena_touched},
-    counter_field{"arena_bytes", counter_unit::bytes, counter_combine::max, counter_place::memory,
-                  counter_scope::every_run, &slice_counters::arena_bytes},
-    counter_field{"arena_limit_raises", counter_unit::count, counter_combine::sum,
-                  counter_place::memory, counter_scope::every_run,
-                  &slice_counters::arena_limit_raises,
-                  "the lent arena's limit raised back {} times"},
-    counter_field{"partial_bytes", counter_unit::bytes, counter_combine::max, counter_place::memory,
-                  counter_scope::every_run, &slice_counters::partial_bytes},
-    counter_field{"partial_plan_bytes", counter_unit::bytes, counter_combine::max,
-                  counter_place::memory, counter_scope::every_run,
-                  &slice_counters::partial_plan_bytes},
-    counter_field{"arena_lent_in_slice", counter_unit::bytes, counter_combine::max,
-                  counter_place::memory, counter_scope::every_run,
-                  &slice_counters::arena_lent_in_slice},
-    counter_field{"partial_recompressions", counter_unit::count, counter_combine::sum,
-                  counter_place::memory, counter_scope::every_run,
-                  &slice_counters::partial_recompressions},
-    counter_field{"partial_evictions", counter_unit::count, counter_combine::sum,
-                  counter_place::memory, counter_scope::every_run,
-                  &slice_counters::partial_evictions},
-    counter_field{"raw_block_bytes", counter_unit::bytes, counter_combine::sum,
-                  counter_place::memory, counter_scope::every_run, &slice_counters::raw_block_bytes,
-                  "complete blocks {} uncompressed"},
-    counter_field{"line_bytes", counter_unit::bytes, counter_combine::max, counter_place::memory,
-                  counter_scope::mpi, &slice_counters::line_bytes},
+    counter_field_t{"compressed_bytes", counter_unit_t::bytes, counter_combine_t::sum,
+                    counter_place_t::none, counter_scope_t::every_run,
+                    &slice_counters_t::compressed_bytes},
+    counter_field_t{"uncompressed_bytes", counter_unit_t::bytes, counter_combine_t::sum,
+                    counter_place_t::none, counter_scope_t::every_run,
+                    &slice_counters_t::uncompressed_bytes},
+    counter_field_t{"traffic_bytes_in", counter_unit_t::bytes, counter_combine_t::sum,
+                    counter_place_t::slice, counter_scope_t::mpi_computed,
+                    &slice_counters_t::traffic_bytes_in},
+    counter_field_t{"output_blocks_sent", counter_unit_t::count, counter_combine_t::sum,
+                    counter_place_t::slice, counter_scope_t::mpi_computed,
+                    &slice_counters_t::output_blocks_sent},
+    counter_field_t{"input_reads", counter_unit_t::count, counter_combine_t::sum,
+                    counter_place_t::slice, counter_scope_t::every_run,
+                    &slice_counters_t::input_reads},
+    counter_field_t{"input_cache_hits", counter_unit_t::count, counter_combine_t::sum,
+                    counter_place_t::slice, counter_scope_t::every_run,
+                    &slice_counters_t::input_cache_hits},
+    counter_field_t{"resident_high_water", counter_unit_t::bytes, counter_combine_t::max,
+                    counter_place_t::memory, counter_scope_t::every_run,
+                    &slice_counters_t::resident_high_water},
+    counter_field_t{"store_bytes", counter_unit_t::bytes, counter_combine_t::max,
+                    counter_place_t::memory, counter_scope_t::every_run,
+                    &slice_counters_t::store_bytes},
+    counter_field_t{"arena_live", counter_unit_t::bytes, counter_combine_t::max,
+                    counter_place_t::memory, counter_scope_t::every_run,
+                    &slice_counters_t::arena_live},
+    counter_field_t{"arena_touched", counter_unit_t::bytes, counter_combine_t::max,
+                    counter_place_t::memory, counter_scope_t::every_run,
+                    &slice_counters_t::arena_touched},
+    counter_field_t{"arena_bytes", counter_unit_t::bytes, counter_combine_t::max,
+                    counter_place_t::memory, counter_scope_t::every_run,
+                    &slice_counters_t::arena_bytes},
+    counter_field_t{"arena_limit_raises", counter_unit_t::count, counter_combine_t::sum,
+                    counter_place_t::memory, counter_scope_t::every_run,
+                    &slice_counters_t::arena_limit_raises,
+                    "the lent arena's limit raised back {} times"},
+    counter_field_t{"partial_bytes", counter_unit_t::bytes, counter_combine_t::max,
+                    counter_place_t::memory, counter_scope_t::every_run,
+                    &slice_counters_t::partial_bytes},
+    counter_field_t{"partial_plan_bytes", counter_unit_t::bytes, counter_combine_t::max,
+                    counter_place_t::memory, counter_scope_t::every_run,
+                    &slice_counters_t::partial_plan_bytes},
+    counter_field_t{"arena_lent_in_slice", counter_unit_t::bytes, counter_combine_t::max,
+                    counter_place_t::memory, counter_scope_t::every_run,
+                    &slice_counters_t::arena_lent_in_slice},
+    counter_field_t{"partial_recompressions", counter_unit_t::count, counter_combine_t::sum,
+                    counter_place_t::memory, counter_scope_t::every_run,
+                    &slice_counters_t::partial_recompressions},
+    counter_field_t{"partial_evictions", counter_unit_t::count, counter_combine_t::sum,
+                    counter_place_t::memory, counter_scope_t::every_run,
+                    &slice_counters_t::partial_evictions},
+    counter_field_t{"raw_block_bytes", counter_unit_t::bytes, counter_combine_t::sum,
+                    counter_place_t::memory, counter_scope_t::every_run,
+                    &slice_counters_t::raw_block_bytes, "complete blocks {} uncompressed"},
+    counter_field_t{"line_bytes", counter_unit_t::bytes, counter_combine_t::max,
+                    counter_place_t::memory, counter_scope_t::mpi, &slice_counters_t::line_bytes},
 };
-static_assert(sizeof(slice_counters) == slice_counter_fields.size() * sizeof(uint64_t),
+static_assert(sizeof(slice_counters_t) == slice_counter_fields.size() * sizeof(uint64_t),
               "every field of slice_counters needs its row in slice_counter_fields");
 
 // The row of a field of slice_counters.
-constexpr const counter_field& slice_counter_field(uint64_t slice_counters::*value) {
+constexpr const counter_field_t& slice_counter_field(uint64_t slice_counters_t::*value) {
   for (const auto& f : slice_counter_fields)
     if (f.value == value) return f;
   return slice_counter_fields.front();  // unreachable: every field has its row
@@ -134,23 +141,23 @@ constexpr const counter_field& slice_counter_field(uint64_t slice_counters::*val
 
 // Whether a run measures the counter: `mpi` for pentago-endgame, `synthesized` for the
 // meaningless slice.
-bool counter_given(const counter_field& field, bool mpi, bool synthesized);
+bool counter_given(const counter_field_t& field, bool mpi, bool synthesized);
 
 // The counter's value as the log writes it: bytes as format_bytes does, counts in digits.
-std::string format_counter(const counter_field& field, uint64_t value);
+std::string format_counter(const counter_field_t& field, uint64_t value);
 
 // The values of the rows that combine by `combine`, in table order, and the inverse: what one
 // reduction over ranks (MPI_SUM or MPI_MAX) sends and receives.
-std::vector<uint64_t> counter_values(const slice_counters& counters, counter_combine combine);
-void set_counter_values(slice_counters& counters, counter_combine combine,
+std::vector<uint64_t> counter_values(const slice_counters_t& counters, counter_combine_t combine);
+void set_counter_values(slice_counters_t& counters, counter_combine_t combine,
                         std::span<const uint64_t> values);
 
 // Compressed over uncompressed bytes of the store's complete blocks (0 of 0 gives 0).
-double compression_ratio(const slice_counters& counters);
+double compression_ratio(const slice_counters_t& counters);
 
 // This rank's counters from its store, arena and partial pool (VmHWM for the resident set);
 // the flow's (traffic, outputs sent, line bytes) are left at zero.
-slice_counters measure_slice_counters(const block_store& store, const compacting_store& heap,
-                                      const buffer_pool& partials);
+slice_counters_t measure_slice_counters(const block_store_t& store, const compacting_store_t& heap,
+                                        const buffer_pool_t& partials);
 
 }  // namespace pentago

@@ -16,13 +16,13 @@ namespace pentago {
 
 // A file the slice wrote: counts-N.npy, sparse-N.npy (with samples), slice-N.pentago and its
 // .index sidecar (with bytes; the slice file also with seconds).
-struct written_file {
+struct written_file_t {
   std::string name;
   std::optional<uint64_t> samples, bytes;
   std::optional<double> seconds;
 };
 
-struct slice_report {
+struct slice_report_t {
   int slice = 0;
   uint64_t sections = 0, blocks = 0, nodes = 0;
   bool synthesized = false;    // the meaningless slice: values made up, nothing computed
@@ -36,11 +36,11 @@ struct slice_report {
   bool dropped = false;               // complete blocks counted, then freed
   bool recomputed = false;  // slice 35 not stored: counted, then computed again by slice 34
   // Worker thread seconds by activity, summed over ranks; idle share of all of them.
-  activity_times worker_seconds{};
+  activity_times_t worker_seconds{};
   double idle_fraction = 0;
   // The counters the ranks measured, combined (slice_counters.h); `mpi` when pentago-endgame's
   // ranks measured them (the counters of MPI scope are given).
-  slice_counters counters;
+  slice_counters_t counters;
   bool mpi = false;
   // The plan's figures the log and the record set beside the counters.
   struct memory_t {
@@ -56,15 +56,15 @@ struct slice_report {
   static constexpr std::array<const char*, 5> load_names = {"lines", "line_blocks", "line_nodes",
                                                             "blocks", "nodes"};
   std::optional<load_balance_t> load_balance;
-  std::vector<written_file> files;
-  std::vector<activity_times> per_rank_worker_seconds;  // --per-rank-times; empty otherwise
+  std::vector<written_file_t> files;
+  std::vector<activity_times_t> per_rank_worker_seconds;  // --per-rank-times; empty otherwise
 
   bool over_memory() const { return counters.resident_high_water > memory.limit; }
-  bool given(const counter_field& field) const { return counter_given(field, mpi, synthesized); }
+  bool given(const counter_field_t& field) const { return counter_given(field, mpi, synthesized); }
 };
 
 // The log lines of a report: "slice N: ... nodes in ...", worker time, plan vs measured (with
 // a warning line when the resident set exceeded --memory), files written, per-rank times.
-std::vector<std::string> format_slice_report(const slice_report& report);
+std::vector<std::string> format_slice_report(const slice_report_t& report);
 
 }  // namespace pentago

@@ -16,10 +16,10 @@ using block_t = std::array<uint8_t, 4>;  // block coordinates within a section
 
 // A section's shape and block counts, computed once: for loops over many of its blocks (the
 // free functions below compute them again on every call).
-struct section_geometry {
+struct section_geometry_t {
   std::array<int, 4> shape;   // quadrant states per axis
   std::array<int, 4> blocks;  // ceil(shape / 8) per axis
-  explicit section_geometry(const section_t& s);
+  explicit section_geometry_t(const section_t& s);
   std::array<int, 4> block_shape(const block_t& b) const;
   int block_nodes(const block_t& b) const;  // product of block_shape
   uint64_t block_index(const block_t& b) const;
@@ -67,9 +67,9 @@ struct line_t {
 
 // The canonical line order of a slice: for each section in order and each non-full
 // dimension, a "sheaf" of lines in C order of their 3-D base.
-class slice_lines {
+class slice_lines_t {
  public:
-  explicit slice_lines(std::span<const section_t> sections);
+  explicit slice_lines_t(std::span<const section_t> sections);
   struct sheaf_t {
     int section_index;
     int dimension;

@@ -11,11 +11,11 @@
 namespace pentago {
 
 struct alignas(16) halfsuper_t {
-  using vec = uint64_t __attribute__((vector_size(16)));
-  vec v;
+  using vec_t = uint64_t __attribute__((vector_size(16)));
+  vec_t v;
 
-  static halfsuper_t zero() { return {vec{0, 0}}; }
-  static halfsuper_t ones() { return {vec{~uint64_t(0), ~uint64_t(0)}}; }
+  static halfsuper_t zero() { return {vec_t{0, 0}}; }
+  static halfsuper_t ones() { return {vec_t{~uint64_t(0), ~uint64_t(0)}}; }
   uint64_t word(int i) const { return v[i]; }
   bool operator()(int j) const { return v[j >> 6] >> (j & 63) & 1; }
   void set(int j) { v[j >> 6] |= uint64_t(1) << (j & 63); }
@@ -38,28 +38,28 @@ constexpr int halfsuper_index(int g0, int g1, int g2, int g3) {
 // rmax on a half: in parity p, out parity 1 - p. Quadrant 0: the two a' entries ORed into
 // both; quadrants 1-3: the OR of the +-1 cyclic neighbours along b, c and d.
 inline halfsuper_t halfsuper_rmax(halfsuper_t h) {
-  using u32x4 = uint32_t __attribute__((vector_size(16)));
-  using u16x8 = uint16_t __attribute__((vector_size(16)));
-  const u32x4 x = u32x4(h.v);
+  using u32x4_t = uint32_t __attribute__((vector_size(16)));
+  using u16x8_t = uint16_t __attribute__((vector_size(16)));
+  const u32x4_t x = u32x4_t(h.v);
   // Axis a' (bit 0 of every pair): both entries ORed.
-  const u32x4 a = x | ((x >> 1) & 0x55555555u) | ((x << 1) & 0xaaaaaaaau);
+  const u32x4_t a = x | ((x >> 1) & 0x55555555u) | ((x << 1) & 0xaaaaaaaau);
   // Along a cyclic axis of 4, x(z + 1) | x(z - 1) is y(z + 1) with y(z) = x(z) | x(z + 2).
   // Axis b: bit pairs 1-2 of every byte (x(b + 2) is the byte's other nibble).
-  const u32x4 yb = x | ((x << 4) & 0xf0f0f0f0u) | ((x >> 4) & 0x0f0f0f0fu);
-  const u32x4 b = ((yb >> 2) & 0x3f3f3f3fu) | ((yb << 6) & 0xc0c0c0c0u);
+  const u32x4_t yb = x | ((x << 4) & 0xf0f0f0f0u) | ((x >> 4) & 0x0f0f0f0fu);
+  const u32x4_t b = ((yb >> 2) & 0x3f3f3f3fu) | ((yb << 6) & 0xc0c0c0c0u);
   // Axis c: the bytes of every 32-bit lane (x(c + 2) is the lane's other 16-bit half).
-  const u16x8 x16 = u16x8(x);
-  const u32x4 yc = x | u32x4(__builtin_shufflevector(x16, x16, 1, 0, 3, 2, 5, 4, 7, 6));
-  const u32x4 c = (yc >> 8) | (yc << 24);
+  const u16x8_t x16 = u16x8_t(x);
+  const u32x4_t yc = x | u32x4_t(__builtin_shufflevector(x16, x16, 1, 0, 3, 2, 5, 4, 7, 6));
+  const u32x4_t c = (yc >> 8) | (yc << 24);
   // Axis d: the four 32-bit lanes.
-  const u32x4 yd = x | __builtin_shufflevector(x, x, 2, 3, 0, 1);
-  const u32x4 d = __builtin_shufflevector(yd, yd, 1, 2, 3, 0);
-  return {halfsuper_t::vec((a | b) | (c | d))};
+  const u32x4_t yd = x | __builtin_shufflevector(x, x, 2, 3, 0, 1);
+  const u32x4_t d = __builtin_shufflevector(yd, yd, 1, 2, 3, 0);
+  return {halfsuper_t::vec_t((a | b) | (c | d))};
 }
 
 // halfsuper_rmax as the midgame solver's kernels of `level` compute it (SSSE3 and up: byte
 // shuffles); the CPU must support the level.
-halfsuper_t halfsuper_rmax_at(simd_level level, halfsuper_t h);
+halfsuper_t halfsuper_rmax_at(simd_level_t level, halfsuper_t h);
 
 // The parity-p half of a super, and the super with halves h0 (parity 0) and h1 (parity 1).
 halfsuper_t split_super(const super_t& s, int parity);

@@ -17,17 +17,17 @@
 
 namespace pentago {
 
-struct flow_limits {
+struct flow_limits_t {
   int gather_limit = 4;
   int line_limit = 8;
   // Bytes for lines in flight: half for this rank's lines (inputs and outputs), half for
   // other ranks' output blocks waiting to be merged here.
   uint64_t line_memory = 0;
-  thread_mode mode = thread_mode::funneled;
+  thread_mode_t mode = thread_mode_t::funneled;
   int test_merge_delay_ms = 0;  // test only: each merge of another rank's output sleeps this long
 };
 
-struct flow_stats {
+struct flow_stats_t {
   uint64_t input_bytes = 0;   // compressed input block bytes received (the per-slice traffic)
   uint64_t outputs_sent = 0;  // output blocks sent to their owners
   // The most line memory held at once: own lines in flight plus other ranks' outputs waiting
@@ -37,9 +37,10 @@ struct flow_stats {
 
 // Computes slice n into `store` (the rank's blocks under `partition`) from `prev` (slice
 // n+1's frozen store under `prev_partition`; both null for slice 35). Collective.
-flow_stats compute_slice_flow(int slice, const partition_t& partition, block_store& store,
-                              const partition_t* prev_partition, block_store* prev,
-                              const endgame_comms& comms, worker_pool& pool, buffer_pool& buffers,
-                              const flow_limits& limits, trace_recorder* trace);
+flow_stats_t compute_slice_flow(int slice, const partition_t& partition, block_store_t& store,
+                                const partition_t* prev_partition, block_store_t* prev,
+                                const endgame_comms_t& comms, worker_pool_t& pool,
+                                buffer_pool_t& buffers, const flow_limits_t& limits,
+                                trace_recorder_t* trace);
 
 }  // namespace pentago

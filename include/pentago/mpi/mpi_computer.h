@@ -17,41 +17,41 @@
 
 namespace pentago {
 
-class mpi_computer : public slice_computer {
+class mpi_computer_t : public slice_computer_t {
  public:
-  mpi_computer(const engine_options& o, const std::vector<std::vector<section_t>>& slices,
-               const run_plan& plan, trace_recorder* trace);
+  mpi_computer_t(const engine_options_t& o, const std::vector<std::vector<section_t>>& slices,
+                 const run_plan_t& plan, trace_recorder_t* trace);
 
   bool leader() const override { return rank_ == 0; }
   int ranks() const override { return ranks_; }
   int threads_per_rank() const override { return o_.threads; }
-  std::unique_ptr<block_store> new_store(int n, const block_store_options& options,
-                                         compacting_store& heap, buffer_pool* partials,
-                                         slice_report& report) override;
-  const slice_lines& current_lines() const override { return part_->lines(); }
-  const slice_lines& lines_above() const override { return above_->lines(); }
-  void compute(int n, block_store& store, block_store* above, slice_report& report) override;
+  std::unique_ptr<block_store_t> new_store(int n, const block_store_options_t& options,
+                                           compacting_store_t& heap, buffer_pool_t* partials,
+                                           slice_report_t& report) override;
+  const slice_lines_t& current_lines() const override { return part_->lines(); }
+  const slice_lines_t& lines_above() const override { return above_->lines(); }
+  void compute(int n, block_store_t& store, block_store_t* above, slice_report_t& report) override;
   void release_above() override { above_.reset(); }
-  void fill_meaningless(block_store& store) override;
-  void read_restart(const std::string& path, block_store& store) override;
-  void write_counts_and_samples(const std::string& dir, int n, const block_store& store) override;
-  uint64_t write_slice(const std::string& path, int n, const block_store& store) override;
+  void fill_meaningless(block_store_t& store) override;
+  void read_restart(const std::string& path, block_store_t& store) override;
+  void write_counts_and_samples(const std::string& dir, int n, const block_store_t& store) override;
+  uint64_t write_slice(const std::string& path, int n, const block_store_t& store) override;
   bool any(bool mine) override;
-  void measure(const block_store& store, const compacting_store& heap, const buffer_pool& partials,
-               slice_report& report) override;
+  void measure(const block_store_t& store, const compacting_store_t& heap,
+               const buffer_pool_t& partials, slice_report_t& report) override;
   uint64_t resident_high_water() override;
 
  private:
-  const engine_options& o_;
+  const engine_options_t& o_;
   const std::vector<std::vector<section_t>>& slices_;
   const int rank_, ranks_;
-  buffer_pool line_buffers_;  // the flow's line buffers, within the plan's line memory
-  worker_pool pool_;
-  endgame_comms comms_;
-  flow_limits limits_;
-  trace_recorder* trace_;
+  buffer_pool_t line_buffers_;  // the flow's line buffers, within the plan's line memory
+  worker_pool_t pool_;
+  endgame_comms_t comms_;
+  flow_limits_t limits_;
+  trace_recorder_t* trace_;
   std::unique_ptr<partition_t> part_, above_;
-  flow_stats stats_;
+  flow_stats_t stats_;
 };
 
 }  // namespace pentago

@@ -12,7 +12,7 @@ namespace pentago {
 
 // The slice of o.restart (-1 without --restart). `slices[n]` are the root's descendants. Throws
 // usage_error with one line. Collective (rank 0 reads the file's sections).
-int check_restart(const engine_options& o, const std::vector<std::vector<section_t>>& slices,
+int check_restart(const engine_options_t& o, const std::vector<std::vector<section_t>>& slices,
                   int top, int bottom);
 
 // K of the meaningless-K marker in the folder of a restart file (the run that wrote it), or 0.

@@ -15,19 +15,19 @@ namespace pentago {
 
 // Reduces counts and gathers samples to rank 0, which writes counts-N.npy and sparse-N.npy
 // (samples in canonical (section, draw) order, so files do not depend on ranks or keys).
-void write_counts_and_samples(const std::string& dir, int slice, const block_store& store,
+void write_counts_and_samples(const std::string& dir, int slice, const block_store_t& store,
                               MPI_Comm comm);
 
 // Writes slice-N.pentago collectively. Blocks are compressed on the worker pool. Returns the
 // file size.
 uint64_t write_slice_parallel(const std::string& path, int slice, const partition_t& partition,
-                              const block_store& store, worker_pool& pool, MPI_Comm comm,
+                              const block_store_t& store, worker_pool_t& pool, MPI_Comm comm,
                               int level);
 
 // The slice and sections of a restart file (read by rank 0, broadcast). Throws on a corrupt
 // or unreadable file.
 std::vector<section_t> restart_sections(const std::string& path, MPI_Comm comm);
 // Fills `store` (this rank's blocks of the file's slice) from the file, on the worker pool.
-void read_restart_blocks(const std::string& path, block_store& store, worker_pool& pool);
+void read_restart_blocks(const std::string& path, block_store_t& store, worker_pool_t& pool);
 
 }  // namespace pentago

@@ -11,9 +11,9 @@
 
 namespace pentago {
 
-class trace_recorder {
+class trace_recorder_t {
  public:
-  trace_recorder();
+  trace_recorder_t();
   // Records [start, now) as an event on the calling thread.
   void add(const char* name, std::chrono::steady_clock::time_point start,
            const std::string& detail = "");
@@ -21,7 +21,7 @@ class trace_recorder {
   void write(const std::string& path, MPI_Comm comm);
 
  private:
-  struct event {
+  struct event_t {
     const char* name;
     int thread;
     double start_us, duration_us;
@@ -30,24 +30,24 @@ class trace_recorder {
   int thread_index();
   std::chrono::steady_clock::time_point origin_;
   std::mutex mutex_;
-  std::vector<event> events_;
+  std::vector<event_t> events_;
   std::vector<std::thread::id> threads_;
 };
 
 // Records its lifetime into a recorder (which may be null).
-class trace_scope {
+class trace_scope_t {
  public:
-  trace_scope(trace_recorder* trace, const char* name, std::string detail = "")
+  trace_scope_t(trace_recorder_t* trace, const char* name, std::string detail = "")
       : trace_(trace),
         name_(name),
         detail_(std::move(detail)),
         start_(std::chrono::steady_clock::now()) {}
-  ~trace_scope() {
+  ~trace_scope_t() {
     if (trace_) trace_->add(name_, start_, detail_);
   }
 
  private:
-  trace_recorder* trace_;
+  trace_recorder_t* trace_;
   const char* name_;
   std::string detail_;
   std::chrono::steady_clock::time_point start_;

@@ -20,8 +20,8 @@ constexpr double calibrated_speed = 1.0e6;
 
 // pentago-endgame's options (engine_options.h, the same parser and defaults: --save 18) and
 // the prediction's own.
-struct predict_options : engine_options {
-  predict_options() : engine_options(engine_program::predict) {}
+struct predict_options_t : engine_options_t {
+  predict_options_t() : engine_options_t(engine_program_t::predict) {}
   int slices_lo = 0, slices_hi = 35;  // --slices: evaluate only these computed slices
   // Output nodes per CPU second of one core, measured on whole runs (docs/tools.md).
   double speed = calibrated_speed;
@@ -35,17 +35,17 @@ struct predict_options : engine_options {
 constexpr uint64_t max_rank_chunk = uint64_t(1) << 31;
 
 // Statistic over the ranks examined: min, max and (when sampled) an extrapolated max.
-struct rank_range {
+struct rank_range_t {
   double min = 0, max = 0, mean = 0, projected_max = 0;
 };
 
-struct slice_prediction {
+struct slice_prediction_t {
   int slice = 0;
   bool saved = false;
   uint64_t sections = 0, blocks = 0, nodes = 0, lines = 0;
   int ranks_examined = 0;      // ranks whose load was computed
   bool lines_sampled = false;  // per-rank loads estimated from a sample of their lines
-  rank_range rank_lines, rank_blocks, rank_block_nodes, rank_line_nodes;
+  rank_range_t rank_lines, rank_blocks, rank_block_nodes, rank_line_nodes;
   // The engine's plan of this slice (run_plan.h): one rank's store, this store and the one
   // above together, and the largest line in flight.
   uint64_t rank_store_bytes = 0, pair_bytes = 0, max_line_bytes = 0;
@@ -54,23 +54,23 @@ struct slice_prediction {
   double seconds = 0;
 };
 
-struct prediction {
-  std::vector<slice_prediction> slices;  // top slice first
+struct prediction_t {
+  std::vector<slice_prediction_t> slices;  // top slice first
   // pentago-endgame's own plan for the same run (run_plan.h): memory per rank is only this.
-  run_plan engine;
+  run_plan_t engine;
   double seconds = 0;
   uint64_t output_bytes = 0, output_xz_bytes = 0;
   bool fits = true;
   std::string reason;  // why not, one line
 };
 
-prediction predict(const predict_options& options);
+prediction_t predict(const predict_options_t& options);
 // The engine's view of the same run (make_run_request with --ranks, --memory, --restart).
-run_request engine_request(const predict_options& options);
+run_request_t engine_request(const predict_options_t& options);
 // The report printed by pentago-predict (table and summary, several lines).
-std::string format_prediction(const predict_options& options, const prediction& p);
+std::string format_prediction(const predict_options_t& options, const prediction_t& p);
 
-predict_options parse_predict_options(int argc, char** argv);  // throws usage_error
+predict_options_t parse_predict_options(int argc, char** argv);  // throws usage_error
 std::string predict_usage();
 
 }  // namespace pentago

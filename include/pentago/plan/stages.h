@@ -25,8 +25,8 @@
 
 namespace pentago {
 
-struct stage_options {
-  predict_options run;             // root, --threads, --save, --samples, --speed, ... (no ranks)
+struct stage_options_t {
+  predict_options_t run;           // root, --threads, --save, --samples, --speed, ... (no ranks)
   uint64_t node_memory = 0;        // bytes per node, required
   int cores_per_node = 0;          // required
   uint64_t node_reserve = 0;       // kept for the system per node (0: max(4 GiB, 5%))
@@ -40,7 +40,7 @@ struct stage_options {
   bool verbose = false;            // also print every slice's figures
 };
 
-struct stage_slice {
+struct stage_slice_t {
   int slice = 0;
   uint64_t nodes = 0, lines = 0, sections = 0;
   double line_cv = 0;           // coefficient of variation of line sizes (nodes per line)
@@ -64,12 +64,12 @@ struct stage_t {
   int peak_slice = -1;
 };
 
-struct stage_plan {
+struct stage_plan_t {
   int ranks_per_node = 0, threads = 0;
-  uint64_t rank_memory = 0;         // --memory per rank on a node
-  std::vector<stage_slice> slices;  // top first
-  std::vector<stage_t> stages;      // the best plan, top first
-  std::vector<stage_t> single;      // the best single-stage job
+  uint64_t rank_memory = 0;           // --memory per rank on a node
+  std::vector<stage_slice_t> slices;  // top first
+  std::vector<stage_t> stages;        // the best plan, top first
+  std::vector<stage_t> single;        // the best single-stage job
   // The best plan with exactly k stages, k = 1..max_stages (empty when none fits).
   std::vector<std::vector<stage_t>> best_by_count;
   double node_hours = 0, single_node_hours = 0, seconds = 0, single_seconds = 0;
@@ -79,18 +79,18 @@ struct stage_plan {
 
 // The per-rank need of a stage [top..bottom] at `ranks`, from the per-slice figures (bottom
 // dropped when `dropped`), with the per-peer term: what the plan search minimises against.
-double stage_need(const std::vector<stage_slice>& slices, int top, int bottom, bool dropped,
+double stage_need(const std::vector<stage_slice_t>& slices, int top, int bottom, bool dropped,
                   int ranks);
 // Expected largest rank's share of a slice's line nodes over the mean (>= 1).
-double line_imbalance(const stage_slice& slice, int ranks);
+double line_imbalance(const stage_slice_t& slice, int ranks);
 
-stage_plan plan_stages(const stage_options& options);
-std::string format_stage_plan(const stage_options& options, const stage_plan& plan);
+stage_plan_t plan_stages(const stage_options_t& options);
+std::string format_stage_plan(const stage_options_t& options, const stage_plan_t& plan);
 
 // True if the command line asks for the staged plan (--stages anywhere).
 bool stages_requested(int argc, char** argv);
 // Parses the --stages command line of pentago-predict; throws usage_error (one line).
-stage_options parse_stage_options(int argc, char** argv);
+stage_options_t parse_stage_options(int argc, char** argv);
 std::string stages_usage();
 
 }  // namespace pentago

@@ -43,13 +43,13 @@ namespace pentago {
 constexpr uint64_t mix_key(uint64_t x) { return mix64_finalize(x); }
 
 // How an entry's check word protects its data word.
-enum class table_guard {
+enum class table_guard_t {
   xor_key,  // check = tag ^ data (Hyatt & Mann): torn entries are rejected
   plain,    // check = tag: the naive layout, for tests only
 };
 
-template <int Words, table_guard Guard = table_guard::xor_key>
-class lockless_table {
+template <int Words, table_guard_t Guard = table_guard_t::xor_key>
+class lockless_table_t {
   static_assert(Words >= 1 && Words <= 64, "entry size");
 
  public:
@@ -61,13 +61,13 @@ class lockless_table {
   static constexpr int max_cost = 254;
   using data_t = std::array<uint64_t, Words>;
   // The stored words of one entry: pair i is (words[2i], words[2i+1]) = (check_i, data_i).
-  using raw_entry = std::array<uint64_t, entry_words>;
+  using raw_entry_t = std::array<uint64_t, entry_words>;
 
   // 2^bits buckets of 2 entries each; throws usage_error if bits is out of range.
-  explicit lockless_table(int bits) : bits_(bits) {
+  explicit lockless_table_t(int bits) : bits_(bits) {
     if (bits < min_bits || bits > max_bits)
-      throw usage_error("table bits must be between " + std::to_string(min_bits) + " and " +
-                        std::to_string(max_bits) + ", got " + std::to_string(bits));
+      throw usage_error_t("table bits must be between " + std::to_string(min_bits) + " and " +
+                          std::to_string(max_bits) + ", got " + std::to_string(bits));
     const uint64_t words = (uint64_t(1) << bits) * ways * entry_words;
     lines_ = std::make_unique<line_t[]>((words + line_words - 1) / line_words);
     line_count_ = (words + line_words - 1) / line_words;
@@ -123,13 +123,13 @@ class lockless_table {
   }
 
   // Raw access to one entry's stored words, for tests that fabricate torn entries.
-  raw_entry load_raw(uint64_t bucket, int way) const {
-    raw_entry r;
+  raw_entry_t load_raw(uint64_t bucket, int way) const {
+    raw_entry_t r;
     const uint64_t base = word_index(bucket, way);
     for (int i = 0; i < entry_words; i++) r[i] = word(base + i).load(std::memory_order_relaxed);
     return r;
   }
-  void store_raw(uint64_t bucket, int way, const raw_entry& r) {
+  void store_raw(uint64_t bucket, int way, const raw_entry_t& r) {
     const uint64_t base = word_index(bucket, way);
     for (int i = 0; i < entry_words; i++) word(base + i).store(r[i], std::memory_order_relaxed);
   }
@@ -141,13 +141,13 @@ class lockless_table {
   };
 
   static uint64_t check_word(uint64_t tag, uint64_t data) {
-    return Guard == table_guard::xor_key ? tag ^ data : tag;
+    return Guard == table_guard_t::xor_key ? tag ^ data : tag;
   }
   // Loads pair (check, data) at word index `at`, returns the tag it encodes.
   uint64_t load_tag(uint64_t at, uint64_t& data) const {
     const uint64_t check = word(at).load(std::memory_order_relaxed);
     data = word(at + 1).load(std::memory_order_relaxed);
-    return Guard == table_guard::xor_key ? check ^ data : check;
+    return Guard == table_guard_t::xor_key ? check ^ data : check;
   }
   uint64_t word_index(uint64_t bucket, int way) const {
     return (bucket * ways + uint64_t(way)) * entry_words;

@@ -13,14 +13,14 @@
 namespace pentago {
 
 // Counters of one or more searches.
-struct search_stats {
+struct search_stats_t {
   uint64_t nodes = 0;         // positions expanded (table hits and leaves excluded)
   uint64_t leaves = 0;        // leaf callback calls
   uint64_t table_probes = 0;  // transposition table look-ups
   uint64_t table_hits = 0;    // look-ups that found the position
   uint64_t table_stores = 0;  // results written to the table
   double hit_rate() const { return table_probes ? double(table_hits) / double(table_probes) : 0; }
-  search_stats& operator+=(const search_stats& o);
+  search_stats_t& operator+=(const search_stats_t& o);
 };
 
 // Value of a board with `leaf_stones` stones, in computation convention: (win, notlose) for
@@ -29,20 +29,20 @@ struct search_stats {
 // f(s(b)) = s.f(b) for all 2048 symmetries s, because the search evaluates whichever member
 // of a symmetry class it meets first. Wrap a function of standardized boards with
 // equivariant_leaf to get one. It may be called from several threads at once.
-using leaf_function = std::function<superinfo_t(board_t)>;
+using leaf_function_t = std::function<superinfo_t(board_t)>;
 
 // f(b) = transform_super(s^-1, g(S)) with S = superstandardize(b, &s). f is equivariant when
 // g(S) is invariant under the symmetries that fix S (automatic when only the identity fixes
 // S, and true of S's real value).
-leaf_function equivariant_leaf(std::function<superinfo_t(board_t)> of_standard_board);
+leaf_function_t equivariant_leaf(std::function<superinfo_t(board_t)> of_standard_board);
 
-struct super_search_options {
+struct super_search_options_t {
   int threads = 1;      // 1 = serial; N > 1 adds N-1 worker threads
   int table_bits = 16;  // 2^bits buckets x 2 entries x 128 bytes (16: 16 MiB)
   // Boards with exactly this many stones (the root included) are valued by `leaf` instead of
   // searched; a root with more stones is searched exactly. -1: no leaves, exact search.
   int leaf_stones = -1;
-  leaf_function leaf;
+  leaf_function_t leaf;
   int table_min_empties = 3;  // positions with fewer empty cells skip the table
   int split_min_empties = 5;  // parallel split only at positions with this many empty cells
   int split_depth = 4;        // ... and at most this many moves below the root
@@ -52,35 +52,35 @@ struct super_search_options {
 // One search at a time per engine (solve is not reentrant across threads). Results are
 // [[nodiscard]]: GCC 12 may pass a misaligned return slot for a discarded superinfo_t
 // (alignas 64), which the AVX2 kernels' aligned stores then fault on.
-class super_searcher {
+class super_searcher_t {
  public:
   // Throws usage_error for bad options (thread count, table bits, leaf without function).
-  explicit super_searcher(const super_search_options& options = {});
-  ~super_searcher();
-  super_searcher(const super_searcher&) = delete;
-  super_searcher& operator=(const super_searcher&) = delete;
+  explicit super_searcher_t(const super_search_options_t& options = {});
+  ~super_searcher_t();
+  super_searcher_t(const super_searcher_t&) = delete;
+  super_searcher_t& operator=(const super_searcher_t&) = delete;
 
   // (win, notlose) for the player to move of board, bit g for g.board (docs/formats.md,
   // "Supers").
   [[nodiscard]] superinfo_t solve(board_t board);
   // Value of the board itself (rotation bit 0) for the player to move.
-  [[nodiscard]] game_value value(board_t board);
+  [[nodiscard]] game_value_t value(board_t board);
   // File convention (black wins, white wins) of every rotation of board.
   [[nodiscard]] superinfo_t black_white(board_t board);
 
-  search_stats stats() const;  // totals since construction or reset_stats
+  search_stats_t stats() const;  // totals since construction or reset_stats
   void reset_stats();
   void clear_table();  // needed when leaf values change between searches
-  const super_search_options& options() const;
+  const super_search_options_t& options() const;
 
  private:
-  struct impl;
-  std::unique_ptr<impl> impl_;
+  struct impl_t;
+  std::unique_ptr<impl_t> impl_;
 };
 
 // Value of rotation g of a super pair (computation convention): win + notlose - 1.
-inline game_value rotation_value(const superinfo_t& v, int g = 0) {
-  return game_value(int(v.win(g)) + int(v.notlose(g)) - 1);
+inline game_value_t rotation_value(const superinfo_t& v, int g = 0) {
+  return game_value_t(int(v.win(g)) + int(v.notlose(g)) - 1);
 }
 // Computation convention (mover's view, mover = turn) to file convention (docs/formats.md,
 // "Supers").
@@ -88,7 +88,7 @@ inline game_value rotation_value(const superinfo_t& v, int g = 0) {
 
 // One-shot exact searches on a per-thread engine (table kept between calls).
 [[nodiscard]] superinfo_t super_solve(board_t board);
-[[nodiscard]] game_value super_value(board_t board);         // bit 0: the board itself
+[[nodiscard]] game_value_t super_value(board_t board);       // bit 0: the board itself
 [[nodiscard]] superinfo_t super_black_white(board_t board);  // (black wins, white wins)
 
 }  // namespace pentago

@@ -7,14 +7,14 @@
 
 namespace pentago {
 
-struct web_asset {
+struct web_asset_t {
   std::string path;  // "/index.html", "/app.js", ...
   const unsigned char* data;
   size_t size;
 };
 
 // Every embedded file, by URL path.
-const std::vector<web_asset>& web_assets();
+const std::vector<web_asset_t>& web_assets();
 // "text/html; charset=utf-8" and the like, from a path's extension.
 const char* content_type_of(const std::string& path);
 

@@ -14,7 +14,7 @@
 
 namespace pentago {
 
-struct http_request {
+struct http_request_t {
   std::string method;   // "GET", "HEAD", "POST"
   std::string target;   // as sent: "/api/v1/position/0?x=1"
   std::string path;     // the target's path, percent-decoded (an absolute-form target's too)
@@ -34,7 +34,7 @@ struct http_request {
   bool client_gone() const;
 };
 
-struct http_response {
+struct http_response_t {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
@@ -43,7 +43,7 @@ struct http_response {
   size_t body_bytes = 0;  // the body's size once the transport has taken it (for the log)
 };
 
-struct http_server_options {
+struct http_server_options_t {
   std::string bind = "127.0.0.1";
   int port = 0;           // 0: any free port
   int threads = 4;        // workers: responses produced at once
@@ -56,25 +56,25 @@ struct http_server_options {
   size_t body_budget = size_t(64) << 20;
   // Requests this returns true for are answered on the polling thread (cheap routes that must
   // never wait behind the workers: health, stats, the page); the handler must return at once.
-  std::function<bool(const http_request&)> immediate;
+  std::function<bool(const http_request_t&)> immediate;
   // A reverse proxy's address: its requests name their client in X-Forwarded-For (the last
   // entry, the one the proxy added), which then counts as the request's remote address.
   std::string trusted_proxy;
 };
 
-class http_server {
+class http_server_t {
  public:
   // Produces the response of a request, on a worker thread. Also called for a request refused
   // before it reached the workers (request.malformed set, response.status preset) to fill the
   // error body: it must then return at once.
-  using handler = std::function<void(const http_request&, http_response&)>;
+  using handler_t = std::function<void(const http_request_t&, http_response_t&)>;
   // Called once per response sent (or attempted), after it is written.
-  using logger = std::function<void(const http_request&, const http_response&)>;
+  using logger_t = std::function<void(const http_request_t&, const http_response_t&)>;
 
-  http_server(const http_server_options& options, handler handle, logger log);
-  ~http_server();
-  http_server(const http_server&) = delete;
-  http_server& operator=(const http_server&) = delete;
+  http_server_t(const http_server_options_t& options, handler_t handle, logger_t log);
+  ~http_server_t();
+  http_server_t(const http_server_t&) = delete;
+  http_server_t& operator=(const http_server_t&) = delete;
 
   // Binds and listens; returns the port. Throws pentago::error with the reason.
   int bind();
@@ -86,8 +86,8 @@ class http_server {
   void stop();
 
  private:
-  struct impl;
-  std::unique_ptr<impl> impl_;
+  struct impl_t;
+  std::unique_ptr<impl_t> impl_;
 };
 
 // Escapes a byte string for one field of a log line: bytes below 0x21, 0x7f and above, '\' and

@@ -9,24 +9,25 @@
 
 namespace pentago {
 
-class midgame_gate {
+class midgame_gate_t {
  public:
-  midgame_gate(int slots, int queue) : slots_(slots), queue_(queue) {}
+  midgame_gate_t(int slots, int queue) : slots_(slots), queue_(queue) {}
 
-  enum class outcome { entered, queue_full, timed_out, closed, cancelled };
+  enum class outcome_t { entered, queue_full, timed_out, closed, cancelled };
   // Takes a slot, waiting in the queue if all are taken (up to `timeout`, and while
   // `cancelled`, asked every tenth of a second, is false).
-  outcome enter(std::chrono::duration<double> timeout, const std::function<bool()>& cancelled = {});
+  outcome_t enter(std::chrono::duration<double> timeout,
+                  const std::function<bool()>& cancelled = {});
   // Refuses every later enter() and wakes the waiters (closed): the server is stopping.
   void close();
   // Gives a slot back (after a successful enter()).
   void leave();
 
-  struct counts {
+  struct counts_t {
     int running = 0, waiting = 0;
     uint64_t entered = 0, rejected = 0, timed_out = 0;
   };
-  counts snapshot() const;
+  counts_t snapshot() const;
   int slots() const { return slots_; }
   int queue() const { return queue_; }
 
@@ -35,19 +36,19 @@ class midgame_gate {
   bool closed_ = false;
   mutable std::mutex mutex_;
   std::condition_variable freed_;
-  counts counts_;
+  counts_t counts_;
 };
 
 // Holds a slot of a gate for a scope (after enter() returned entered).
-class gate_slot {
+class gate_slot_t {
  public:
-  explicit gate_slot(midgame_gate& gate) : gate_(&gate) {}
-  ~gate_slot() { gate_->leave(); }
-  gate_slot(const gate_slot&) = delete;
-  gate_slot& operator=(const gate_slot&) = delete;
+  explicit gate_slot_t(midgame_gate_t& gate) : gate_(&gate) {}
+  ~gate_slot_t() { gate_->leave(); }
+  gate_slot_t(const gate_slot_t&) = delete;
+  gate_slot_t& operator=(const gate_slot_t&) = delete;
 
  private:
-  midgame_gate* gate_;
+  midgame_gate_t* gate_;
 };
 
 }  // namespace pentago

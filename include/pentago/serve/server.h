@@ -11,8 +11,8 @@
 
 namespace pentago {
 
-struct serve_options {
-  query_options query;  // --db, --solver-threads, --cache, --answer-cache
+struct serve_options_t {
+  query_options_t query;  // --db, --solver-threads, --cache, --answer-cache
   std::string bind = "127.0.0.1";
   int port = 8080;                // 0: any free port (printed on stdout)
   int http_threads = 32;          // requests answered at once (idle connections hold none)
@@ -33,16 +33,16 @@ struct serve_options {
 // The --help text of pentago-serve.
 extern const char serve_usage[];
 // Parses the command line (argv[0] skipped); throws usage_error with a one-line reason.
-serve_options parse_serve_options(int argc, char** argv);
+serve_options_t parse_serve_options(int argc, char** argv);
 
 // The server: opens the databases on construction (throws pentago::error / usage_error), binds
 // with bind(), serves requests in run() until stop() (callable from any thread).
-class server {
+class server_t {
  public:
-  explicit server(const serve_options& options);
-  ~server();
-  server(const server&) = delete;
-  server& operator=(const server&) = delete;
+  explicit server_t(const serve_options_t& options);
+  ~server_t();
+  server_t(const server_t&) = delete;
+  server_t& operator=(const server_t&) = delete;
 
   // Binds the listening socket and returns its port; throws pentago::error if it cannot.
   int bind();
@@ -54,8 +54,8 @@ class server {
   void stop();
 
  private:
-  struct impl;
-  std::unique_ptr<impl> impl_;
+  struct impl_t;
+  std::unique_ptr<impl_t> impl_;
 };
 
 }  // namespace pentago

@@ -8,11 +8,11 @@
 
 namespace pentago {
 
-class element_lock {
+class element_lock_t {
  public:
-  element_lock() = default;
-  element_lock(const element_lock&) = delete;
-  element_lock& operator=(const element_lock&) = delete;
+  element_lock_t() = default;
+  element_lock_t(const element_lock_t&) = delete;
+  element_lock_t& operator=(const element_lock_t&) = delete;
 
   bool try_lock() {
     uint32_t expected = free;
@@ -49,6 +49,6 @@ class element_lock {
   std::atomic<uint32_t> word_{free};
 };
 
-static_assert(sizeof(element_lock) == 4);
+static_assert(sizeof(element_lock_t) == 4);
 
 }  // namespace pentago

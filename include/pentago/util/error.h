@@ -6,22 +6,22 @@
 namespace pentago {
 
 // A runtime failure (bad file, exhausted memory, internal inconsistency): exit code 1.
-struct error : std::runtime_error {
+struct pentago_error_t : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
 // Bad user input (options, board or section strings): exit code 2.
-struct usage_error : error {
-  using error::error;
+struct usage_error_t : pentago_error_t {
+  using pentago_error_t::pentago_error_t;
 };
 
 // Throws pentago::error with the given message if the condition fails. Used for internal
 // invariants that must hold even in release builds (never compiled out).
-#define PENTAGO_CHECK(cond, msg)                                                                \
-  do {                                                                                          \
-    if (!(cond))                                                                                \
-      throw ::pentago::error(std::string("internal check failed: ") + (msg) + " (" + __FILE__ + \
-                             ":" + std::to_string(__LINE__) + ")");                             \
+#define PENTAGO_CHECK(cond, msg)                                                               \
+  do {                                                                                         \
+    if (!(cond))                                                                               \
+      throw ::pentago::pentago_error_t(std::string("internal check failed: ") + (msg) + " (" + \
+                                       __FILE__ + ":" + std::to_string(__LINE__) + ")");       \
   } while (0)
 
 }  // namespace pentago

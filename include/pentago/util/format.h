@@ -16,7 +16,7 @@ std::string format_printf(const char* format, ...) __attribute__((format(printf,
 
 // A report built a line at a time: each line as given or formatted as printf does, and the
 // text with a newline after every line.
-class text_lines {
+class text_lines_t {
  public:
   void add(const std::string& line) {
     text_ += line;

@@ -14,7 +14,7 @@
 
 namespace pentago {
 
-struct lru_cache_stats {
+struct lru_cache_stats_t {
   uint64_t hits = 0;                     // served from the cache
   uint64_t misses = 0;                   // computed
   uint64_t waits = 0;                    // joined a computation already under way for the same key
@@ -24,24 +24,24 @@ struct lru_cache_stats {
 };
 
 template <class Key, class Value, class Hash = std::hash<Key>>
-class lru_cache {
+class lru_cache_t {
  public:
-  using value_ptr = std::shared_ptr<const Value>;
-  using weigher = std::function<uint64_t(const Value&)>;
+  using value_ptr_t = std::shared_ptr<const Value>;
+  using weigher_t = std::function<uint64_t(const Value&)>;
 
   // Entries are dropped least recently used first once their total weight passes `capacity`;
   // the entry just added is always kept. Without a weigher every entry weighs 1.
-  explicit lru_cache(uint64_t capacity, weigher weight = {})
+  explicit lru_cache_t(uint64_t capacity, weigher_t weight = {})
       : capacity_(capacity), weight_(std::move(weight)) {}
-  lru_cache(const lru_cache&) = delete;
-  lru_cache& operator=(const lru_cache&) = delete;
+  lru_cache_t(const lru_cache_t&) = delete;
+  lru_cache_t& operator=(const lru_cache_t&) = delete;
 
   // The cached value of `key`, or `make()` stored under it. If `make` throws, every caller
   // waiting for it gets the exception and nothing is stored (a later call tries again).
   // Returned values stay valid after eviction.
   template <class Make>
-  value_ptr get(const Key& key, Make&& make) {
-    std::shared_ptr<pending> job;
+  value_ptr_t get(const Key& key, Make&& make) {
+    std::shared_ptr<pending_t> job;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       if (const auto it = where_.find(key); it != where_.end()) {
@@ -51,16 +51,16 @@ class lru_cache {
       }
       if (const auto it = pending_.find(key); it != pending_.end()) {
         stats_.waits++;
-        const std::shared_future<value_ptr> result = it->second->result;
+        const std::shared_future<value_ptr_t> result = it->second->result;
         lock.unlock();
         return result.get();
       }
       stats_.misses++;
-      job = std::make_shared<pending>();
+      job = std::make_shared<pending_t>();
       job->result = job->promise.get_future().share();
       pending_.emplace(key, job);
     }
-    value_ptr value;
+    value_ptr_t value;
     try {
       value = std::make_shared<const Value>(make());
     } catch (...) {
@@ -79,7 +79,7 @@ class lru_cache {
   }
 
   // The cached value of `key` (counted as a hit), or null without computing anything.
-  value_ptr find(const Key& key) {
+  value_ptr_t find(const Key& key) {
     std::lock_guard<std::mutex> lock(mutex_);
     const auto it = where_.find(key);
     if (it == where_.end()) return nullptr;
@@ -101,27 +101,27 @@ class lru_cache {
     return where_.count(key) > 0;
   }
 
-  lru_cache_stats stats() const {
+  lru_cache_stats_t stats() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return stats_;
   }
   uint64_t capacity() const { return capacity_; }
 
  private:
-  struct pending {
-    std::promise<value_ptr> promise;
-    std::shared_future<value_ptr> result;
+  struct pending_t {
+    std::promise<value_ptr_t> promise;
+    std::shared_future<value_ptr_t> result;
   };
-  using entry = std::pair<Key, value_ptr>;
+  using entry_t = std::pair<Key, value_ptr_t>;
 
   uint64_t weight_of(const Value& v) const { return weight_ ? weight_(v) : 1; }
 
-  void insert(const Key& key, const value_ptr& value) {
+  void insert(const Key& key, const value_ptr_t& value) {
     lru_.emplace_front(key, value);
     where_[key] = lru_.begin();
     stats_.weight += weight_of(*value);
     while (stats_.weight > capacity_ && lru_.size() > 1) {
-      const entry& victim = lru_.back();
+      const entry_t& victim = lru_.back();
       stats_.weight -= weight_of(*victim.second);
       where_.erase(victim.first);
       lru_.pop_back();
@@ -132,12 +132,12 @@ class lru_cache {
   }
 
   const uint64_t capacity_;
-  const weigher weight_;
+  const weigher_t weight_;
   mutable std::mutex mutex_;
-  std::list<entry> lru_;  // most recently used first
-  std::unordered_map<Key, typename std::list<entry>::iterator, Hash> where_;
-  std::unordered_map<Key, std::shared_ptr<pending>, Hash> pending_;
-  lru_cache_stats stats_;
+  std::list<entry_t> lru_;  // most recently used first
+  std::unordered_map<Key, typename std::list<entry_t>::iterator, Hash> where_;
+  std::unordered_map<Key, std::shared_ptr<pending_t>, Hash> pending_;
+  lru_cache_stats_t stats_;
 };
 
 }  // namespace pentago

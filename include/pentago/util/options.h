@@ -22,9 +22,9 @@ uint64_t parse_memory_option(const std::string& option, const std::string& value
 // Walks a command line: next() moves to the next word, arg() is that word (for "--opt=value"
 // the "--opt" part), value() consumes the option's value (the "=value" part or the next word).
 // next() rejects an "=value" that the previous option did not consume.
-class argument_cursor {
+class argument_cursor_t {
  public:
-  argument_cursor(int argc, char** argv) : argc_(argc), argv_(argv) {}
+  argument_cursor_t(int argc, char** argv) : argc_(argc), argv_(argv) {}
   bool next();
   const std::string& arg() const { return arg_; }
   // A word starting with '-' other than "-" alone (which names standard input).

@@ -20,7 +20,7 @@ namespace detail {
 
 // Shared with the pool jobs, which may outlive the call when the caller finished the range
 // before a worker took them: they then find no index left and never touch fn.
-struct parallel_for_state {
+struct parallel_for_state_t {
   std::atomic<uint64_t> next{0};
   std::atomic<int> active{0};  // pool jobs between their first claim and their exit
   std::atomic<bool> failed{false};
@@ -38,11 +38,11 @@ struct parallel_for_state {
 }  // namespace detail
 
 template <class F>
-void parallel_for(worker_pool& pool, uint64_t count, F&& fn) {
+void parallel_for(worker_pool_t& pool, uint64_t count, F&& fn) {
   if (!count) return;
-  auto state = std::make_shared<detail::parallel_for_state>();
+  auto state = std::make_shared<detail::parallel_for_state_t>();
   auto* f = &fn;
-  const auto loop = [f, count](detail::parallel_for_state& s, int worker) {
+  const auto loop = [f, count](detail::parallel_for_state_t& s, int worker) {
     try {
       // A job counts itself active before claiming, so once the caller has seen the range
       // exhausted and no job active, no claimed index is still running.
@@ -83,7 +83,7 @@ template <class F>
 void parallel_for(int threads, uint64_t count, F&& fn) {
   const uint64_t extra =
       std::min<uint64_t>(uint64_t(std::max(threads, 1) - 1), count ? count - 1 : 0);
-  worker_pool pool{int(extra)};
+  worker_pool_t pool{int(extra)};
   parallel_for(pool, count, std::forward<F>(fn));
 }
 

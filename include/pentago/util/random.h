@@ -7,13 +7,13 @@
 
 namespace pentago {
 
-using uint128 = unsigned __int128;
+using uint128_t = unsigned __int128;
 
-constexpr uint64_t low64(uint128 x) { return static_cast<uint64_t>(x); }
-constexpr uint64_t high64(uint128 x) { return static_cast<uint64_t>(x >> 64); }
-constexpr uint128 make_uint128(uint64_t hi, uint64_t lo) { return uint128(hi) << 64 | lo; }
+constexpr uint64_t low64(uint128_t x) { return static_cast<uint64_t>(x); }
+constexpr uint64_t high64(uint128_t x) { return static_cast<uint64_t>(x >> 64); }
+constexpr uint128_t make_uint128(uint64_t hi, uint64_t lo) { return uint128_t(hi) << 64 | lo; }
 // "hhhhhhhhhhhhhhhh:llllllllllllllll" (high word, then low word, lowercase hex).
-std::string hex(uint128 x);
+std::string hex(uint128_t x);
 
 // The splitmix64 finalizer: a bijective 64-bit mixer (odd multiplications and xor-shifts).
 constexpr uint64_t mix64_finalize(uint64_t x) {
@@ -27,15 +27,15 @@ constexpr uint64_t mix64(uint64_t x) { return mix64_finalize(x + 0x9e3779b97f4a7
 
 // Threefry2x64 with 20 rounds (Random123). Counter words are (low64(ctr), high64(ctr)), key
 // words (low64(key), high64(key)); the result is out[0] | out[1] << 64.
-uint128 threefry(uint128 key, uint128 ctr);
+uint128_t threefry(uint128_t key, uint128_t ctr);
 
 // Counter-mode generator: each draw is threefry(seed, counter++) truncated to the low bits.
 class random_t {
  public:
-  explicit random_t(uint128 seed) : seed_(seed) {}
+  explicit random_t(uint128_t seed) : seed_(seed) {}
 
-  uint128 seed() const { return seed_; }
-  uint128 counter() const { return counter_; }
+  uint128_t seed() const { return seed_; }
+  uint128_t counter() const { return counter_; }
 
   // T is one of uint32_t, uint64_t, uint128.
   template <class T>
@@ -56,14 +56,14 @@ class random_t {
   double uniform_double() { return 0x1p-64 * static_cast<double>(bits<uint64_t>()); }
 
  private:
-  uint128 seed_;
-  uint128 counter_ = 0;
+  uint128_t seed_;
+  uint128_t counter_ = 0;
 };
 
 // A key-dependent bijection of [0, n), 0 < n < 2^63, x < n: FE2 Feistel with 3 Threefry rounds
 // over the smallest power of two strictly greater than n, cycle walking back into [0, n).
-uint64_t random_permute(uint64_t n, uint128 key, uint64_t x);
+uint64_t random_permute(uint64_t n, uint128_t key, uint64_t x);
 // The inverse: random_unpermute(n, key, random_permute(n, key, x)) == x.
-uint64_t random_unpermute(uint64_t n, uint128 key, uint64_t x);
+uint64_t random_unpermute(uint64_t n, uint128_t key, uint64_t x);
 
 }  // namespace pentago

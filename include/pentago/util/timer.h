@@ -4,9 +4,9 @@
 
 namespace pentago {
 
-using steady_time = std::chrono::steady_clock::time_point;
+using steady_time_t = std::chrono::steady_clock::time_point;
 
-inline double seconds_since(steady_time start) {
+inline double seconds_since(steady_time_t start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 

@@ -18,17 +18,17 @@
 namespace pentago {
 
 // What worker time is spent on (summed over threads, reported per slice).
-enum class activity { compute, compress, decompress, accumulate, io, idle, count };
-const char* activity_name(activity a);
-using activity_times = std::array<double, size_t(activity::count)>;
+enum class activity_t { compute, compress, decompress, accumulate, io, idle, count };
+const char* activity_name(activity_t a);
+using activity_times_t = std::array<double, size_t(activity_t::count)>;
 
-class worker_pool {
+class worker_pool_t {
  public:
   // Starts `threads` workers (0 is allowed: jobs then run only on threads that help).
-  explicit worker_pool(int threads);
-  ~worker_pool();  // lets the workers finish the queued jobs, then joins them
-  worker_pool(const worker_pool&) = delete;
-  worker_pool& operator=(const worker_pool&) = delete;
+  explicit worker_pool_t(int threads);
+  ~worker_pool_t();  // lets the workers finish the queued jobs, then joins them
+  worker_pool_t(const worker_pool_t&) = delete;
+  worker_pool_t& operator=(const worker_pool_t&) = delete;
 
   int threads() const { return int(threads_.size()); }
 
@@ -51,8 +51,8 @@ class worker_pool {
   void wake_helpers();
 
   // Time accounting: jobs call add_time for their activity; idle time is tracked here.
-  void add_time(activity a, double seconds);
-  activity_times take_times();  // returns and resets
+  void add_time(activity_t a, double seconds);
+  activity_times_t take_times();  // returns and resets
 
   // First exception thrown by a job (its message), or empty. After a failure, queued jobs are
   // dropped without running (early stop).
@@ -79,18 +79,18 @@ class worker_pool {
   std::atomic<bool> failed_{false};
   std::string failure_;
   std::mutex times_mutex_;
-  activity_times times_{};
+  activity_times_t times_{};
 };
 
 // Scoped timer adding its lifetime to a pool's activity total.
-class activity_timer {
+class activity_timer_t {
  public:
-  activity_timer(worker_pool& pool, activity a);
-  ~activity_timer();
+  activity_timer_t(worker_pool_t& pool, activity_t a);
+  ~activity_timer_t();
 
  private:
-  worker_pool& pool_;
-  activity activity_;
+  worker_pool_t& pool_;
+  activity_t activity_;
   std::chrono::steady_clock::time_point start_;
 };
 

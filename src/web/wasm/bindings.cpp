@@ -21,7 +21,7 @@ std::vector<uint8_t> bytes_of(const val& array) {
 val failure(const std::exception& e) {
   val r = val::object();
   r.set("error", std::string(e.what()));
-  r.set("usage", dynamic_cast<const usage_error*>(&e) != nullptr);
+  r.set("usage", dynamic_cast<const usage_error_t*>(&e) != nullptr);
   return r;
 }
 
@@ -36,9 +36,9 @@ val parse(const std::string& text) {
   }
 }
 
-class explorer {
+class explorer_t {
  public:
-  explorer(int midgame_min_stones, int threads)
+  explorer_t(int midgame_min_stones, int threads)
       : web_(midgame_min_stones, uint64_t(64) << 20, threads) {}
 
   // {json} (the answer), {needs: [{kind, slice, record, offset, size}]}, or {error}.
@@ -57,9 +57,9 @@ class explorer {
       val needs = val::array();
       for (const auto& n : r.needs) {
         val need = val::object();
-        need.set("kind", std::string(n.kind == web_request::sidecar_header   ? "header"
-                                     : n.kind == web_request::sidecar_record ? "record"
-                                                                             : "block"));
+        need.set("kind", std::string(n.kind == web_request_t::sidecar_header   ? "header"
+                                     : n.kind == web_request_t::sidecar_record ? "record"
+                                                                               : "block"));
         need.set("slice", n.slice);
         need.set("record", double(n.record));
         need.set("offset", double(n.offset));
@@ -97,18 +97,18 @@ class explorer {
       return failure(e);
     }
   }
-  web_explorer web_;
+  web_explorer_t web_;
 };
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(pentago) {
   emscripten::function("parse", &parse);
-  emscripten::class_<explorer>("Explorer")
+  emscripten::class_<explorer_t>("Explorer")
       .constructor<int, int>()
-      .function("answer", &explorer::answer)
-      .function("setSliceAbsent", &explorer::set_slice_absent)
-      .function("setSidecarHeader", &explorer::set_sidecar_header)
-      .function("setSidecarRecords", &explorer::set_sidecar_records)
-      .function("setBlock", &explorer::set_block);
+      .function("answer", &explorer_t::answer)
+      .function("setSliceAbsent", &explorer_t::set_slice_absent)
+      .function("setSidecarHeader", &explorer_t::set_sidecar_header)
+      .function("setSidecarRecords", &explorer_t::set_sidecar_records)
+      .function("setBlock", &explorer_t::set_block);
 }

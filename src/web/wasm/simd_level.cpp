@@ -5,11 +5,13 @@
 
 namespace pentago {
 
-bool simd_supported(simd_level level) {
-  return level == simd_level::portable || level == simd_level::sse;
+bool simd_supported(simd_level_t level) {
+  return level == simd_level_t::portable || level == simd_level_t::sse;
 }
-simd_level best_simd_level() { return simd_level::sse; }
-simd_level current_simd_level() { return simd_level::sse; }
-const char* simd_name(simd_level level) { return level == simd_level::sse ? "sse" : "portable"; }
+simd_level_t best_simd_level() { return simd_level_t::sse; }
+simd_level_t current_simd_level() { return simd_level_t::sse; }
+const char* simd_name(simd_level_t level) {
+  return level == simd_level_t::sse ? "sse" : "portable";
+}
 
 }  // namespace pentago

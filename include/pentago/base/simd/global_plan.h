@@ -21,16 +21,16 @@
 
 namespace pentago::detail {
 
-struct global_stage {
+struct global_stage_t {
   bool bits = false, bytes = false;       // whether this stage moves bits within bytes / bytes
   uint64_t bit_matrix = 0;                // gf2p8affineqb matrix: byte 7 - b selects output bit b
   std::array<uint8_t, 32> byte_source{};  // output byte j is input byte byte_source[j]
 };
 
-struct global_plan {
+struct global_plan_t {
   bool pre_negate_axis1 = false;
   int transposes = 0;  // each stage but the last is followed by a transpose
-  global_stage stages[3];
+  global_stage_t stages[3];
 };
 
 // Axis j of the result holds old axis perm[j] under global symmetry g (as its quadrants move:
@@ -55,7 +55,7 @@ consteval int transpose_position(int p) {
 // Digit a of index x negated: (hi, lo) -> (hi ^ lo, lo).
 consteval int negate_axis(int x, int a) { return x ^ (x >> 2 * a & 1) << (2 * a + 1); }
 
-struct layout {
+struct layout_t {
   std::array<int, 256> source{};  // position -> original bit
 };
 
@@ -69,21 +69,21 @@ consteval int route(int x, const std::array<int, 8>& order, int negated) {
   return p;
 }
 
-consteval layout routed(const std::array<int, 8>& order, int negated) {
-  layout l;
+consteval layout_t routed(const std::array<int, 8>& order, int negated) {
+  layout_t l;
   for (int x = 0; x < 256; x++) l.source[route(x, order, negated)] = x;
   return l;
 }
 
-consteval layout transposed(const layout& l) {
-  layout t;
+consteval layout_t transposed(const layout_t& l) {
+  layout_t t;
   for (int p = 0; p < 256; p++) t.source[transpose_position(p)] = l.source[p];
   return t;
 }
 
 // The stage taking layout `from` to layout `to`; it must move bits within bytes by one map and
 // bytes by another.
-consteval global_stage stage_between(const layout& from, const layout& to) {
+consteval global_stage_t stage_between(const layout_t& from, const layout_t& to) {
   std::array<int, 256> where{};  // original bit -> position in `to`
   for (int p = 0; p < 256; p++) where[to.source[p]] = p;
   int bit_to[8], byte_to[32];
@@ -92,7 +92,7 @@ consteval global_stage stage_between(const layout& from, const layout& to) {
     bit_to[p & 7] = q & 7;
     byte_to[p >> 3] = q >> 3;
   }
-  global_stage s;
+  global_stage_t s;
   for (int p = 0; p < 256; p++)
     if (where[from.source[p]] != (byte_to[p >> 3] << 3 | bit_to[p & 7]))
       throw "a stage would move a bit between the low and the high side";
@@ -124,7 +124,7 @@ consteval std::array<int, 8> transposed_order(const std::array<int, 8>& order) {
 
 }  // namespace global_planning
 
-consteval global_plan plan_global(int g) {
+consteval global_plan_t plan_global(int g) {
   using namespace global_planning;
   const std::array<int, 4> perm = global_axis_permutation(g);
   const bool reflect = g & 4;
@@ -174,7 +174,7 @@ consteval global_plan plan_global(int g) {
   orders[stages - 1] = final_order;
 
   // Negate each axis in the first stage where its two bits lie on one side, before and after.
-  global_plan plan;
+  global_plan_t plan;
   plan.transposes = stages - 1;
   int done = 0;
   std::array<int, 8> before{0, 1, 2, 3, 4, 5, 6, 7};
@@ -190,9 +190,9 @@ consteval global_plan plan_global(int g) {
     plan.pre_negate_axis1 = true;
     for (int s = 0; s < stages; s++) now[s] |= 2;
   }
-  layout current = routed({0, 1, 2, 3, 4, 5, 6, 7}, plan.pre_negate_axis1 ? 2 : 0);
+  layout_t current = routed({0, 1, 2, 3, 4, 5, 6, 7}, plan.pre_negate_axis1 ? 2 : 0);
   for (int s = 0; s < stages; s++) {
-    const layout next = routed(orders[s], now[s]);
+    const layout_t next = routed(orders[s], now[s]);
     plan.stages[s] = stage_between(current, next);
     current = s + 1 < stages ? transposed(next) : next;
   }

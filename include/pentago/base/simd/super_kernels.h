@@ -127,34 +127,35 @@ void wins_kernel(side_t side, super_t& out) {
 // The global part of a symmetry: a permutation of the axes (as the quadrants move), then, if
 // it reflects, every axis negated. Written as a fixed list of elementary steps per global.
 
-enum class step { swap01, swap02, swap12, swap23, neg0, neg1, neg2, neg3 };
+enum class step_t { swap01, swap02, swap12, swap23, neg0, neg1, neg2, neg3 };
 
-struct global_steps {
+struct global_steps_t {
   int count = 0;
-  step steps[16] = {};
+  step_t steps[16] = {};
 };
 
-consteval global_steps make_global_steps(int g) {
+consteval global_steps_t make_global_steps(int g) {
   std::array<int, 4> perm = global_axis_permutation(g);
-  global_steps r;
+  global_steps_t r;
   // Axis transpositions sorting the identity into perm; those with axis 3 go through axis 2.
   int cur[4] = {0, 1, 2, 3};
   for (int p = 0; p < 4; p++) {
     int q = p;
     while (cur[q] != perm[p]) q++;
     if (q == p) continue;
-    const step to2 = p == 0 ? step::swap02 : step::swap12;
+    const step_t to2 = p == 0 ? step_t::swap02 : step_t::swap12;
     if (q == 3 && p < 2) {
       r.steps[r.count++] = to2;
-      r.steps[r.count++] = step::swap23;
+      r.steps[r.count++] = step_t::swap23;
       r.steps[r.count++] = to2;
     } else {
-      r.steps[r.count++] = q == 3 ? step::swap23 : q == 2 ? to2 : step::swap01;
+      r.steps[r.count++] = q == 3 ? step_t::swap23 : q == 2 ? to2 : step_t::swap01;
     }
     std::swap(cur[p], cur[q]);
   }
   if (g & 4)
-    for (step s : {step::neg0, step::neg1, step::neg2, step::neg3}) r.steps[r.count++] = s;
+    for (step_t s : {step_t::neg0, step_t::neg1, step_t::neg2, step_t::neg3})
+      r.steps[r.count++] = s;
   return r;
 }
 
@@ -180,22 +181,22 @@ PENTAGO_INLINE V swap_axes(V v) {
   return delta_swap<(2 << 2 * q) - (2 << 2 * p), swap_mask(2 * p + 1, 2 * q + 1)>(v);
 }
 
-template <step s, class V>
+template <step_t s, class V>
 PENTAGO_INLINE V apply_step(V v) {
-  if constexpr (s == step::swap01) return swap_axes<0, 1>(v);
-  if constexpr (s == step::swap02) return swap_axes<0, 2>(v);
-  if constexpr (s == step::swap12) return swap_axes<1, 2>(v);
-  if constexpr (s == step::swap23) return transpose_groups(v);
+  if constexpr (s == step_t::swap01) return swap_axes<0, 1>(v);
+  if constexpr (s == step_t::swap02) return swap_axes<0, 2>(v);
+  if constexpr (s == step_t::swap12) return swap_axes<1, 2>(v);
+  if constexpr (s == step_t::swap23) return transpose_groups(v);
   // Negation g -> -g swaps coordinates 1 and 3 (bit 2a set and 2a + 1 clear, 2 << 2a apart).
-  if constexpr (s == step::neg0) return delta_swap<2, swap_mask(0, 1)>(v);
-  if constexpr (s == step::neg1) return delta_swap<8, swap_mask(2, 3)>(v);
-  if constexpr (s == step::neg2) return groups<0, 3, 2, 1>(v);
-  if constexpr (s == step::neg3) return words<0, 3, 2, 1>(v);
+  if constexpr (s == step_t::neg0) return delta_swap<2, swap_mask(0, 1)>(v);
+  if constexpr (s == step_t::neg1) return delta_swap<8, swap_mask(2, 3)>(v);
+  if constexpr (s == step_t::neg2) return groups<0, 3, 2, 1>(v);
+  if constexpr (s == step_t::neg3) return words<0, 3, 2, 1>(v);
 }
 
 template <int g, class V, size_t... i>
 PENTAGO_INLINE V apply_global_steps(V v, std::index_sequence<i...>) {
-  constexpr global_steps steps = make_global_steps(g);
+  constexpr global_steps_t steps = make_global_steps(g);
   ((v = apply_step<steps.steps[i]>(v)), ...);
   return v;
 }
@@ -239,8 +240,8 @@ void transform_kernel(symmetry_t s, const super_t& in, super_t& out) {
 }
 
 template <class V>
-constexpr super_kernels make_kernels() {
-  return super_kernels{rmax_kernel<V>, wins_kernel<V>, transform_kernel<V>};
+constexpr super_kernels_t make_kernels() {
+  return super_kernels_t{rmax_kernel<V>, wins_kernel<V>, transform_kernel<V>};
 }
 
 }  // namespace pentago::simd::PENTAGO_ISA

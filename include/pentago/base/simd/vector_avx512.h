@@ -24,64 +24,66 @@ constexpr std::array<std::array<uint32_t, 16>, 4> pair_rotate_words = []() const
 }
 ();
 
-struct vec_pair512 {
+struct vec_pair512_t {
   __m512i v;
   static constexpr bool has_nibble_map = true;
 
   // (low, high) = (pair.win, pair.notlose): a superinfo_t's 64 bytes in order.
-  static vec_pair512 load(const superinfo_t& pair) {
+  static vec_pair512_t load(const superinfo_t& pair) {
     return {_mm512_loadu_si512(static_cast<const void*>(&pair))};
   }
   // One super in both halves, and the low half back (transform_kernel over a single super).
-  static vec_pair512 load(const super_t& s) {
+  static vec_pair512_t load(const super_t& s) {
     return {_mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s.w)))};
   }
   void store(super_t& s) const { low().store(s); }
-  vec_avx2 low() const { return {_mm512_castsi512_si256(v)}; }
-  vec_avx2 high() const { return {_mm512_extracti64x4_epi64(v, 1)}; }
-  static vec_pair512 zero() { return {_mm512_setzero_si512()}; }
-  static vec_pair512 ones() { return {_mm512_set1_epi64(-1)}; }
-  static vec_pair512 splat(uint64_t x) { return {_mm512_set1_epi64((long long)x)}; }
-  friend vec_pair512 operator&(vec_pair512 a, vec_pair512 b) {
+  vec_avx2_t low() const { return {_mm512_castsi512_si256(v)}; }
+  vec_avx2_t high() const { return {_mm512_extracti64x4_epi64(v, 1)}; }
+  static vec_pair512_t zero() { return {_mm512_setzero_si512()}; }
+  static vec_pair512_t ones() { return {_mm512_set1_epi64(-1)}; }
+  static vec_pair512_t splat(uint64_t x) { return {_mm512_set1_epi64((long long)x)}; }
+  friend vec_pair512_t operator&(vec_pair512_t a, vec_pair512_t b) {
     return {_mm512_and_si512(a.v, b.v)};
   }
-  friend vec_pair512 operator|(vec_pair512 a, vec_pair512 b) { return {_mm512_or_si512(a.v, b.v)}; }
-  friend vec_pair512 operator^(vec_pair512 a, vec_pair512 b) {
+  friend vec_pair512_t operator|(vec_pair512_t a, vec_pair512_t b) {
+    return {_mm512_or_si512(a.v, b.v)};
+  }
+  friend vec_pair512_t operator^(vec_pair512_t a, vec_pair512_t b) {
     return {_mm512_xor_si512(a.v, b.v)};
   }
-  friend vec_pair512 andnot(vec_pair512 a, vec_pair512 b) {
+  friend vec_pair512_t andnot(vec_pair512_t a, vec_pair512_t b) {
     return {_mm512_andnot_si512(a.v, b.v)};
   }
   // Shifts by a count in a register (0..64 / 0..16; the full width gives 0, as on AVX2).
-  friend vec_pair512 shl64(vec_pair512 a, int r) {
+  friend vec_pair512_t shl64(vec_pair512_t a, int r) {
     return {_mm512_sll_epi64(a.v, _mm_cvtsi32_si128(r))};
   }
-  friend vec_pair512 shr64(vec_pair512 a, int r) {
+  friend vec_pair512_t shr64(vec_pair512_t a, int r) {
     return {_mm512_srl_epi64(a.v, _mm_cvtsi32_si128(r))};
   }
-  friend vec_pair512 shl16(vec_pair512 a, int r) {
+  friend vec_pair512_t shl16(vec_pair512_t a, int r) {
     return {_mm512_sll_epi16(a.v, _mm_cvtsi32_si128(r))};
   }
-  friend vec_pair512 shr16(vec_pair512 a, int r) {
+  friend vec_pair512_t shr16(vec_pair512_t a, int r) {
     return {_mm512_srl_epi16(a.v, _mm_cvtsi32_si128(r))};
   }
 
   template <int p0, int p1, int p2, int p3>
-  friend vec_pair512 groups(vec_pair512 a) {
+  friend vec_pair512_t groups(vec_pair512_t a) {
     constexpr uint64_t w = detail::group_shuffle_word(p0, p1, p2, p3);
     constexpr uint64_t w8 = w + 0x0808080808080808ULL;
     return {_mm512_shuffle_epi8(a.v, _mm512_set_epi64(w8, w, w8, w, w8, w, w8, w))};
   }
   template <int p0, int p1, int p2, int p3>
-  friend vec_pair512 words(vec_pair512 a) {
+  friend vec_pair512_t words(vec_pair512_t a) {
     // The immediate form of vpermq permutes within each 256-bit half.
     return {_mm512_permutex_epi64(a.v, p0 | p1 << 2 | p2 << 4 | p3 << 6)};
   }
-  friend vec_pair512 rotr_words(vec_pair512 a, int k) {
+  friend vec_pair512_t rotr_words(vec_pair512_t a, int k) {
     const __m512i idx = _mm512_loadu_si512(pair_rotate_words[k].data());
     return {_mm512_permutexvar_epi32(idx, a.v)};
   }
-  friend vec_pair512 transpose_groups(vec_pair512 a) {
+  friend vec_pair512_t transpose_groups(vec_pair512_t a) {
     const __m512i pair = _mm512_set_epi64(
         0x0f0e07060d0c0504LL, 0x0b0a030209080100LL, 0x0f0e07060d0c0504LL, 0x0b0a030209080100LL,
         0x0f0e07060d0c0504LL, 0x0b0a030209080100LL, 0x0f0e07060d0c0504LL, 0x0b0a030209080100LL);
@@ -89,7 +91,7 @@ struct vec_pair512 {
         _mm512_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15);
     return {_mm512_permutexvar_epi32(interleave, _mm512_shuffle_epi8(a.v, pair))};
   }
-  friend vec_pair512 nibble_map(vec_pair512 a, uint64_t t0, uint64_t t1) {
+  friend vec_pair512_t nibble_map(vec_pair512_t a, uint64_t t0, uint64_t t1) {
     const __m512i low = _mm512_set1_epi8(0x0f);
     const __m512i table = _mm512_set_epi64(t1, t0, t1, t0, t1, t0, t1, t0);
     const __m512i table_high =

@@ -19,13 +19,13 @@ namespace pentago::simd::PENTAGO_ISA {
 // rotates axes 2 and 3 (byte bits 1-4) and flips axis 1's high bit (byte bit 0) if f. Axis 1
 // carries from its low bit into its high bit when k1 is odd: the output bits whose axis-1 low
 // bit is set (bits 4-7 of a byte) then come from the byte with the other high-bit flip.
-struct pair_shift_tables {
+struct pair_shift_tables_t {
   uint64_t bit_matrix[8];
   std::array<uint8_t, 64> byte_source[32];
 };
 
-constexpr pair_shift_tables pair_shift = []() consteval {
-  pair_shift_tables t{};
+constexpr pair_shift_tables_t pair_shift = []() consteval {
+  pair_shift_tables_t t{};
   for (int k = 0; k < 8; k++)
     for (int b = 0; b < 8; b++) {
       const int source = ((b >> 2 ^ k >> 2) & 1) << 2 | ((b & 3) + (k & 3)) % 4;
@@ -42,7 +42,7 @@ constexpr pair_shift_tables pair_shift = []() consteval {
 }
 ();
 
-PENTAGO_INLINE vec_pair512 shift_all(vec_pair512 x, int local) {
+PENTAGO_INLINE vec_pair512_t shift_all(vec_pair512_t x, int local) {
   const int k0 = local & 3, k1 = local >> 2 & 3, k23 = local >> 4 & 15;
   const __m512i v = _mm512_gf2p8affine_epi64_epi8(
       x.v, _mm512_set1_epi64((long long)pair_shift.bit_matrix[k0 | (k1 & 1) << 2]), 0);
@@ -57,8 +57,8 @@ PENTAGO_INLINE vec_pair512 shift_all(vec_pair512 x, int local) {
 }
 
 template <int g>
-struct global_tables {
-  static constexpr detail::global_plan plan = detail::plan_global(g);
+struct global_tables_t {
+  static constexpr detail::global_plan_t plan = detail::plan_global(g);
   // Per stage, vpermb indices applying the stage's byte map to both halves of the pair.
   static constexpr auto byte_indices = []() consteval {
     std::array<std::array<uint8_t, 64>, 3> t{};
@@ -74,12 +74,12 @@ struct global_tables {
 
 template <int g, int s>
 PENTAGO_INLINE __m512i global_stage_apply(__m512i v) {
-  constexpr detail::global_stage stage = global_tables<g>::plan.stages[s];
+  constexpr detail::global_stage_t stage = global_tables_t<g>::plan.stages[s];
   if constexpr (stage.bits)
     v = _mm512_gf2p8affine_epi64_epi8(v, _mm512_set1_epi64((long long)stage.bit_matrix), 0);
   if constexpr (stage.bytes)
-    v = _mm512_permutexvar_epi8(_mm512_loadu_si512(global_tables<g>::byte_indices[s].data()), v);
-  if constexpr (s < global_tables<g>::plan.transposes) {
+    v = _mm512_permutexvar_epi8(_mm512_loadu_si512(global_tables_t<g>::byte_indices[s].data()), v);
+  if constexpr (s < global_tables_t<g>::plan.transposes) {
     // Each word as an 8x8 bit matrix times the unit vectors: its transpose (global_plan.h).
     v = _mm512_gf2p8affine_epi64_epi8(_mm512_set1_epi64(0x8040201008040201LL), v, 0);
     return global_stage_apply<g, s + 1>(v);
@@ -89,9 +89,9 @@ PENTAGO_INLINE __m512i global_stage_apply(__m512i v) {
 
 // More specialized than super_kernels.h's global_part, so the pair's calls take this one.
 template <int g>
-PENTAGO_INLINE vec_pair512 global_part(vec_pair512 x) {
+PENTAGO_INLINE vec_pair512_t global_part(vec_pair512_t x) {
   __m512i v = x.v;
-  if constexpr (global_tables<g>::plan.pre_negate_axis1) {
+  if constexpr (global_tables_t<g>::plan.pre_negate_axis1) {
     // Bits 4-7 of every byte (axis 1's low bit set) trade places with the neighbouring byte's.
     constexpr long long low = 0x0607040502030001LL, high = 0x0e0f0c0d0a0b0809LL;
     const __m512i neighbour =

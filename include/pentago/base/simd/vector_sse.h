@@ -15,65 +15,65 @@ inline __m128i pick(__m128i x, __m128i y) {
   return _mm_castpd_si128(_mm_shuffle_pd(_mm_castsi128_pd(x), _mm_castsi128_pd(y), i | k << 1));
 }
 
-struct vec_sse {
+struct vec_sse_t {
   __m128i lo, hi;  // words (0, 1) and (2, 3)
   static constexpr bool has_nibble_map = true;
 
-  static vec_sse load(const super_t& s) {
+  static vec_sse_t load(const super_t& s) {
     return {_mm_loadu_si128((const __m128i*)s.w), _mm_loadu_si128((const __m128i*)(s.w + 2))};
   }
   void store(super_t& s) const {
     _mm_storeu_si128((__m128i*)s.w, lo);
     _mm_storeu_si128((__m128i*)(s.w + 2), hi);
   }
-  static vec_sse zero() { return {_mm_setzero_si128(), _mm_setzero_si128()}; }
-  static vec_sse ones() { return splat(~uint64_t(0)); }
-  static vec_sse splat(uint64_t x) {
+  static vec_sse_t zero() { return {_mm_setzero_si128(), _mm_setzero_si128()}; }
+  static vec_sse_t ones() { return splat(~uint64_t(0)); }
+  static vec_sse_t splat(uint64_t x) {
     const __m128i v = _mm_set1_epi64x((long long)x);
     return {v, v};
   }
-  friend vec_sse operator&(vec_sse a, vec_sse b) {
+  friend vec_sse_t operator&(vec_sse_t a, vec_sse_t b) {
     return {_mm_and_si128(a.lo, b.lo), _mm_and_si128(a.hi, b.hi)};
   }
-  friend vec_sse operator|(vec_sse a, vec_sse b) {
+  friend vec_sse_t operator|(vec_sse_t a, vec_sse_t b) {
     return {_mm_or_si128(a.lo, b.lo), _mm_or_si128(a.hi, b.hi)};
   }
-  friend vec_sse operator^(vec_sse a, vec_sse b) {
+  friend vec_sse_t operator^(vec_sse_t a, vec_sse_t b) {
     return {_mm_xor_si128(a.lo, b.lo), _mm_xor_si128(a.hi, b.hi)};
   }
-  friend vec_sse andnot(vec_sse a, vec_sse b) {
+  friend vec_sse_t andnot(vec_sse_t a, vec_sse_t b) {
     return {_mm_andnot_si128(a.lo, b.lo), _mm_andnot_si128(a.hi, b.hi)};
   }
-  friend vec_sse shl64(vec_sse a, int r) {
+  friend vec_sse_t shl64(vec_sse_t a, int r) {
     return {_mm_slli_epi64(a.lo, r), _mm_slli_epi64(a.hi, r)};
   }
-  friend vec_sse shr64(vec_sse a, int r) {
+  friend vec_sse_t shr64(vec_sse_t a, int r) {
     return {_mm_srli_epi64(a.lo, r), _mm_srli_epi64(a.hi, r)};
   }
-  friend vec_sse shl16(vec_sse a, int r) {
+  friend vec_sse_t shl16(vec_sse_t a, int r) {
     return {_mm_slli_epi16(a.lo, r), _mm_slli_epi16(a.hi, r)};
   }
-  friend vec_sse shr16(vec_sse a, int r) {
+  friend vec_sse_t shr16(vec_sse_t a, int r) {
     return {_mm_srli_epi16(a.lo, r), _mm_srli_epi16(a.hi, r)};
   }
 
   template <int p0, int p1, int p2, int p3>
-  friend vec_sse groups(vec_sse a) {
+  friend vec_sse_t groups(vec_sse_t a) {
     constexpr uint64_t w = detail::group_shuffle_word(p0, p1, p2, p3);
     const __m128i m = _mm_set_epi64x(w + 0x0808080808080808ULL, w);
     return {_mm_shuffle_epi8(a.lo, m), _mm_shuffle_epi8(a.hi, m)};
   }
   // Word p of the super as its half and the position in it.
   template <int p>
-  static __m128i half(vec_sse a) {
+  static __m128i half(vec_sse_t a) {
     return p < 2 ? a.lo : a.hi;
   }
   template <int p0, int p1, int p2, int p3>
-  friend vec_sse words(vec_sse a) {
+  friend vec_sse_t words(vec_sse_t a) {
     return {pick<p0 & 1, p1 & 1>(half<p0>(a), half<p1>(a)),
             pick<p2 & 1, p3 & 1>(half<p2>(a), half<p3>(a))};
   }
-  friend vec_sse rotr_words(vec_sse a, int k) {
+  friend vec_sse_t rotr_words(vec_sse_t a, int k) {
     switch (k & 3) {
       case 0:
         return a;
@@ -85,12 +85,12 @@ struct vec_sse {
         return {_mm_alignr_epi8(a.lo, a.hi, 8), _mm_alignr_epi8(a.hi, a.lo, 8)};
     }
   }
-  friend vec_sse transpose_groups(vec_sse a) {
+  friend vec_sse_t transpose_groups(vec_sse_t a) {
     // Rows are words (4 groups each): the classic two-round 16-bit unpack transpose.
     const __m128i x = _mm_unpacklo_epi16(a.lo, a.hi), y = _mm_unpackhi_epi16(a.lo, a.hi);
     return {_mm_unpacklo_epi16(x, y), _mm_unpackhi_epi16(x, y)};
   }
-  friend vec_sse nibble_map(vec_sse a, uint64_t t0, uint64_t t1) {
+  friend vec_sse_t nibble_map(vec_sse_t a, uint64_t t0, uint64_t t1) {
     const __m128i low = _mm_set1_epi8(0x0f);
     const __m128i table = _mm_set_epi64x(t1, t0), table_high = _mm_set_epi64x(t1 << 4, t0 << 4);
     auto map = [&](__m128i x) {
