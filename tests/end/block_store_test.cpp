@@ -67,14 +67,28 @@ std::vector<contribution_t> random_contributions(const std::vector<section_t>& s
   return contributions;
 }
 
+// Every block of slice 5 with its random contributions and expected values, and the generator
+// that drew them (for the test's further draws).
+struct random_slice_t {
+  std::vector<section_t> sections;
+  std::vector<block_key_t> keys;
+  std::vector<std::vector<superinfo_t>> expected;
+  std::vector<contribution_t> contributions;
+  std::mt19937_64 rng;
+};
+
+random_slice_t make_random_slice(uint64_t seed) {
+  random_slice_t r{slice_sections(5), {}, {}, {}, std::mt19937_64(seed)};
+  r.keys = all_block_keys(r.sections);
+  r.contributions = random_contributions(r.sections, r.keys, r.rng, r.expected);
+  return r;
+}
+
 }  // namespace
 
 TEST(block_store, random_merge_orders_give_the_same_blocks) {
-  const auto sections = slice_sections(5);
-  const std::vector<block_key_t> keys = all_block_keys(sections);
-  std::mt19937_64 rng(99);
-  std::vector<std::vector<superinfo_t>> expected;
-  const auto contributions = random_contributions(sections, keys, rng, expected);
+  random_slice_t slice = make_random_slice(99);
+  auto& [sections, keys, expected, contributions, rng] = slice;
   std::vector<section_counts_t> first_counts;
   std::vector<sample_t> first_samples;
   for (int trial = 0; trial < 9; trial++) {
@@ -156,11 +170,8 @@ TEST(block_store, random_merge_orders_give_the_same_blocks) {
 // at the reserve ratio and the margin (16 MiB in arenas under 128 MiB): all of them in a large
 // arena, some in a smaller one, none with a zero ratio; every block reads back the same.
 TEST(block_store, complete_blocks_stay_uncompressed_where_the_arena_has_room) {
-  const auto sections = slice_sections(5);
-  const std::vector<block_key_t> keys = all_block_keys(sections);
-  std::mt19937_64 rng(7);
-  std::vector<std::vector<superinfo_t>> expected;
-  const auto contributions = random_contributions(sections, keys, rng, expected);
+  const random_slice_t slice = make_random_slice(7);
+  const auto& [sections, keys, expected, contributions, rng] = slice;
   uint64_t all_raw = 0;
   for (const auto& e : expected) all_raw += raw_block_bytes(e.size());
   const size_t margin = size_t(16) << 20;
