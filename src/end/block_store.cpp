@@ -139,13 +139,13 @@ void block_store_t::store_compressed(int flat, std::span<superinfo_t> values, bl
 
 bool block_store_t::room_for_raw(size_t nodes) const {
   if (raw_reserve_ratio_ <= 0) return false;
-  // Room for this block, the rest of the store at the planned ratio and a margin of an eighth
+  // Room for this block, the rest of the store at the planned ratio and a margin of a sixteenth
   // of the arena (at least 16 MiB), so that collections stay rare: each slides the live data.
   const uint64_t need = raw_block_bytes(nodes);
   const uint64_t rest = unstored_nodes_.load(std::memory_order_relaxed) - nodes;
   const double reserve = raw_reserve_ratio_ * 64 * double(rest);
   const uint64_t limit = heap_.limit();
-  const uint64_t margin = std::max<uint64_t>(limit / 8, uint64_t(16) << 20);
+  const uint64_t margin = std::max<uint64_t>(limit / 16, uint64_t(16) << 20);
   return double(heap_.live_bytes() + need + margin) + reserve <= double(limit);
 }
 

@@ -167,7 +167,7 @@ TEST(block_store, random_merge_orders_give_the_same_blocks) {
 }
 
 // Complete blocks are kept uncompressed while the arena has room beyond the rest of the store
-// at the reserve ratio and the margin (16 MiB in arenas under 128 MiB): all of them in a large
+// at the reserve ratio and the margin (16 MiB in arenas under 256 MiB): all of them in a large
 // arena, some in a smaller one, none with a zero ratio; every block reads back the same.
 TEST(block_store, complete_blocks_stay_uncompressed_where_the_arena_has_room) {
   const random_slice_t slice = make_random_slice(7);
