@@ -125,7 +125,7 @@ recorded_run_t read_run_record(const std::string& path) {
         throw pentago_error_t("unknown record '" + kind + "'");
       }
     } catch (const std::exception& e) {
-      // json::parse_error messages are one line; keep them short.
+      // json_t::parse_error messages are one line; keep them short.
       std::string reason = e.what();
       if (reason.size() > 200) reason = reason.substr(0, 200) + "...";
       run.problems.push_back(where + reason);

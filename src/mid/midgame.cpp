@@ -67,7 +67,7 @@ struct root_info_t {
   int spot_bit[36] = {};
   side_t first = 0, second = 0;  // the colour placing at layer 0, and the other
   int parity0 = 0;               // halfsuper class of layer 0: 1 when the root must rotate
-  const std::function<bool()>* cancelled = nullptr;  // midgame_options::cancelled, if set
+  const std::function<bool()>* cancelled = nullptr;  // midgame_options_t::cancelled, if set
 
   side_t side_of(uint32_t spot_mask) const {
     side_t s = 0;

@@ -216,7 +216,7 @@ class flow_t {
 
   // ---- Receiving output contributions for our blocks --------------------------------------
   // Other ranks' output blocks wait here, uncompressed, until they are merged into the store:
-  // the plan gives them as much memory as this rank's own lines (flow_limits::line_memory
+  // the plan gives them as much memory as this rank's own lines (flow_limits_t::line_memory
   // holds both halves), so receives are posted only while their buffers fit in that half.
   uint64_t incoming_budget() const { return std::max(limits_.line_memory / 2, buffer_bytes_); }
   void top_up_output_receives() {

@@ -10,7 +10,7 @@
 //   collection moves it to the top of the heap), or a stored slice's room for uncompressed
 //   complete blocks (its incomplete blocks need it more).
 // While anything is lent, a write that finds no room in the arena takes back lent pages the
-// pool has not carved yet (buffer_pool::give_back_lent) rather than be refused.
+// pool has not carved yet (buffer_pool_t::give_back_lent) rather than be refused.
 #pragma once
 #include <atomic>
 #include <cstdint>

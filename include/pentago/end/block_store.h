@@ -52,7 +52,7 @@ struct block_store_options_t {
   int samples_per_section = 0;
   block_codec_t codec = block_codec_t::snappy;  // complete blocks
   // Incomplete blocks that hold no partial buffer (LZ4 for a dropped slice where the plan fits
-  // with it: run_plan::partial_codec).
+  // with it: run_plan_t::partial_codec).
   block_codec_t partial_codec = block_codec_t::snappy;
   // Complete blocks are kept uncompressed (fast_store_raw: no codec to store or read them)
   // while the arena has room for them beyond what the store's blocks still to come need at
@@ -128,7 +128,7 @@ class block_store_t {
   bool drops_complete_blocks() const { return drop_complete_; }
   // While this (dropped) slice runs, the arena space that the slice above frees as its inputs
   // are released goes to the partial pool: when the pool runs dry, the store asks `lending`
-  // (which owns the protocol and its reserve: arena_lending::lend_freed) for a step. `lending`
+  // (which owns the protocol and its reserve: arena_lending_t::lend_freed) for a step. `lending`
   // must join this store's heap and pool. Call before the first write; needs a pool.
   void lend_freed_arena(arena_lending_t& lending);
   uint64_t arena_lent_bytes() const;  // given to the pool during this store's slice
@@ -140,7 +140,7 @@ class block_store_t {
   uint64_t compressed_bytes() const;
   uint64_t peak_held_bytes() const { return peak_held_.load(); }  // compressed, high water
   uint64_t uncompressed_bytes() const { return uncompressed_bytes_; }
-  // Complete blocks stored uncompressed (block_store_options::raw_reserve_ratio): their bytes
+  // Complete blocks stored uncompressed (block_store_options_t::raw_reserve_ratio): their bytes
   // in the store when it froze, and the compressed share of the blocks that went through the
   // codec (held bytes over their uncompressed bytes; 0 if none did). Before any release.
   uint64_t raw_bytes() const { return raw_bytes_.load(); }

@@ -64,7 +64,7 @@ struct compacting_store_stats_t {
   uint64_t moved_bytes = 0;               // total bytes moved by collections
   double free_ratio = 1;                  // (heap_size - live_bytes) / heap_size
   double last_collection_free_ratio = 1;  // free ratio right after the last collection
-  size_t limit = 0;                       // compacting_store::limit
+  size_t limit = 0;                       // compacting_store_t::limit
   uint64_t limit_raises = 0;              // writes that raised a lowered limit back
 };
 

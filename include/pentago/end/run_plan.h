@@ -100,7 +100,7 @@ struct run_plan_t {
   uint64_t line_bytes = 0;      // lines in flight (inputs and outputs)
   uint64_t min_line_bytes = 0;  // the least that keeps two of the largest lines in flight
   uint64_t partial_bytes = 0;   // uncompressed incomplete blocks, from what is left
-  // Arena room for complete blocks kept uncompressed (block_store_options::raw_reserve_ratio):
+  // Arena room for complete blocks kept uncompressed (block_store_options_t::raw_reserve_ratio):
   // what is left beyond the partial pool's need at the incomplete peak of every computed slice.
   // It is part of arena_bytes; a dropped slice lends it to the pool as its inputs leave.
   uint64_t raw_bytes = 0;
@@ -120,7 +120,7 @@ struct run_plan_t {
   // it (the calibrated shape anchored on the measured slice, as slice 35's sample anchors it
   // at the start), at most arena_bytes (all of it at the plan's largest pair and scale 1).
   // The slice loop lends the difference to the partial pool for slice n and takes it back
-  // before slice n-1 (arena_lending::lend_top, reclaim): a slice whose pair is smaller
+  // before slice n-1 (arena_lending_t::lend_top, reclaim): a slice whose pair is smaller
   // than the largest holds more of its incomplete blocks uncompressed.
   uint64_t arena_bytes_for(int n, double scale) const;
 };

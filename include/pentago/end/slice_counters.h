@@ -3,7 +3,7 @@
 // run record puts it, which runs measure it, the log's words for it). The MPI reduction, the log
 // line, the run record (run.jsonl) and scripts/plot-run's checks all go through the table, so a
 // new counter is a field and a row here, the line that measures it (measure_slice_counters, or
-// mpi_computer::measure for the flow's) and its description in docs/tools.md.
+// mpi_computer_t::measure for the flow's) and its description in docs/tools.md.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -24,7 +24,7 @@ struct slice_counters_t {
   // MPI: compressed input bytes received, output blocks sent to other ranks.
   uint64_t traffic_bytes_in = 0, output_blocks_sent = 0;
   // Input blocks of the slice above read on their own rank, and those read from the input cache
-  // instead of decoded (block_store::read_input).
+  // instead of decoded (block_store_t::read_input).
   uint64_t input_reads = 0, input_cache_hits = 0;
   uint64_t resident_high_water = 0;  // VmHWM
   uint64_t store_bytes = 0;          // the store's high water
@@ -33,12 +33,12 @@ struct slice_counters_t {
   uint64_t arena_live = 0, arena_touched = 0, arena_bytes = 0, arena_limit_raises = 0;
   // Partial blocks held uncompressed, and the pool's budget (the plan's plus what was lent).
   uint64_t partial_bytes = 0, partial_plan_bytes = 0;
-  // Of the budget, what the arena lent during the slice (block_store::lend_freed_arena).
+  // Of the budget, what the arena lent during the slice (block_store_t::lend_freed_arena).
   uint64_t arena_lent_in_slice = 0;
   // Contributions compressed into incomplete blocks, and partial blocks compressed to free
-  // their buffer (block_store::partial_recompressions, _evictions).
+  // their buffer (block_store_t::partial_recompressions, _evictions).
   uint64_t partial_recompressions = 0, partial_evictions = 0;
-  // Complete blocks kept uncompressed in the arena, bytes (block_store::raw_bytes).
+  // Complete blocks kept uncompressed in the arena, bytes (block_store_t::raw_bytes).
   uint64_t raw_block_bytes = 0;
   // MPI: lines in flight and other ranks' outputs waiting, at most.
   uint64_t line_bytes = 0;

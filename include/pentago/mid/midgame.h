@@ -28,7 +28,7 @@ struct midgame_options_t {
   std::function<bool()> cancelled;
 };
 
-// A solve stopped by midgame_options::cancelled.
+// A solve stopped by midgame_options_t::cancelled.
 struct midgame_cancelled_t : pentago_error_t {
   midgame_cancelled_t() : pentago_error_t("the midgame solve was cancelled") {}
 };
@@ -40,7 +40,7 @@ uint64_t midgame_default_workspace_limit();
 // (-1 loss, 0 tie, 1 win) is for the player to move at that board; for a to_rotate board, the
 // player who placed and must now rotate.
 //
-// `distance` (with midgame_options::distance): the turns to the end of the game with perfect
+// `distance` (with midgame_options_t::distance): the turns to the end of the game with perfect
 // play, a turn being a placement and its rotation and the current one counting as one (for a
 // board to rotate, its rotation is that turn): the fewest the winner can force, the most the
 // loser can hold out. 0 for a finished board, -1 for a tie or when not asked for.

@@ -31,7 +31,7 @@ struct flow_stats_t {
   uint64_t input_bytes = 0;   // compressed input block bytes received (the per-slice traffic)
   uint64_t outputs_sent = 0;  // output blocks sent to their owners
   // The most line memory held at once: own lines in flight plus other ranks' outputs waiting
-  // to be merged (at most flow_limits::line_memory).
+  // to be merged (at most flow_limits_t::line_memory).
   uint64_t line_bytes_high_water = 0;
 };
 

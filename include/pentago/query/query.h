@@ -84,13 +84,13 @@ struct query_stats_t {
 // A --timeout value: a number of seconds in (0, 86400]; throws usage_error naming the option.
 double parse_timeout_option(const std::string& option, const std::string& value);
 
-// How a position is answered, decided before any work (query_engine::route): from the cache
+// How a position is answered, decided before any work (query_engine_t::route): from the cache
 // of answers, by the rules (a finished game), from the databases (its children's slice covers
 // every child), by the midgame solver, with its own value only (a position to place whose own
 // slice is held but whose children's is not), or not at all.
 enum class route_kind_t { cached, rules, database, midgame, own_value_only, unanswerable };
 
-// A valid position and how it is answered: what query_engine::route gives (the only maker of
+// A valid position and how it is answered: what query_engine_t::route gives (the only maker of
 // one) and answer takes, as route decided it.
 class query_engine_t;
 struct query_route_t {
