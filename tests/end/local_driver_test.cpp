@@ -110,11 +110,13 @@ TEST(local_driver, root_44444554_matches_published_counts_and_search) {
   EXPECT_GT(check_samples(dir, 34, 35), 256);
 }
 
-// With --memory to spare, slice 34 (the one stored slice: 35 is recomputed, 33 dropped) keeps
-// every complete block uncompressed, and the arena's limit and the pool's budget still sum to
-// the plan's in every slice (lending moves memory, never adds it), and no write takes it back.
+// At 3G slice 34 (the one stored slice: 35 is recomputed, 33 dropped) keeps some of its
+// complete blocks uncompressed, as many as the plan's room holds, and compresses the rest
+// better than planned, so before slice 33 the arena lends the difference to the partial pool
+// (the two sum to the plan's in every slice), and no write takes it back.
 TEST(local_driver, root_44444454_matches_published_counts_and_search) {
-  const auto dir = run("44444454", 2, "local-44444454");
+  const auto dir =
+      run("44444454", 2, "local-44444454", 0, block_codec_t::snappy, uint64_t(3) << 30);
   EXPECT_GT(check_published_counts(dir, 33, 35), 3);
   EXPECT_GT(check_samples(dir, 33, 35), 512);
   const auto records = pentago::testing::expect_run_record(dir, "pentago-endgame-local");
@@ -129,16 +131,16 @@ TEST(local_driver, root_44444454_matches_published_counts_and_search) {
     if (i <= 2) {
       EXPECT_EQ(budget, pool);  // slices 35 and 34 have no store above them to measure
     } else {
-      EXPECT_GE(budget, pool) << i;
+      EXPECT_GT(budget, pool) << i;
       EXPECT_GE(limit, memory.at("arena_touched").get<uint64_t>()) << i;
     }
   }
   EXPECT_GT(plan.at("raw_bytes").get<uint64_t>(), 0u);
   const auto& slice34 = records[2];
   EXPECT_EQ(slice34.at("slice").get<int>(), 34);
-  EXPECT_GT(slice34.at("compression").get<double>(), 0.99)
-      << "slice 34 held compressed blocks with room to spare";
-  EXPECT_GT(slice34.at("memory").at("raw_block_bytes").get<uint64_t>(), 0u);
+  const uint64_t raw = slice34.at("memory").at("raw_block_bytes");
+  EXPECT_GT(raw, 0u);
+  EXPECT_LT(slice34.at("compression").get<double>(), 0.99) << "3G holds not all of it raw";
 }
 
 TEST(local_driver, thread_count_independence) {
