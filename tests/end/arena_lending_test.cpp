@@ -1,6 +1,6 @@
 // arena_lending: the arena's top lent to the partial pool and taken back between slices, the
-// freed arena lent once per collection during a dropped slice, and a full arena taking back
-// lent pages the pool has not carved.
+// room above the arena's data and the space its released arrays free lent while a slice runs,
+// and a full arena taking back lent pages the pool has not carved.
 #include "pentago/end/arena_lending.h"
 
 #include <gtest/gtest.h>
@@ -18,14 +18,23 @@ const size_t page = size_t(sysconf(_SC_PAGESIZE));
 
 std::vector<uint8_t> page_of(uint8_t value) { return std::vector<uint8_t>(page, value); }
 
+// An arena of 64 pages whose first `filled` arrays hold a page each (array i filled with i), an
+// empty pool of one-page buffers, and the lending between them.
+struct lending_case_t {
+  compacting_store_t arena{64 * page, 0};
+  buffer_pool_t pool{0, page / sizeof(superinfo_t)};
+  arena_lending_t lending{arena, pool};
+  const group_id_t g = arena.create_group(64);
+  explicit lending_case_t(size_t filled) {
+    for (size_t i = 0; i < filled; i++) arena.set(g, i, page_of(uint8_t(i)));
+  }
+};
+
 // Between slices: lend_top moves the top pages into the pool's budget (buffers come from
 // them), reclaim takes them back and sets the pool's budget and the arena's limit anew.
 TEST(arena_lending, lends_the_top_and_takes_it_back) {
-  compacting_store_t arena(64 * page, 0);
-  buffer_pool_t pool(0, page / sizeof(superinfo_t));
-  arena_lending_t lending(arena, pool);
-  const group_id_t g = arena.create_group(64);
-  for (size_t i = 0; i < 8; i++) arena.set(g, i, page_of(uint8_t(i)));
+  lending_case_t c(8);
+  auto& [arena, pool, lending, g] = c;
   EXPECT_EQ(lending.lend_top(16 * page), 48 * page);
   EXPECT_EQ(arena.limit(), 16 * page);
   EXPECT_EQ(pool.budget(), 48 * page);
@@ -41,8 +50,7 @@ TEST(arena_lending, lends_the_top_and_takes_it_back) {
   lending.reclaim(2 * page, 32 * page);
   EXPECT_EQ(pool.budget(), 2 * page);
   EXPECT_EQ(arena.limit(), 32 * page);
-  // The pool's buffers are its own again, not the arena's pages.
-  // The pool's budget is its own again: two buffers, then none.
+  // The pool's budget is its own again: two buffers, then none, not the arena's pages.
   superinfo_t* own[3] = {pool.take(), pool.take(), pool.take()};
   EXPECT_NE(own[0], nullptr);
   EXPECT_NE(own[1], nullptr);
@@ -63,11 +71,8 @@ TEST(arena_lending, lends_the_top_and_takes_it_back) {
 // data down to its live bytes plus the reserve; space freed below its data after a collection
 // that step() runs itself; nothing in steps of less than a 32nd of the limit; reclaim ends it.
 TEST(arena_lending, lends_the_room_above_its_data_and_collects_freed_space) {
-  compacting_store_t arena(64 * page, 0);
-  buffer_pool_t pool(0, page / sizeof(superinfo_t));
-  arena_lending_t lending(arena, pool);
-  const group_id_t g = arena.create_group(64);
-  for (size_t i = 0; i < 48; i++) arena.set(g, i, page_of(uint8_t(i)));
+  lending_case_t c(48);
+  auto& [arena, pool, lending, g] = c;
   EXPECT_FALSE(lending.step());  // not asked to lend
   lending.lend_freed(4 * page);
   EXPECT_TRUE(lending.step());
@@ -97,11 +102,8 @@ TEST(arena_lending, lends_the_room_above_its_data_and_collects_freed_space) {
 // (from the arena's end up), and the pool's budget shrinks by as much; carved pages stay the
 // pool's.
 TEST(arena_lending, a_full_arena_takes_back_uncarved_lent_pages) {
-  compacting_store_t arena(64 * page, 0);
-  buffer_pool_t pool(0, page / sizeof(superinfo_t));
-  arena_lending_t lending(arena, pool);
-  const group_id_t g = arena.create_group(64);
-  for (size_t i = 0; i < 8; i++) arena.set(g, i, page_of(uint8_t(i)));
+  lending_case_t c(8);
+  auto& [arena, pool, lending, g] = c;
   ASSERT_EQ(lending.lend_top(8 * page), 56 * page);
   superinfo_t* carved = pool.take();  // the lent chunk's last page
   ASSERT_NE(carved, nullptr);
