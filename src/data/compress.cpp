@@ -240,15 +240,25 @@ size_t fast_uncompressed_nodes(std::span<const uint8_t> compressed) {
   return length / 64;
 }
 
+namespace {
+
+// The nodes a fast-compressed buffer decodes to (its flag and recorded length checked once, by
+// fast_uncompressed_nodes), which must be `expected`.
+size_t checked_nodes(std::span<const uint8_t> compressed, size_t expected) {
+  const size_t n = fast_uncompressed_nodes(compressed);
+  if (n != expected)
+    throw pentago_error_t("fast_uncompress: decoded " + std::to_string(n) + " nodes, expected " +
+                          std::to_string(expected));
+  return n;
+}
+
+}  // namespace
+
 void fast_uncompress(std::span<const uint8_t> compressed, std::span<superinfo_t> nodes) {
   // An aligned uncompressed block is un-interleaved where it lies, without a copy.
   if (!compressed.empty() && compressed[0] == raw_block_flag &&
       reinterpret_cast<uintptr_t>(compressed.data()) % 64 == 0) {
-    const size_t n = fast_uncompressed_nodes(compressed);
-    if (n != nodes.size())
-      throw pentago_error_t("fast_uncompress: decoded " + std::to_string(n) + " nodes, expected " +
-                            std::to_string(nodes.size()));
-    if (n)
+    if (const size_t n = checked_nodes(compressed, nodes.size()))
       uninterleave_fn()(reinterpret_cast<const superinfo_t*>(compressed.data() + 64), nodes.data(),
                         n);
     return;
@@ -258,11 +268,7 @@ void fast_uncompress(std::span<const uint8_t> compressed, std::span<superinfo_t>
 }
 
 void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<superinfo_t> nodes) {
-  // The flag and the recorded length are checked once, by fast_uncompressed_nodes.
-  const size_t n = fast_uncompressed_nodes(compressed);
-  if (n != nodes.size())
-    throw pentago_error_t("fast_uncompress: decoded " + std::to_string(n) + " nodes, expected " +
-                          std::to_string(nodes.size()));
+  const size_t n = checked_nodes(compressed, nodes.size());
   const uint8_t* data = compressed.data() + 1;
   const size_t size = compressed.size() - 1;
   uint8_t* out = reinterpret_cast<uint8_t*>(nodes.data());

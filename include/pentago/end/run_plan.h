@@ -131,8 +131,9 @@ run_plan_t make_run_plan(const run_request_t& request,
 
 // The nodes of each line buffer of pentago-endgame's flow while it computes `sections` from
 // `above` (the slice before; empty for slice 35): one size holds any input block, any received
-// compressed block (fast_compress stores raw bytes where it cannot shrink them, so at most one
-// node more) and any output block behind its one-node message header.
+// compressed block (fast_compress stores raw bytes where it cannot shrink them, and a block
+// kept uncompressed is sent with its flag and padding: at most one node more) and any output block
+// behind its one-node message header.
 size_t line_buffer_nodes(std::span<const section_t> sections, std::span<const section_t> above);
 // Buffers a line holds in flight: one per output block, and with inputs two per input block
 // (the decompressed block and its receive buffer).
