@@ -1,16 +1,57 @@
-// Internal to mid: one layer of the midgame solver (its geometry and read-only tables), the job
-// of solving its rows, and the row kernels per SIMD level (midgame_rows_*.cpp).
+// Internal to mid: a root of the midgame solver, one layer (its geometry and read-only tables),
+// the job of solving its rows, the row kernels per SIMD level (midgame_rows_*.cpp), and the
+// passes-to-values driver shared by the CPU solver and the batched GPU solver.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <vector>
 
 #include "pentago/base/super.h"
 #include "pentago/mid/halfsuper.h"
 #include "pentago/mid/midgame.h"
+#include "pentago/util/worker_pool.h"
 
 namespace pentago::detail {
 
 constexpr int midgame_max_spots = 36 - midgame_min_stones;
+
+// A root to solve: its empty cells ("spots") in increasing bit order and the two colours'
+// stones.
+struct midgame_root_t {
+  board_t board = 0;
+  bool to_rotate = false;
+  int spots = 0;
+  int spot_bit[36] = {};
+  side_t first = 0, second = 0;  // the colour placing at layer 0, and the other
+  int parity0 = 0;               // halfsuper class of layer 0: 1 when the root must rotate
+
+  side_t side_of(uint32_t spot_mask) const {
+    side_t s = 0;
+    for (; spot_mask; spot_mask &= spot_mask - 1)
+      s |= side_t(1) << spot_bit[__builtin_ctz(spot_mask)];
+    return s;
+  }
+};
+
+// Checks `board` (check_board; a board to rotate needs a stone) and values it by the rules when
+// the game is over there: its one-entry list (with distance 0 for a decisive one when
+// `distance`). nullopt when it needs solving.
+std::optional<midgame_value_t> midgame_finished_root(board_t board, bool to_rotate, bool distance);
+// The root of an open board.
+midgame_root_t midgame_root(board_t board, bool to_rotate);
+
+// One single-bit pass over a batch of roots with the same spot count: layers `top` down to 0,
+// `top` a leaf (spots: the whole game). Per root, the halves of layer 0 (index 0) and layer 1
+// (1 + spot). Aggressive: the bit is "layer 0's mover wins" at even layers and "the mover does
+// not lose" at odd ones; else the reverse.
+using midgame_pass_t =
+    std::function<std::vector<std::vector<halfsuper_t>>(bool aggressive, int top)>;
+
+// The listed values (midgame_result_t::values) of every root of a batch (one spot count), from
+// the full passes and, with `distance`, the cut-off passes until every decisive entry is timed.
+std::vector<std::vector<midgame_value_t>> midgame_root_values(
+    const std::vector<midgame_root_t>& roots, bool distance, const midgame_pass_t& pass);
 
 // Geometry and read-only tables of one layer (shared by all its rows).
 struct midgame_layer_t {
@@ -30,6 +71,15 @@ struct midgame_layer_t {
   // per absolute k1-set (pairs: this class, then the other: before the rotation).
   std::vector<halfsuper_t> mover_wins, placer_wins;
 };
+
+// The tables behind halfsuper_wins_both (halfsuper.cpp), for the batched solver's device copy:
+// covered[q][mask][line], and the axis sets: quadrant 0 at parity 0 and 1, quadrants 1, 2, 3.
+void copy_halfsuper_wins_tables(uint8_t (&covered)[4][512][32], halfsuper_t (&axes)[5][16]);
+
+// The geometry of layer n of a root with `spots` spots and layer-0 class `parity0` (everything
+// but the wins), and the wins of `root` for it.
+midgame_layer_t midgame_layer_geometry(int spots, int n, int parity0);
+void fill_midgame_wins(midgame_layer_t& layer, const midgame_root_t& root, worker_pool_t& pool);
 
 // Solving the rows of `layer` from `next` (nullptr at a leaf layer) into `out`. `win_bit`: the
 // stored bit means "the mover wins" (else "the mover does not lose"). Layers 0 and 1 also copy
