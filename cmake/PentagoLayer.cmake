@@ -1,16 +1,21 @@
-# pentago_layer(NAME DEPS...): a static library from every .cpp in the current source folder,
-# linked publicly to DEPS (an interface library while the folder has no sources yet). Files
+# pentago_layer(NAME DEPS... [EXCLUDE FILES...]): a static library from every .cpp in the current
+# source folder but FILES, linked publicly to DEPS (an interface library while the folder has no
+# sources yet). Files
 # named *_portable.cpp, *_sse.cpp, *_avx2.cpp, *_avx512.cpp and *_avx512vbmi.cpp are SIMD instantiations: pentago_simd_sources
 # gives them their ISA flags and the PENTAGO_ISA namespace.
 function(pentago_layer name)
+  cmake_parse_arguments(PARSE_ARGV 1 layer "" "" "EXCLUDE")
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  foreach(skip ${layer_EXCLUDE})
+    list(REMOVE_ITEM sources ${CMAKE_CURRENT_SOURCE_DIR}/${skip})
+  endforeach()
   if(sources)
     add_library(${name} STATIC ${sources})
-    target_link_libraries(${name} PUBLIC ${ARGN})
+    target_link_libraries(${name} PUBLIC ${layer_UNPARSED_ARGUMENTS})
     pentago_simd_sources(${sources})
   else()
     add_library(${name} INTERFACE)
-    target_link_libraries(${name} INTERFACE ${ARGN})
+    target_link_libraries(${name} INTERFACE ${layer_UNPARSED_ARGUMENTS})
   endif()
 endfunction()
 

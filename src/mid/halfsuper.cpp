@@ -62,6 +62,22 @@ const wins_tables_t& tables() {
 
 }  // namespace
 
+namespace detail {
+void copy_halfsuper_wins_tables(uint8_t (&covered)[4][512][32], halfsuper_t (&axes)[5][16]) {
+  const wins_tables_t& t = tables();
+  for (int q = 0; q < 4; q++)
+    for (int mask = 0; mask < 512; mask++)
+      for (int line = 0; line < 32; line++) covered[q][mask][line] = t.covered[q][mask][line];
+  for (int set = 0; set < 16; set++) {
+    axes[0][set] = t.axis0[0][set];
+    axes[1][set] = t.axis0[1][set];
+    axes[2][set] = t.axis1[set];
+    axes[3][set] = t.axis2[set];
+    axes[4][set] = t.axis3[set];
+  }
+}
+}  // namespace detail
+
 halfsuper_t split_super(const super_t& s, int parity) {
   halfsuper_t h = halfsuper_t::zero();
   for (int j = 0; j < 128; j++) {

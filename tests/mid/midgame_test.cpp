@@ -23,23 +23,6 @@ using namespace pentago;
 
 namespace {
 
-// A position reached by random moves from the empty board, still open, with `stones` stones:
-// to place, or (to_rotate) right after the last placement, before its rotation.
-board_t random_position(std::mt19937_64& rng, int stones, bool to_rotate) {
-  for (;;) {
-    board_t board = 0;
-    bool open = true;
-    for (int n = 0; n < stones && open; n++) {
-      board = place_random_stone(board, n & 1, rng);
-      if (won(unpack(board, n & 1))) open = false;
-      if (to_rotate && n == stones - 1) break;
-      board = rotate_randomly(board, rng);
-      if (terminal_value(board) != 2) open = false;
-    }
-    if (open) return board;
-  }
-}
-
 // Expected list entries for one board to rotate (8 rotations then itself) from the forward
 // search; returns the board's value for the placer.
 int expect_rotations(super_searcher_t& search, board_t board,
@@ -123,7 +106,7 @@ TEST(midgame, layer_sizes_and_workspace) {
 
 TEST(midgame, too_few_stones_names_the_memory) {
   std::mt19937_64 rng(1);
-  const board_t board = random_position(rng, 14, false);
+  const board_t board = random_open_position(rng, 14, false);
   try {
     (void)midgame_solve(board, false);
     FAIL() << "no error";
@@ -135,7 +118,7 @@ TEST(midgame, too_few_stones_names_the_memory) {
 
 TEST(midgame, workspace_limit) {
   std::mt19937_64 rng(2);
-  const board_t board = random_position(rng, 24, false);
+  const board_t board = random_open_position(rng, 24, false);
   midgame_options_t o;
   o.workspace_limit = 1000;
   try {
@@ -154,7 +137,7 @@ TEST(midgame, workspace_limit) {
 
 TEST(midgame, cancelled_between_layers) {
   std::mt19937_64 rng(3);
-  const board_t board = random_position(rng, 24, false);
+  const board_t board = random_open_position(rng, 24, false);
   midgame_options_t o;
   int asked = 0;
   o.cancelled = [&] { return ++asked == 4; };
@@ -191,7 +174,7 @@ TEST(midgame, finished_roots_by_the_rules) {
 TEST(midgame, matches_forward_search_to_place) {
   std::mt19937_64 rng(3);
   for (int stones : {24, 25, 26, 28, 31, 34, 35}) {
-    const board_t board = random_position(rng, stones, false);
+    const board_t board = random_open_position(rng, stones, false);
     SCOPED_TRACE(testing::Message() << stones << " stones, board " << board);
     check_against_search(board, false, midgame_solve(board, false, threads(2)));
   }
@@ -200,7 +183,7 @@ TEST(midgame, matches_forward_search_to_place) {
 TEST(midgame, matches_forward_search_to_rotate) {
   std::mt19937_64 rng(4);
   for (int stones : {24, 25, 27, 30, 33, 35, 36}) {
-    const board_t board = random_position(rng, stones, true);
+    const board_t board = random_open_position(rng, stones, true);
     SCOPED_TRACE(testing::Message() << stones << " stones to rotate, board " << board);
     check_against_search(board, true, midgame_solve(board, true, threads(2)));
   }
@@ -208,7 +191,7 @@ TEST(midgame, matches_forward_search_to_rotate) {
 
 TEST(midgame, thread_count_does_not_change_values) {
   std::mt19937_64 rng(5);
-  const board_t board = random_position(rng, 22, false);
+  const board_t board = random_open_position(rng, 22, false);
   const midgame_result_t a = midgame_solve(board, false, threads(1));
   const midgame_result_t b = midgame_solve(board, false, threads(3));
   ASSERT_EQ(a.values.size(), b.values.size());
@@ -229,7 +212,7 @@ TEST(midgame, every_simd_level_matches_forward_search) {
     set_simd_level(level);
     std::mt19937_64 rng(40 + int(level));
     for (int i = 0; i < 2; i++) {
-      const board_t board = random_position(rng, 25 + i, i == 1);
+      const board_t board = random_open_position(rng, 25 + i, i == 1);
       check_against_search(board, i == 1, midgame_solve(board, i == 1, threads(2)));
     }
   }
@@ -240,7 +223,7 @@ TEST(midgame, every_simd_level_matches_forward_search) {
 // with it; and the root is the best of its children, each the best of its rotations.
 void check_consistency(int stones, int samples, uint64_t seed) {
   std::mt19937_64 rng(seed);
-  const board_t board = random_position(rng, stones, false);
+  const board_t board = random_open_position(rng, stones, false);
   SCOPED_TRACE(testing::Message() << stones << " stones, board " << board);
   const midgame_result_t r = midgame_solve(board, false);
   int best = -1, rotation_best = -1, wins = 0, losses = 0;
@@ -388,7 +371,7 @@ void check_distances_against_search(board_t board, bool to_rotate) {
 // root's is the best of its placements', each the best of its rotations' plus one turn.
 void check_distance_recurrence(int stones, int samples, uint64_t seed) {
   std::mt19937_64 rng(seed);
-  const board_t board = random_position(rng, stones, false);
+  const board_t board = random_open_position(rng, stones, false);
   SCOPED_TRACE(testing::Message() << stones << " stones, board " << board);
   const midgame_result_t r = midgame_solve(board, false, with_distance(2));
   const midgame_result_t plain = midgame_solve(board, false, threads(2));
@@ -446,7 +429,7 @@ TEST(midgame, distances_match_exact_search) {
   std::mt19937_64 rng(14);
   for (const auto& [stones, to_rotate] : std::vector<std::pair<int, bool>>{
            {26, false}, {27, true}, {28, false}, {29, false}, {31, true}, {33, false}}) {
-    const board_t board = random_position(rng, stones, to_rotate);
+    const board_t board = random_open_position(rng, stones, to_rotate);
     SCOPED_TRACE(testing::Message()
                  << stones << " stones" << (to_rotate ? " to rotate" : "") << ", board " << board);
     check_distances_against_search(board, to_rotate);

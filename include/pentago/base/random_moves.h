@@ -1,6 +1,7 @@
 // Random moves for playouts in tests and benchmarks: a stone on a uniformly chosen empty cell,
-// a random quadrant turn, and boards with stones on random cells (no reachability filter).
-// The draws from the generator are fixed, so seeded callers get fixed positions.
+// a random quadrant turn, open positions reached by random moves, and boards with stones on random
+// cells (no reachability filter). The draws from the generator are fixed, so seeded callers get
+// fixed positions.
 #pragma once
 #include <algorithm>
 #include <vector>
@@ -25,6 +26,25 @@ board_t rotate_randomly(board_t board, Rng& rng) {
   const int dir = rng() & 1 ? 1 : -1;
   const int q = int(rng() % 4);
   return rotate_board(board, q, dir);
+}
+
+// A position reached by random moves from the empty board, still open, with `stones` stones:
+// to place, or (to_rotate) right after the last placement, before its rotation. Games that
+// end on the way are drawn again.
+template <class Rng>
+board_t random_open_position(Rng& rng, int stones, bool to_rotate) {
+  for (;;) {
+    board_t board = 0;
+    bool open = true;
+    for (int n = 0; n < stones && open; n++) {
+      board = place_random_stone(board, n & 1, rng);
+      if (won(unpack(board, n & 1))) open = false;
+      if (to_rotate && n == stones - 1) break;
+      board = rotate_randomly(board, rng);
+      if (terminal_value(board) != 2) open = false;
+    }
+    if (open) return board;
+  }
 }
 
 // `stones` stones on distinct random cells, black first, then alternating.
