@@ -36,6 +36,8 @@ const char* usage_text =
     "  --bench          one 18-stone position end to end (the first solve, then the median of\n"
     "                   five), a batch of --batch random 18-stone positions, and one position at\n"
     "                   the fewest stones whose workspace fits the device; CPU solver beside it\n"
+    "  --bench-only P   only these parts of --bench: one, batch, fewest (comma-separated)\n"
+    "  --max-batch N    most roots solved in one launch sequence (default: as many as fit)\n"
     "  --stones A-B     stone counts of --check's random positions (default 18-30)\n"
     "  --batch N        positions in --bench's batch (default 1000)\n"
     "  --seed S         seed of the random positions (default 1)\n"
@@ -57,6 +59,7 @@ const char* value_name(int v) { return v > 0 ? "win" : v < 0 ? "loss" : "tie"; }
 struct settings_t {
   int check = -1;
   bool bench = false;
+  std::string bench_parts = "one,batch,fewest";
   int min_stones = 18, max_stones = 30;
   int batch = 1000;
   uint64_t seed = 1;
@@ -76,6 +79,11 @@ settings_t parse(int argc, char** argv) {
       s.check = int(args.int_value(0, 100000));
     } else if (arg == "--bench") {
       s.bench = true;
+    } else if (arg == "--bench-only") {
+      s.bench = true;
+      s.bench_parts = args.value();
+    } else if (arg == "--max-batch") {
+      s.options.max_batch = uint64_t(args.int_value(1, 1 << 30));
     } else if (arg == "--stones") {
       const std::string v = args.value();
       const size_t dash = v.find('-');
@@ -175,10 +183,28 @@ int check(const settings_t& s, midgame_gpu_t& gpu) {
   return differences ? 1 : 0;
 }
 
+void bench_one(const settings_t& s, midgame_gpu_t& gpu, midgame_workspace_t& workspace);
+void bench_batch(const settings_t& s, midgame_gpu_t& gpu, midgame_workspace_t& workspace,
+                 std::mt19937_64& rng);
+void bench_fewest(const settings_t& s, midgame_gpu_t& gpu, std::mt19937_64& rng);
+
 // --bench: end-to-end time of one 18-stone position, a batch's throughput, and the fewest
 // stones that fit.
 int bench(const settings_t& s, midgame_gpu_t& gpu) {
   std::mt19937_64 rng(s.seed);
+  auto part = [&](const char* name) {
+    return ("," + s.bench_parts + ",").find("," + std::string(name) + ",") != std::string::npos;
+  };
+  midgame_workspace_t workspace;
+  if (part("one")) bench_one(s, gpu, workspace);
+  if (part("batch")) bench_batch(s, gpu, workspace, rng);
+  if (part("fewest")) bench_fewest(s, gpu, rng);
+  return 0;
+}
+
+// One 18-stone position end to end: the first solve (the device's start and the layer tables'
+// upload included), then the median of five.
+void bench_one(const settings_t& s, midgame_gpu_t& gpu, midgame_workspace_t& workspace) {
   const midgame_position_t one = {parse_position("274440791932540184").board, false};
   auto start = std::chrono::steady_clock::now();
   gpu.solve({one}, s.options);
@@ -190,7 +216,6 @@ int bench(const settings_t& s, midgame_gpu_t& gpu) {
     times.push_back(since(start));
   }
   std::sort(times.begin(), times.end());
-  midgame_workspace_t workspace;
   cpu_solve(one, s.options.distance, workspace);  // faults the workspace in
   start = std::chrono::steady_clock::now();
   cpu_solve(one, s.options.distance, workspace);
@@ -201,10 +226,14 @@ int bench(const settings_t& s, midgame_gpu_t& gpu) {
       s.options.distance ? " with distances" : "", gpu.device_name().c_str(), 1e3 * first,
       1e3 * times[2], 1e3 * times[0], 1e3 * times[4], 1e3 * cpu_one);
   std::fflush(stdout);
+}
 
+// --batch random 18-stone positions at once.
+void bench_batch(const settings_t& s, midgame_gpu_t& gpu, midgame_workspace_t& workspace,
+                 std::mt19937_64& rng) {
   std::vector<midgame_position_t> batch;
   for (int i = 0; i < s.batch; i++) batch.push_back({random_open_position(rng, 18, false), false});
-  start = std::chrono::steady_clock::now();
+  auto start = std::chrono::steady_clock::now();
   gpu.solve(batch, s.options);
   const double batch_seconds = since(start);
   const int cpu_sample = std::min(s.batch, 10);
@@ -212,19 +241,24 @@ int bench(const settings_t& s, midgame_gpu_t& gpu) {
   for (int i = 0; i < cpu_sample; i++) cpu_solve(batch[i], s.options.distance, workspace);
   const double cpu_each = since(start) / cpu_sample;
   std::printf(
-      "bench batch: %d random 18-stone positions%s in %.2f s: %.1f positions per second "
-      "(%.2f ms each); CPU solver %.1f ms each (first %d)\n",
-      s.batch, s.options.distance ? " with distances" : "", batch_seconds,
-      s.batch / batch_seconds, 1e3 * batch_seconds / s.batch, 1e3 * cpu_each, cpu_sample);
+      "bench batch: %d random 18-stone positions%s, at most %s roots a launch sequence, in "
+      "%.2f s: %.1f positions per second (%.2f ms each); CPU solver %.1f ms each (first %d)\n",
+      s.batch, s.options.distance ? " with distances" : "",
+      s.options.max_batch ? std::to_string(s.options.max_batch).c_str() : "all that fit",
+      batch_seconds, s.batch / batch_seconds, 1e3 * batch_seconds / s.batch, 1e3 * cpu_each,
+      cpu_sample);
   std::fflush(stdout);
+}
 
+// One position at the fewest stones whose workspace fits the device.
+void bench_fewest(const settings_t& s, midgame_gpu_t& gpu, std::mt19937_64& rng) {
   // The fewest stones whose one-root batch fits what the device has free now (or --memory).
   const uint64_t free = gpu.device_free_bytes();
   const uint64_t room = s.options.memory_limit ? s.options.memory_limit : free - free / 16;
   int stones = midgame_gpu_min_stones;
   while (stones < 36 && midgame_gpu_t::batch_bytes(stones, 1) > room) stones++;
   const midgame_position_t p = {random_open_position(rng, stones, false), false};
-  start = std::chrono::steady_clock::now();
+  const auto start = std::chrono::steady_clock::now();
   const midgame_result_t r = gpu.solve({p}, s.options)[0];
   std::printf(
       "bench fewest: %d stones fit (%.1f GiB on the device with the layer tables, of %.1f GiB "
@@ -232,7 +266,6 @@ int bench(const settings_t& s, midgame_gpu_t& gpu) {
       stones, double(midgame_gpu_t::batch_bytes(stones, 1)) / double(1 << 30),
       double(free) / double(1 << 30), position_code({p.board, false}).c_str(), since(start),
       value_name(r.values.back().value));
-  return 0;
 }
 
 int run(int argc, char** argv) {
@@ -249,11 +282,13 @@ int run(int argc, char** argv) {
     if (root.distance >= 0) std::printf(" in %d", root.distance);
     std::printf("\n");
   }
-  std::fprintf(stderr, "%zu positions on %s in %.3f s\n", results.size(),
-               gpu.device_name().c_str(), since(start));
+  std::fprintf(stderr, "%zu positions on %s in %.3f s\n", results.size(), gpu.device_name().c_str(),
+               since(start));
   return 0;
 }
 
 }  // namespace
 
-int main(int argc, char** argv) { return cli::run_main("pentago-midgame-gpu", usage_text, argc, argv, run); }
+int main(int argc, char** argv) {
+  return cli::run_main("pentago-midgame-gpu", usage_text, argc, argv, run);
+}

@@ -169,8 +169,8 @@ std::vector<halfsuper_t> solve_pass(const midgame_root_t& root, worker_pool_t& p
   for (int n = top; n >= 0; n--) {
     if (cancelled && cancelled()) throw midgame_cancelled_t();
     if (!layers[n]) {
-      layers[n] = std::make_unique<midgame_layer_t>(
-          detail::midgame_layer_geometry(spots, n, root.parity0));
+      layers[n] =
+          std::make_unique<midgame_layer_t>(detail::midgame_layer_geometry(spots, n, root.parity0));
       detail::fill_midgame_wins(*layers[n], root, pool);
     }
     const midgame_layer_t& layer = *layers[n];

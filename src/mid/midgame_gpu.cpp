@@ -38,9 +38,7 @@ class reference_device_t final : public midgame_device_t {
     return ::operator new(std::max<uint64_t>(bytes, 16), std::align_val_t(64));
   }
   void release(void* p) override { ::operator delete(p, std::align_val_t(64)); }
-  void upload(void* to, const void* from, uint64_t bytes) override {
-    std::memcpy(to, from, bytes);
-  }
+  void upload(void* to, const void* from, uint64_t bytes) override { std::memcpy(to, from, bytes); }
   void download(void* to, const void* from, uint64_t bytes) override {
     std::memcpy(to, from, bytes);
   }
@@ -153,7 +151,8 @@ host_layer_t host_layer(int spots, int n) {
     for (uint64_t r = 0; r < L.rows; r++) {
       const uint32_t row_set = L.row_sets[r];
       for (int j = 0, s = 0; j < L.col_space; s++)
-        if (!(row_set >> s & 1)) h.child_row[r * L.col_space + j++] = subset_rank(row_set | 1u << s);
+        if (!(row_set >> s & 1))
+          h.child_row[r * L.col_space + j++] = subset_rank(row_set | 1u << s);
     }
   }
   return h;
@@ -175,8 +174,8 @@ uint64_t geometry_bytes(int spots) {
 // Per root of a batch: its workspace (two adjacent layers), its layer's win tables, the root
 // and the answers that come back.
 uint64_t root_bytes(int spots) {
-  return (midgame_workspace_bytes(36 - spots) / sizeof(halfsuper_t) + wins_entries(spots) +
-          1 + spots) *
+  return (midgame_workspace_bytes(36 - spots) / sizeof(halfsuper_t) + wins_entries(spots) + 1 +
+          spots) *
              sizeof(gpu::half_t) +
          sizeof(gpu::root_t);
 }
@@ -210,8 +209,8 @@ struct midgame_gpu_t::impl_t {
     for (int set = 0; set < 16; set++) {
       halfsuper_t* to[5] = {&axes[0][set], &axes[1][set], &axes[2][set], &axes[3][set],
                             &axes[4][set]};
-      gpu::half_t* from[5] = {&t->axis0[0][set], &t->axis0[1][set], &t->axis1[set],
-                              &t->axis2[set], &t->axis3[set]};
+      gpu::half_t* from[5] = {&t->axis0[0][set], &t->axis0[1][set], &t->axis1[set], &t->axis2[set],
+                              &t->axis3[set]};
       for (int i = 0; i < 5; i++) *from[i] = {to[i]->word(0), to[i]->word(1)};
     }
     for (int n = 0; n <= gpu::max_spots; n++)
@@ -248,8 +247,8 @@ struct midgame_gpu_t::impl_t {
   }
 
   // One batch of open roots with the same spot count; their lists.
-  std::vector<std::vector<midgame_value_t>> solve_batch(const std::vector<detail::midgame_root_t>& roots,
-                                                        const midgame_gpu_options_t& options) {
+  std::vector<std::vector<midgame_value_t>> solve_batch(
+      const std::vector<detail::midgame_root_t>& roots, const midgame_gpu_options_t& options) {
     const int spots = roots[0].spots;
     const spot_geometry_t& g = geometry_for(spots);
     const uint32_t batch = uint32_t(roots.size());
@@ -363,7 +362,8 @@ std::vector<midgame_result_t> midgame_gpu_t::solve(const std::vector<midgame_pos
   std::map<int, std::vector<size_t>> open_by_spots;
   for (size_t i = 0; i < positions.size(); i++) {
     const midgame_position_t& p = positions[i];
-    if (const auto finished = detail::midgame_finished_root(p.board, p.to_rotate, options.distance)) {
+    if (const auto finished =
+            detail::midgame_finished_root(p.board, p.to_rotate, options.distance)) {
       results[i].values.push_back(*finished);
       continue;
     }
@@ -391,11 +391,12 @@ std::vector<midgame_result_t> midgame_gpu_t::solve(const std::vector<midgame_pos
       for_roots = free - free / 16;
       allowed = for_roots + fixed;
     }
-    const uint64_t fits = for_roots / per_root;
+    uint64_t fits = for_roots / per_root;
     if (fits == 0)
       throw pentago_error_t("the GPU midgame solver needs " + gib(fixed + per_root) +
                             " of device memory for a " + std::to_string(stones) +
                             "-stone board, over the " + gib(allowed) + " it may take");
+    if (options.max_batch) fits = std::min(fits, options.max_batch);
     for (size_t first = 0; first < members.size(); first += fits) {
       const auto start = std::chrono::steady_clock::now();
       const size_t count = std::min<size_t>(fits, members.size() - first);

@@ -39,8 +39,7 @@ PENTAGO_GPU_CODE uint64_t rmax_word_inner(uint64_t x) {
   const uint64_t yb = x | ((x << 4) & 0xf0f0f0f0f0f0f0f0ull) | ((x >> 4) & 0x0f0f0f0f0f0f0f0full);
   const uint64_t b = ((yb >> 2) & 0x3f3f3f3f3f3f3f3full) | ((yb << 6) & 0xc0c0c0c0c0c0c0c0ull);
   // Axis c: x(c + 2) is the lane's other 16-bit half; then the lane turned by one byte down.
-  const uint64_t yc =
-      x | ((x << 16) & 0xffff0000ffff0000ull) | ((x >> 16) & 0x0000ffff0000ffffull);
+  const uint64_t yc = x | ((x << 16) & 0xffff0000ffff0000ull) | ((x >> 16) & 0x0000ffff0000ffffull);
   const uint64_t c = ((yc >> 8) & 0x00ffffff00ffffffull) | ((yc << 24) & 0xff000000ff000000ull);
   return a | b | c;
 }
@@ -92,6 +91,16 @@ struct root_t {
   uint32_t parity0;
 };
 
+// q = t / d and t - q * d, in 32 bits where both fit (a 64-bit division is a long subroutine
+// on a GPU).
+struct quotient_t {
+  uint64_t q, r;
+};
+PENTAGO_GPU_CODE quotient_t divide(uint64_t t, uint64_t d) {
+  const uint64_t q = (t | d) >> 32 ? t / d : uint64_t(uint32_t(t) / uint32_t(d));
+  return {q, t - q * d};
+}
+
 // The board cells of a set of spots.
 PENTAGO_GPU_CODE uint64_t side_of(const root_t& root, uint32_t spots) {
   uint64_t side = 0;
@@ -117,13 +126,15 @@ struct wins_job_t {
 };
 
 PENTAGO_GPU_CODE void wins_entry(const wins_job_t& job, uint64_t t) {
-  const uint64_t set = t / job.batch;
-  const uint32_t b = uint32_t(t - set * job.batch);
+  const quotient_t by_root = divide(t, job.batch);
+  const uint64_t set = by_root.q;
+  const uint32_t b = uint32_t(by_root.r);
   const root_t& root = job.roots[b];
   const uint32_t parity = (job.n + root.parity0) & 1;
   const bool mover_first = job.n % 2 == 0;
   if (set < job.mover_count) {
-    const uint64_t side = (mover_first ? root.first : root.second) | side_of(root, job.mover_sets[set]);
+    const uint64_t side =
+        (mover_first ? root.first : root.second) | side_of(root, job.mover_sets[set]);
     job.mover_wins[set * job.batch + b] = wins_both(*job.tables, side).parity[parity];
   } else {
     const uint64_t rank = set - job.mover_count;
@@ -144,14 +155,14 @@ struct rows_job_t {
   bool rows_by_mover, leaf, win_bit;
   uint64_t rows, cols, next_cols;
   uint32_t col_space, free_count;
-  const uint32_t* row_sets;    // [rows]: absolute spot masks
-  const uint32_t* col_sets;    // [cols]: masks relative to the spots free of the row
-  const uint8_t* free_slot;    // [cols * free_count]: relative free slot j of each empty spot
-  const uint32_t* child_col;   // [cols * free_count]: the child's column in the next layer
-  const uint32_t* child_row;   // [rows * col_space], rows by the mover: the child's row by j
-  const half_t* next;          // the next layer (not read by a leaf)
+  const uint32_t* row_sets;   // [rows]: absolute spot masks
+  const uint32_t* col_sets;   // [cols]: masks relative to the spots free of the row
+  const uint8_t* free_slot;   // [cols * free_count]: relative free slot j of each empty spot
+  const uint32_t* child_col;  // [cols * free_count]: the child's column in the next layer
+  const uint32_t* child_row;  // [rows * col_space], rows by the mover: the child's row by j
+  const half_t* next;         // the next layer (not read by a leaf)
   half_t* out;
-  const half_t* mover_wins;    // wins_job_t's
+  const half_t* mover_wins;  // wins_job_t's
   const half_t* placer_wins;
   // Layers 0 and 1 only: the positions' own values (before the placer's rotation) by index,
   // the root at 0, layer 1's position with one stone on spot s at 1 + s: [index * batch + root].
@@ -161,9 +172,11 @@ struct rows_job_t {
 };
 
 PENTAGO_GPU_CODE void rows_entry(const rows_job_t& job, uint64_t t) {
-  const uint64_t entry = t / job.batch;
-  const uint32_t b = uint32_t(t - entry * job.batch);
-  const uint64_t row = entry / job.cols, col = entry - row * job.cols;
+  const quotient_t by_root = divide(t, job.batch);
+  const uint64_t entry = by_root.q;
+  const uint32_t b = uint32_t(by_root.r);
+  const quotient_t by_row = divide(entry, job.cols);
+  const uint64_t row = by_row.q, col = by_row.r;
   // The colex rank of the column's set among all spots: its elements are the free spots of
   // the row that the relative mask picks.
   const uint32_t row_set = job.row_sets[row], col_set = job.col_sets[col];

@@ -178,8 +178,7 @@ std::vector<midgame_value_t> root_values(const midgame_root_t& root, const solve
 
 }  // namespace
 
-std::optional<midgame_value_t> midgame_finished_root(board_t board, bool to_rotate,
-                                                     bool distance) {
+std::optional<midgame_value_t> midgame_finished_root(board_t board, bool to_rotate, bool distance) {
   check_board(board);
   const int stones = count_stones(board);
   if (to_rotate && stones == 0) throw usage_error_t("a board to rotate needs a placed stone");

@@ -28,6 +28,8 @@ struct midgame_gpu_options_t {
   bool distance = false;  // also every listed position's distance (midgame_options_t)
   // Device bytes a batch may take; 0: the device's free memory less a sixteenth.
   uint64_t memory_limit = 0;
+  // Most roots in one batch (0: as many as the memory holds).
+  uint64_t max_batch = 0;
   // Asked before every layer; true stops the solve with midgame_cancelled_t.
   std::function<bool()> cancelled;
 };
