@@ -29,21 +29,22 @@ const char* usage_text =
     "batched GPU solver: all positions of one stone count together, every layer on the device.\n"
     "Prints one line per position: its code, value for the player to move and distance.\n"
     "\n"
-    "  --check N        solves the 2013 benchmark board 274440791932540184 and N random open\n"
-    "                   positions (half of them to rotate) in one batch per stone count and\n"
+    "  --check N        solves N random open positions (half of them to rotate) and the 2013\n"
+    "                   benchmark board 274440791932540184 (when --stones holds 18), batched\n"
     "                   compares every listed value (and, with --distance, distance) with the\n"
     "                   CPU solver; exit 1 on any difference\n"
     "  --bench          one 18-stone position end to end (the first solve, then the median of\n"
     "                   five), a batch of --batch random 18-stone positions, and one position at\n"
     "                   the fewest stones whose workspace fits the device; CPU solver beside it\n"
     "  --bench-only P   only these parts of --bench: one, batch, fewest (comma-separated)\n"
-    "  --max-batch N    most roots solved in one launch sequence (default: as many as fit)\n"
+    "  --max-batch N    most roots solved in one launch sequence (default 64; 0: all that fit)\n"
     "  --stones A-B     stone counts of --check's random positions (default 18-30)\n"
     "  --batch N        positions in --bench's batch (default 1000)\n"
     "  --seed S         seed of the random positions (default 1)\n"
     "  --distance       also distances (turns to the end of the game)\n"
     "  --memory SIZE    device memory a batch may take (default: what is free less 1/16)\n"
-    "  --reference[=T]  run the kernels on T host threads instead of a GPU (default T: all)\n"
+    "  --reference      run the kernels on host threads (the CPU reference) instead of a GPU\n"
+    "  --threads N      host threads of --reference and of the CPU solver (default: all)\n"
     "  --device N       CUDA device (default 0)\n"
     "  -h, --help       show this help\n"
     "\n"
@@ -64,7 +65,7 @@ struct settings_t {
   int batch = 1000;
   uint64_t seed = 1;
   bool reference = false;
-  int reference_threads = 0;
+  int threads = 0;  // host threads of the reference device and the CPU solver (0: all)
   int device = 0;
   midgame_gpu_options_t options;
   std::vector<midgame_position_t> positions;
@@ -83,7 +84,7 @@ settings_t parse(int argc, char** argv) {
       s.bench = true;
       s.bench_parts = args.value();
     } else if (arg == "--max-batch") {
-      s.options.max_batch = uint64_t(args.int_value(1, 1 << 30));
+      s.options.max_batch = uint64_t(args.int_value(0, 1 << 30));
     } else if (arg == "--stones") {
       const std::string v = args.value();
       const size_t dash = v.find('-');
@@ -100,9 +101,8 @@ settings_t parse(int argc, char** argv) {
       s.options.memory_limit = args.memory_value();
     } else if (arg == "--reference") {
       s.reference = true;
-    } else if (arg.rfind("--reference=", 0) == 0) {
-      s.reference = true;
-      s.reference_threads = int(parse_int_option("--reference", arg.substr(12), 1, 4096));
+    } else if (arg == "--threads") {
+      s.threads = int(args.int_value(1, 4096));
     } else if (arg == "--device") {
       s.device = int(args.int_value(0, 1023));
     } else if (args.is_option()) {
@@ -121,22 +121,27 @@ settings_t parse(int argc, char** argv) {
 }
 
 midgame_gpu_t open_solver(const settings_t& s) {
-  if (s.reference) return midgame_gpu_t::reference(s.reference_threads);
+  if (s.reference) return midgame_gpu_t::reference(s.threads);
   std::string why;
   if (!midgame_gpu_available(&why)) throw pentago_error_t(why);
   return midgame_gpu_t(s.device);
 }
 
-midgame_result_t cpu_solve(midgame_position_t p, bool distance, midgame_workspace_t& workspace) {
+midgame_result_t cpu_solve(const settings_t& s, midgame_position_t p,
+                           midgame_workspace_t& workspace) {
   midgame_options_t o;
-  o.distance = distance;
+  o.distance = s.options.distance;
+  o.threads = s.threads;
   return midgame_solve(p.board, p.to_rotate, o, workspace);
 }
 
 // --check: every listed entry of the GPU's lists against the CPU solver's.
 int check(const settings_t& s, midgame_gpu_t& gpu) {
   std::mt19937_64 rng(s.seed);
-  std::vector<midgame_position_t> positions = {{parse_position("274440791932540184").board, false}};
+  // The 2013 benchmark board when the stone range holds 18.
+  const bool benchmark = s.min_stones <= 18 && 18 <= s.max_stones;
+  std::vector<midgame_position_t> positions;
+  if (benchmark) positions.push_back({parse_position("274440791932540184").board, false});
   for (int i = 0; i < s.check; i++) {
     const int stones = s.min_stones + int(rng() % uint64_t(s.max_stones - s.min_stones + 1));
     const bool to_rotate = i % 2 == 1;
@@ -149,7 +154,7 @@ int check(const settings_t& s, midgame_gpu_t& gpu) {
   midgame_workspace_t workspace;
   uint64_t values = 0, distances = 0, differences = 0;
   for (size_t i = 0; i < positions.size(); i++) {
-    const midgame_result_t want = cpu_solve(positions[i], s.options.distance, workspace);
+    const midgame_result_t want = cpu_solve(s, positions[i], workspace);
     const std::string code = position_code({positions[i].board, positions[i].to_rotate});
     if (want.values.size() != got[i].values.size()) {
       std::printf("DIFFERENT %s: %zu listed, the CPU solver lists %zu\n", code.c_str(),
@@ -168,18 +173,18 @@ int check(const settings_t& s, midgame_gpu_t& gpu) {
       values++;
       if (w.distance >= 0) distances++;
     }
-    if (i == 0)
+    if (benchmark && i == 0)
       std::printf("benchmark board %s: %zu listed values%s\n", code.c_str(), want.values.size(),
                   s.options.distance ? " and distances" : "");
   }
   const double cpu_seconds = since(start);
   std::printf(
-      "check: %zu positions (the benchmark board and %d random, %d-%d stones, seed %llu) on "
-      "%s: %llu values, %llu distances, %llu differences from the CPU solver; GPU %.2f s "
-      "(batched), CPU %.2f s\n",
-      positions.size(), s.check, s.min_stones, s.max_stones, (unsigned long long)s.seed,
-      gpu.device_name().c_str(), (unsigned long long)values, (unsigned long long)distances,
-      (unsigned long long)differences, gpu_seconds, cpu_seconds);
+      "check: %zu positions (%s%d random, %d-%d stones, seed %llu) on %s: %llu values, %llu "
+      "distances, %llu differences from the CPU solver; GPU %.2f s (batched), CPU %.2f s\n",
+      positions.size(), benchmark ? "the benchmark board and " : "", s.check, s.min_stones,
+      s.max_stones, (unsigned long long)s.seed, gpu.device_name().c_str(),
+      (unsigned long long)values, (unsigned long long)distances, (unsigned long long)differences,
+      gpu_seconds, cpu_seconds);
   return differences ? 1 : 0;
 }
 
@@ -216,9 +221,9 @@ void bench_one(const settings_t& s, midgame_gpu_t& gpu, midgame_workspace_t& wor
     times.push_back(since(start));
   }
   std::sort(times.begin(), times.end());
-  cpu_solve(one, s.options.distance, workspace);  // faults the workspace in
+  cpu_solve(s, one, workspace);  // faults the workspace in
   start = std::chrono::steady_clock::now();
-  cpu_solve(one, s.options.distance, workspace);
+  cpu_solve(s, one, workspace);
   const double cpu_one = since(start);
   std::printf(
       "bench one: 18-stone benchmark board%s on %s: first solve %.1f ms, then %.1f ms (median of "
@@ -238,7 +243,7 @@ void bench_batch(const settings_t& s, midgame_gpu_t& gpu, midgame_workspace_t& w
   const double batch_seconds = since(start);
   const int cpu_sample = std::min(s.batch, 10);
   start = std::chrono::steady_clock::now();
-  for (int i = 0; i < cpu_sample; i++) cpu_solve(batch[i], s.options.distance, workspace);
+  for (int i = 0; i < cpu_sample; i++) cpu_solve(s, batch[i], workspace);
   const double cpu_each = since(start) / cpu_sample;
   std::printf(
       "bench batch: %d random 18-stone positions%s, at most %s roots a launch sequence, in "

@@ -4,7 +4,7 @@
 exec </dev/null
 B=$1; T=$2; D=$3; rm -rf "$T"; mkdir -p "$T/dir"
 for app in pentago-analyze pentago-check pentago-endgame pentago-endgame-local pentago-lookup \
-           pentago-predict pentago-search; do
+           pentago-midgame-gpu pentago-predict pentago-search; do
   expect 2 "$B/$app" --no-such-option
 done
 expect 2 "$B/pentago-analyze"
@@ -45,6 +45,12 @@ expect 2 '~--midgame-memory' "$B/pentago-lookup" --midgame-memory lots 308693920
 # A 17-stone board over a 100M workspace bound: one line naming the need and the limit.
 expect 1 '~needs a workspace of 1.4 GiB for a 17-stone board, over the limit of 100.0 MiB' \
   "$B/pentago-lookup" --midgame-memory 100M 3086939205047555958
+expect 2 '~no position' "$B/pentago-midgame-gpu"
+expect 2 '~--stones' "$B/pentago-midgame-gpu" --check 1 --stones 10-20
+expect 2 '~--stones' "$B/pentago-midgame-gpu" --check 1 --stones 20
+expect 2 '~at least 12 stones' "$B/pentago-midgame-gpu" --reference 0
+# No GPU in this build (or no device 7 in a CUDA one): one line naming CUDA, exit 1.
+expect 1 '~CUDA' "$B/pentago-midgame-gpu" --device 7 274440791932540184
 expect 2 '~--ranks' "$B/pentago-predict" --ranks 0x2 --memory 4G 44444554
 expect 2 '~--memory' "$B/pentago-predict" --ranks 2 --memory 0x10G 44444554
 expect 2 "$B/pentago-search"
