@@ -5,6 +5,7 @@
 // place whose own slice is held but whose children's is not gets a partial answer: its value.
 // Which source answers a position is a value (query_route), decided before any work: the
 // server holds a midgame slot by it, and the answer follows it without deciding again.
+// Midgame solves run on the CPU solver, or on the GPU when asked for and present.
 #include "pentago/query/query.h"
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 
 #include "pentago/db/lookup.h"
 #include "pentago/mid/midgame.h"
+#include "pentago/mid/midgame_gpu.h"
 #include "pentago/util/error.h"
 #include "pentago/util/lru_cache.h"
 
@@ -51,22 +53,31 @@ class workspace_pool_t {
   std::vector<std::unique_ptr<midgame_workspace_t>> free_;
 };
 
+// One midgame solve: on `gpu` when given, else on the CPU solver with a workspace of `pool`.
 midgame_values_t run_midgame(position_t p, const query_options_t& options, workspace_pool_t& pool,
-                             const std::function<bool()>& cancelled) {
-  midgame_options_t o;
-  o.cancelled = cancelled;
-  o.threads = options.threads;
-  o.workspace_limit = options.midgame_memory;
-  o.distance = count_stones(p.board) >= options.distance_min_stones;
-  auto workspace = pool.take();
+                             midgame_gpu_t* gpu, const std::function<bool()>& cancelled) {
+  const bool distance = count_stones(p.board) >= options.distance_min_stones;
   midgame_result_t r;
-  try {
-    r = midgame_solve(p.board, p.to_rotate, o, *workspace);
-  } catch (...) {
+  if (gpu) {
+    midgame_gpu_options_t o;
+    o.distance = distance;
+    o.cancelled = cancelled;
+    r = std::move(gpu->solve({{p.board, p.to_rotate}}, o).front());
+  } else {
+    midgame_options_t o;
+    o.cancelled = cancelled;
+    o.threads = options.threads;
+    o.workspace_limit = options.midgame_memory;
+    o.distance = distance;
+    auto workspace = pool.take();
+    try {
+      r = midgame_solve(p.board, p.to_rotate, o, *workspace);
+    } catch (...) {
+      pool.give(std::move(workspace));
+      throw;
+    }
     pool.give(std::move(workspace));
-    throw;
   }
-  pool.give(std::move(workspace));
   midgame_values_t values;
   for (const auto& v : r.values) values[{v.board, v.to_rotate}] = {v.value, v.distance};
   return values;
@@ -100,10 +111,24 @@ struct query_engine_t::impl_t {
   lru_cache_t<position_t, position_answer_t, position_hash_t> answers;
   std::atomic<uint64_t> queries{0}, midgame_solves{0}, midgame_in_flight{0};
   workspace_pool_t workspaces;
+  std::unique_ptr<midgame_gpu_t> gpu;  // midgame solves run on it when set
+  uint64_t gpu_free_bytes = 0;         // its free memory when opened
+  std::string gpu_unavailable;         // options.gpu without a usable GPU: why
 
-  explicit impl_t(const query_options_t& o)
-      : options(o), answers(std::max<size_t>(o.answer_cache_entries, 1)) {
+  // `given`: the GPU to use whatever options.gpu says (tests give the reference device).
+  impl_t(const query_options_t& o, std::unique_ptr<midgame_gpu_t> given)
+      : options(o), answers(std::max<size_t>(o.answer_cache_entries, 1)), gpu(std::move(given)) {
     if (o.threads < 0) throw usage_error_t("threads must be at least 0 (0: all)");
+    if (!gpu && o.gpu) {
+      std::string why;
+      try {
+        if (midgame_gpu_available(&why)) gpu = std::make_unique<midgame_gpu_t>(0);
+      } catch (const pentago_error_t& e) {
+        why = e.what();
+      }
+      if (!gpu) gpu_unavailable = why.empty() ? "no GPU could be opened" : why;
+    }
+    if (gpu) gpu_free_bytes = gpu->device_free_bytes();
     if (!o.databases.empty()) {
       http_options_t h;
       h.attempts = o.fetch_attempts;
@@ -208,9 +233,14 @@ struct query_engine_t::impl_t {
       db->prefetch(r.children);
       return values;
     }
+    // A root whose workspace the GPU could not hold (the solver leaves a sixteenth of its
+    // free memory) goes to the CPU solver.
+    const bool fits = gpu && midgame_gpu_t::batch_bytes(count_stones(r.position.board), 1) <=
+                                 gpu_free_bytes - gpu_free_bytes / 16;
+    midgame_gpu_t* device = fits ? gpu.get() : nullptr;
     midgame_in_flight++;
     try {
-      values.mid = run_midgame(r.position, options, workspaces, cancelled);
+      values.mid = run_midgame(r.position, options, workspaces, device, cancelled);
     } catch (...) {
       midgame_in_flight--;
       throw;
@@ -286,7 +316,10 @@ struct query_engine_t::impl_t {
 };
 
 query_engine_t::query_engine_t(const query_options_t& options)
-    : impl_(std::make_unique<impl_t>(options)) {}
+    : impl_(std::make_unique<impl_t>(options, nullptr)) {}
+
+query_engine_t::query_engine_t(const query_options_t& options, midgame_gpu_t&& gpu)
+    : impl_(std::make_unique<impl_t>(options, std::make_unique<midgame_gpu_t>(std::move(gpu)))) {}
 
 query_engine_t::~query_engine_t() = default;
 
@@ -353,6 +386,8 @@ query_stats_t query_engine_t::stats() const {
   }
   s.midgame_solves = impl_->midgame_solves.load();
   s.midgame_in_flight = impl_->midgame_in_flight.load();
+  if (impl_->gpu) s.midgame_device = impl_->gpu->device_name();
+  s.midgame_gpu_unavailable = impl_->gpu_unavailable;
   return s;
 }
 

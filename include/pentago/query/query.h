@@ -72,13 +72,21 @@ struct query_options_t {
   size_t answer_cache_entries = 4096;
   int fetch_attempts = 3;             // tries of a remote read (network errors, corrupt data)
   double fetch_timeout_seconds = 30;  // per HTTP request, its retries included
+  // Midgame solves on the GPU (pentago/mid/midgame_gpu.h) when this build has CUDA and a
+  // device is present, else on the CPU solver (query_stats_t::midgame_gpu_unavailable says
+  // why). A position whose workspace is more than the device had free when opened goes to the
+  // CPU solver too. The GPU solves one position at a time; concurrent solves wait for it.
+  bool gpu = false;
 };
 
 struct query_stats_t {
   uint64_t queries = 0, answer_cache_hits = 0;
   uint64_t block_cache_hits = 0, block_cache_misses = 0, block_cache_bytes = 0;
   uint64_t midgame_solves = 0, midgame_in_flight = 0;
-  uint64_t http_requests = 0;  // range requests to remote databases
+  uint64_t http_requests = 0;          // range requests to remote databases
+  std::string midgame_device = "cpu";  // what midgame solves run on: "cpu" or the GPU's name
+  // With query_options_t::gpu but no usable GPU: why (the CPU solver answers); else empty.
+  std::string midgame_gpu_unavailable;
 };
 
 // A --timeout value: a number of seconds in (0, 86400]; throws usage_error naming the option.
@@ -107,10 +115,15 @@ struct query_route_t {
   query_route_t() = default;  // nor an aggregate: answer({board, to_rotate}) names a position
 };
 
+class midgame_gpu_t;  // pentago/mid/midgame_gpu.h
+
 // Thread safe. Construction opens (and validates) every database.
 class query_engine_t {
  public:
   explicit query_engine_t(const query_options_t& options);
+  // The same with midgame solves on `gpu` (options.gpu aside): how tests run the GPU path on
+  // midgame_gpu_t::reference(), its kernels on host threads.
+  query_engine_t(const query_options_t& options, midgame_gpu_t&& gpu);
   ~query_engine_t();
 
   // Validates the position (usage_error) and decides how it is answered, reading nothing but
