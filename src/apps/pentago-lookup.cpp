@@ -33,6 +33,9 @@ const char usage_text[] =
     "                    8 times faster; distances are computed from 18 stones)\n"
     "  --distance-from N distances from N stones on (15..36; default 18: below that they\n"
     "                    cost up to 8 times a solve of tens of seconds)\n"
+    "  --gpu             midgame solves on the GPU when this build has CUDA and a device is\n"
+    "                    present; otherwise one line on stderr says why and the CPU solver\n"
+    "                    answers\n"
     "  --cache SIZE      memory for decoded blocks (default 128M)\n"
     "  --timeout SECONDS longest time of one read from a remote database, its retries\n"
     "                    included (default 30)\n"
@@ -117,6 +120,8 @@ int run(int argc, char** argv) {
       options.distance_min_stones = int(args.int_value(midgame_min_stones, 36));
     else if (arg == "--midgame-memory")
       options.midgame_memory = args.memory_value();
+    else if (arg == "--gpu")
+      options.gpu = true;
     else if (arg == "--json")
       json = true;
     else if (arg == "--no-moves")
@@ -131,6 +136,10 @@ int run(int argc, char** argv) {
   if (!have_board) throw usage_error_t("missing BOARD");
   const position_t position = parse_position(cli::board_text(board_arg, std::cin));
   query_engine_t engine(options);
+  const std::string no_gpu = engine.stats().midgame_gpu_unavailable;
+  if (!no_gpu.empty())
+    std::fprintf(stderr, "pentago-lookup: --gpu: %s; the CPU midgame solver answers\n",
+                 no_gpu.c_str());
   const position_answer_t answer = engine.answer(position);
   if (json)
     std::printf("%s\n", answer_json(answer).c_str());

@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <thread>
 
 #include "cli.h"
@@ -25,6 +26,10 @@ int run(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
 
   pentago::server_t server(options);
+  const std::string no_gpu = server.midgame_gpu_unavailable();
+  if (!no_gpu.empty())
+    std::fprintf(stderr, "pentago-serve: --gpu: %s; the CPU midgame solver answers\n",
+                 no_gpu.c_str());
   const int port = server.bind();
   std::printf("pentago-serve: listening on http://%s:%d/\n", options.bind.c_str(), port);
   std::fflush(stdout);

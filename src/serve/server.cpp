@@ -47,6 +47,9 @@ const char serve_usage[] =
     "                      counted for the client the last X-Forwarded-For entry names\n"
     "  --midgame-memory SIZE  largest workspace of one midgame solve (default: 3/4 of the\n"
     "                      memory shared by the slots; 15 stones need 11.2G, 17 need 1.4G)\n"
+    "  --gpu               midgame solves on the GPU (one at a time) when this build has CUDA\n"
+    "                      and a device is present; otherwise one line on stderr at startup\n"
+    "                      says why and the CPU solver answers\n"
     "  --queue N           requests waiting for a midgame slot; more get 503 (default 64; at\n"
     "                      most threads-1-slots, so that other requests always find a thread)\n"
     "  --timeout SECONDS   longest a connection may stay idle (nothing received or sent; it\n"
@@ -246,6 +249,8 @@ serve_options_t parse_serve_options(int argc, char** argv) {
       options.midgame_slots = int(args.int_value(0, 1024));
     else if (arg == "--midgame-memory")
       options.query.midgame_memory = args.memory_value();
+    else if (arg == "--gpu")
+      options.query.gpu = true;
     else if (arg == "--queue")
       options.midgame_queue = int(args.int_value(0, 1 << 20));
     else if (arg == "--timeout")
@@ -565,29 +570,33 @@ struct server_t::impl_t {
       return total ? double(hits) / double(total) : 0.0;
     };
     const uint64_t block_lookups = q.block_cache_hits + q.block_cache_misses;
-    return json{{"uptime_s", ms_since(started) / 1000},
-                {"requests", requests.load()},
-                {"responses",
-                 {{"2xx", ok_2xx.load()}, {"4xx", client_4xx.load()}, {"5xx", server_5xx.load()}}},
-                {"not_modified", not_modified.load()},
-                {"queries", q.queries},
-                {"answer_cache_hits", q.answer_cache_hits},
-                {"answer_cache_hit_rate", rate(q.answer_cache_hits, q.queries)},
-                {"block_cache_hits", q.block_cache_hits},
-                {"block_cache_misses", q.block_cache_misses},
-                {"block_cache_hit_rate", rate(q.block_cache_hits, block_lookups)},
-                {"block_cache_bytes", q.block_cache_bytes},
-                {"block_cache_limit_bytes", options.query.block_cache_bytes},
-                {"midgame_solves", q.midgame_solves},
-                {"solves_in_flight", q.midgame_in_flight},
-                {"solves_cancelled", cancelled_solves.load()},
-                {"slots_in_use", g.running},
-                {"midgame_slots", gate.slots()},
-                {"midgame_per_client", per_client.limit()},
-                {"queue_length", g.waiting},
-                {"queue_limit", gate.queue()},
-                {"rejected_busy", g.rejected + g.timed_out},
-                {"rejected_per_client", rejected_client.load()}};
+    json j{{"uptime_s", ms_since(started) / 1000},
+           {"requests", requests.load()},
+           {"responses",
+            {{"2xx", ok_2xx.load()}, {"4xx", client_4xx.load()}, {"5xx", server_5xx.load()}}},
+           {"not_modified", not_modified.load()},
+           {"queries", q.queries},
+           {"answer_cache_hits", q.answer_cache_hits},
+           {"answer_cache_hit_rate", rate(q.answer_cache_hits, q.queries)},
+           {"block_cache_hits", q.block_cache_hits},
+           {"block_cache_misses", q.block_cache_misses},
+           {"block_cache_hit_rate", rate(q.block_cache_hits, block_lookups)},
+           {"block_cache_bytes", q.block_cache_bytes},
+           {"block_cache_limit_bytes", options.query.block_cache_bytes},
+           {"midgame_solves", q.midgame_solves},
+           {"midgame_device", q.midgame_device},
+           {"solves_in_flight", q.midgame_in_flight},
+           {"solves_cancelled", cancelled_solves.load()},
+           {"slots_in_use", g.running},
+           {"midgame_slots", gate.slots()},
+           {"midgame_per_client", per_client.limit()},
+           {"queue_length", g.waiting},
+           {"queue_limit", gate.queue()},
+           {"rejected_busy", g.rejected + g.timed_out},
+           {"rejected_per_client", rejected_client.load()}};
+    if (!q.midgame_gpu_unavailable.empty())
+      j["midgame_gpu_unavailable"] = q.midgame_gpu_unavailable;
+    return j;
   }
 
   void logged(const http_request_t& req, const http_response_t& res) {
@@ -666,6 +675,10 @@ server_t::server_t(const serve_options_t& options) : impl_(std::make_unique<impl
 server_t::~server_t() = default;
 
 int server_t::bind() { return impl_->http->bind(); }
+
+std::string server_t::midgame_gpu_unavailable() const {
+  return impl_->engine.stats().midgame_gpu_unavailable;
+}
 
 bool server_t::run() { return impl_->http->run(); }
 

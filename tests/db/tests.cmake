@@ -8,7 +8,8 @@ add_test(NAME check_cli_published COMMAND sh ${db_scripts}/check_cli_published.s
 add_test(NAME check_cli_failures COMMAND sh ${db_scripts}/check_cli_failures.sh
   $<TARGET_FILE:pentago-check> ${PENTAGO_SHARED_DATA} ${tools_tmp})
 add_test(NAME lookup_cli COMMAND sh ${db_scripts}/lookup_cli.sh
-  $<TARGET_FILE:pentago-lookup> ${PENTAGO_SHARED_DATA} ${tools_tmp}/lookup-cli-out)
+  $<TARGET_FILE:pentago-lookup> ${PENTAGO_SHARED_DATA} ${tools_tmp}/lookup-cli-out
+  $<BOOL:${PENTAGO_CUDA}>)
 set_tests_properties(check_cli_published check_cli_failures lookup_cli PROPERTIES LABELS db)
 
 # The midgame solver against slices saved by the backward engine (mid is not below db).

@@ -7,7 +7,7 @@ target_compile_definitions(serve_api_test PRIVATE PENTAGO_SOURCE_DIR="${PROJECT_
 
 # The command line (tests/serve/scripts/serve_cli.sh).
 add_test(NAME serve_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/serve/scripts/serve_cli.sh ${serve_exe}
-  ${PENTAGO_SHARED_DATA})
+  ${PENTAGO_SHARED_DATA} $<BOOL:${PENTAGO_CUDA}>)
 
 # nginx in front as a cache (tests/serve/scripts/nginx_cache.sh): repeated queries never reach
 # pentago-serve.

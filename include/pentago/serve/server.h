@@ -12,7 +12,7 @@
 namespace pentago {
 
 struct serve_options_t {
-  query_options_t query;  // --db, --solver-threads, --cache, --answer-cache
+  query_options_t query;  // --db, --solver-threads, --cache, --answer-cache, --gpu
   std::string bind = "127.0.0.1";
   int port = 8080;                // 0: any free port (printed on stdout)
   int http_threads = 32;          // requests answered at once (idle connections hold none)
@@ -52,6 +52,8 @@ class server_t {
   bool run();
   // Ends run() soon: requests waiting for a midgame slot get 503, solves under way finish.
   void stop();
+  // With --gpu but no usable GPU: why (the CPU solver answers); else empty.
+  std::string midgame_gpu_unavailable() const;
 
  private:
   struct impl_t;

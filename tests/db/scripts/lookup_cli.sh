@@ -1,8 +1,9 @@
 # pentago-lookup on the published slices 0-2: text, picture, JSON, rotations, finished and
-# midgame positions; errors exit 1 (no value) or 2 (usage) with one stderr line.
-# Usage: sh lookup_cli.sh PENTAGO_LOOKUP DATA_DIR OUT_PREFIX
+# midgame positions, --gpu (without a usable GPU: one stderr line naming why, and the CPU
+# solver's answer); errors exit 1 (no value) or 2 (usage) with one stderr line.
+# Usage: sh lookup_cli.sh PENTAGO_LOOKUP DATA_DIR OUT_PREFIX [CUDA]  (CUDA: 1 if built with it)
 . "$(dirname "$0")/../../lib/expect.sh"
-lookup=$1; data=$2; out_file=$3
+lookup=$1; data=$2; out_file=$3; cuda=${4:-0}
 mkdir -p "$(dirname "$out_file")" || exit 1
 out=$("$lookup" --db "$data" 0) || exit 1
 echo "$out" | grep -q '^board 0: 0 stones, black to place: win for black (database slice 1)$' &&
@@ -22,6 +23,23 @@ five=00000_1111__________________________
 "$lookup" --threads 2 010101101010010101101010____________ > "$out_file.mid" || exit 1
 grep -q '^board [0-9]*: 24 stones, black to place: ' "$out_file.mid" &&
   grep -q ' (midgame)$' "$out_file.mid" || { cat "$out_file.mid"; exit 1; }
+# --gpu answers as the CPU solver does. Without CUDA it says so in one stderr line; with CUDA
+# it says nothing (a device) or names why there is none.
+"$lookup" --help | grep -q -- '--gpu ' || { echo "FAIL --help lacks --gpu"; fail=1; }
+for b in 011010011001100101011___0___1___0___ 01101001100110010101__10__1__0__1__0m; do
+  "$lookup" --threads 2 "$b" > "$out_file.cpu" || exit 1
+  "$lookup" --threads 2 --gpu "$b" > "$out_file.gpu" 2> "$out_file.gpu-err" || exit 1
+  grep -q ' (midgame solver)$' "$out_file.cpu" && cmp -s "$out_file.cpu" "$out_file.gpu" ||
+    { echo "FAIL --gpu $b answers differently"; diff "$out_file.cpu" "$out_file.gpu"; fail=1; }
+  err=$(cat "$out_file.gpu-err")
+  case $cuda:$err in
+    0:"pentago-lookup: --gpu: this build has no CUDA (configure with -DPENTAGO_CUDA=ON); the CPU midgame solver answers") ;;
+    1:) ;;
+    1:"pentago-lookup: --gpu: "*"; the CPU midgame solver answers") ;;
+    *) echo "FAIL --gpu $b stderr (cuda $cuda): '$err'"; fail=1 ;;
+  esac
+  [ "$(wc -l < "$out_file.gpu-err")" -le 1 ] || { echo "FAIL --gpu: stderr not one line"; fail=1; }
+done
 expect 1 "$lookup" 0
 expect 1 "$lookup" --db "$data" 000_111_____________________________
 expect 1 "$lookup" --db http://127.0.0.1:1 0

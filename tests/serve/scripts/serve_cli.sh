@@ -1,7 +1,9 @@
 # pentago-serve's command line: usage errors exit 2 and runtime errors 1, each with one line on
-# stderr; --help exits 0. Usage: sh serve_cli.sh PENTAGO_SERVE DATA_DIR
+# stderr; --help exits 0; --gpu without a usable GPU says why in one stderr line and the CPU
+# solver answers, named in the stats. Usage: sh serve_cli.sh PENTAGO_SERVE DATA_DIR [CUDA]
+# (CUDA: 1 if built with it)
 . "$(dirname "$0")/../../lib/expect.sh"
-serve=$1; data=$2
+serve=$1; data=$2; cuda=${3:-0}
 "$serve" --help | grep -q '^usage: pentago-serve' || { echo "FAIL --help"; fail=1; }
 expect 2 "$serve"
 expect 2 "$serve" --db "$data" --bogus
@@ -28,4 +30,27 @@ body=$(curl -s -w ' %{http_code}' "http://127.0.0.1:$port/api/v1/position/308693
 kill $pid; wait $pid 2>/dev/null; rm -f "$port_file"
 case $body in *"needs a workspace of 1.4 GiB"*"limit of 100.0 MiB"*" 422") ;;
   *) echo "FAIL --midgame-memory 100M on 17 stones: $body"; fail=1 ;; esac
+# --gpu: a 26-stone position to rotate (white wins in 5 turns) from the midgame solver; the
+# stats name the device. Without CUDA: "cpu" and the reason, also the one line on stderr.
+port_file=$(mktemp); err_file=$(mktemp)
+"$serve" --db "$data" --port 0 --gpu --log /dev/null > "$port_file" 2> "$err_file" &
+pid=$!
+for _ in $(seq 50); do grep -q '[0-9]' "$port_file" && break; sleep 0.1; done
+port=$(grep -o '[0-9][0-9]*' "$port_file" | tail -1)
+answer=$(curl -s "http://127.0.0.1:$port/api/v1/position/01101001100110010101__10__1__0__1__0m")
+stats=$(curl -s "http://127.0.0.1:$port/api/v1/stats")
+kill $pid; wait $pid 2>/dev/null
+err=$(cat "$err_file"); rm -f "$port_file" "$err_file"
+case $answer in *'"stones":26,"to_move":"white","phase":"rotate","value":"win","distance":5,"source":"midgame"'*) ;;
+  *) echo "FAIL --gpu answer: $answer"; fail=1 ;; esac
+case $stats in *'"midgame_solves":1,'*) ;; *) echo "FAIL --gpu stats: $stats"; fail=1 ;; esac
+no_cuda="this build has no CUDA (configure with -DPENTAGO_CUDA=ON)"
+case $cuda:$err:$stats in
+  0:"pentago-serve: --gpu: $no_cuda; the CPU midgame solver answers":*'"midgame_device":"cpu","midgame_gpu_unavailable":"'"$no_cuda"'"'*) ;;
+  1::*'"midgame_device":"'*) case $stats in *'"midgame_device":"cpu"'*)
+    echo "FAIL --gpu: a GPU and the CPU named: $stats"; fail=1 ;; esac ;;
+  1:"pentago-serve: --gpu: "*"; the CPU midgame solver answers":*'"midgame_device":"cpu","midgame_gpu_unavailable":'*) ;;
+  *) echo "FAIL --gpu (cuda $cuda): stderr '$err', stats $stats"; fail=1 ;;
+esac
+"$serve" --help | grep -q -- '--gpu ' || { echo "FAIL --help lacks --gpu"; fail=1; }
 exit $fail
