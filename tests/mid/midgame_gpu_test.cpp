@@ -94,27 +94,21 @@ std::vector<midgame_position_t> random_positions(uint64_t seed, int count, int l
   return positions;
 }
 
-TEST(midgame_gpu, batches_match_the_cpu_solver) {
+// A batch of `count` random positions of lo-hi stones on the reference device against the CPU
+// solver.
+void expect_batch_matches(uint64_t seed, int count, int lo, int hi, bool distance) {
   midgame_gpu_t gpu = midgame_gpu_t::reference(2);
-  const auto positions = random_positions(3, 24, 24, 30);
-  expect_same_lists(positions, gpu.solve(positions), false);
+  const auto positions = random_positions(seed, count, lo, hi);
+  midgame_gpu_options_t o;
+  o.distance = distance;
+  expect_same_lists(positions, gpu.solve(positions, o), distance);
 }
 
-TEST(midgame_gpu, distances_match_the_cpu_solver) {
-  midgame_gpu_t gpu = midgame_gpu_t::reference(2);
-  const auto positions = random_positions(5, 16, 25, 30);
-  midgame_gpu_options_t o;
-  o.distance = true;
-  expect_same_lists(positions, gpu.solve(positions, o), true);
-}
+TEST(midgame_gpu, batches_match_the_cpu_solver) { expect_batch_matches(3, 24, 24, 30, false); }
 
-TEST(midgame_gpu, twenty_two_stones_match) {
-  midgame_gpu_t gpu = midgame_gpu_t::reference(2);
-  const auto positions = random_positions(9, 2, 22, 22);
-  midgame_gpu_options_t o;
-  o.distance = true;
-  expect_same_lists(positions, gpu.solve(positions, o), true);
-}
+TEST(midgame_gpu, distances_match_the_cpu_solver) { expect_batch_matches(5, 16, 25, 30, true); }
+
+TEST(midgame_gpu, twenty_two_stones_match) { expect_batch_matches(9, 2, 22, 22, true); }
 
 TEST(midgame_gpu, finished_roots_by_the_rules_beside_open_ones) {
   midgame_gpu_t gpu = midgame_gpu_t::reference(2);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "pentago/base/random_moves.h"
 #include "pentago/mid/midgame_gpu.h"
 #include "pentago/query/query.h"
 
@@ -21,23 +22,6 @@ std::string timeless_json(position_answer_t a) {
   return answer_json(a);
 }
 
-// A random position to place with `stones` stones whose game is not over.
-position_t random_open_position(std::mt19937_64& rng, int stones) {
-  for (;;) {
-    side_t sides[2] = {0, 0};
-    for (int k = 0; k < stones; k++) {
-      side_t bit;
-      do {
-        const int c = int(rng() % 36);
-        bit = cell_bit(c / 6, c % 6);
-      } while ((sides[0] | sides[1]) & bit);
-      sides[k & 1] |= bit;
-    }
-    const board_t b = pack(sides[0], sides[1]);
-    if (terminal_value(b) == 2) return {b, false};
-  }
-}
-
 // Midgame positions of 24 to 27 stones, to place and to rotate, with decisive values and ties.
 std::vector<position_t> midgame_positions() {
   std::vector<position_t> positions = {
@@ -45,7 +29,8 @@ std::vector<position_t> midgame_positions() {
       parse_position("01101001100110010101__10__1__0__1__0m"),
   };
   std::mt19937_64 rng(24);
-  for (const int stones : {24, 25, 27}) positions.push_back(random_open_position(rng, stones));
+  for (const int stones : {24, 25, 27})
+    positions.push_back({random_open_position(rng, stones, false), false});
   return positions;
 }
 

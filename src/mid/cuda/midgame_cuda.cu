@@ -83,19 +83,11 @@ class cuda_device_t final : public midgame_device_t {
   }
 
   void solve_wins(const gpu::wins_job_t& job) override {
-    const uint64_t threads = job.threads();
-    if (!threads) return;
-    select();
-    wins_kernel<<<unsigned((threads + block_threads - 1) / block_threads), block_threads>>>(job);
-    check(cudaGetLastError(), "launching the win-table kernel");
+    launch(wins_kernel, job, "launching the win-table kernel");
   }
 
   void solve_rows(const gpu::rows_job_t& job) override {
-    const uint64_t threads = job.threads();
-    if (!threads) return;
-    select();
-    rows_kernel<<<unsigned((threads + block_threads - 1) / block_threads), block_threads>>>(job);
-    check(cudaGetLastError(), "launching the layer kernel");
+    launch(rows_kernel, job, "launching the layer kernel");
   }
 
   void finish() override {
@@ -104,6 +96,16 @@ class cuda_device_t final : public midgame_device_t {
   }
 
  private:
+  // One thread per index of the job, block_threads to a block.
+  template <class Job>
+  void launch(void (*kernel)(Job), const Job& job, const char* step) {
+    const uint64_t threads = job.threads();
+    if (!threads) return;
+    select();
+    kernel<<<unsigned((threads + block_threads - 1) / block_threads), block_threads>>>(job);
+    check(cudaGetLastError(), step);
+  }
+
   // The CUDA runtime keeps the current device per host thread.
   void select() const { check(cudaSetDevice(ordinal_), "selecting the device"); }
 
