@@ -1,6 +1,8 @@
 // The midgame solver (docs/formats.md): downstream retrograde analysis over the subsets of
 // the root's empty cells, one halfsuper per position, two single-bit passes, layers from the
-// full board back to the root, each layer's rows split over threads.
+// full board back to the root, each layer's rows split over threads; the layer geometry
+// (shared with the batched GPU solver) and the CPU passes. midgame_values.cpp turns the passes
+// into the listed values.
 //
 // Layer n holds the positions with n stones added to the root: the mover M (the colour that
 // places next) has k0 = n / 2 of them, the player who just placed J has k1 = n - k0. A layer is
