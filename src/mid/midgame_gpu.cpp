@@ -131,21 +131,24 @@ uint64_t wins_entries(int spots) {
   return most;
 }
 
-// The geometry of every layer of one spot count on the host: what it uploads and its bytes.
+// One layer's child tables on the host: per empty spot of a column its free slot and the
+// child's column (rows_job_t::child), and per row and free slot the child's row (rows by the
+// mover).
 struct host_layer_t {
-  detail::midgame_layer_t layer;   // geometry only (no wins)
-  std::vector<uint8_t> free_slot;  // free_index
-  std::vector<uint32_t> child_col, child_row;
+  detail::midgame_layer_t layer;  // geometry only (no wins)
+  std::vector<uint32_t> child, child_row;
 };
 
 host_layer_t host_layer(int spots, int n) {
   host_layer_t h;
   h.layer = detail::midgame_layer_geometry(spots, n, 0);
   const detail::midgame_layer_t& L = h.layer;
-  h.free_slot = L.free_index;
-  h.child_col.resize(L.child_offset.size());
-  for (size_t i = 0; i < L.child_offset.size(); i++)
-    h.child_col[i] = L.child_offset[i] / uint32_t(sizeof(halfsuper_t));
+  h.child.resize(L.child_offset.size());
+  for (size_t i = 0; i < L.child_offset.size(); i++) {
+    const uint32_t col = L.child_offset[i] / uint32_t(sizeof(halfsuper_t));
+    PENTAGO_CHECK(col < (1u << 24), "midgame child column past 24 bits");
+    h.child[i] = uint32_t(L.free_index[i]) << 24 | col;
+  }
   if (L.rows_by_mover && n < spots) {
     h.child_row.resize(L.rows * L.col_space);
     for (uint64_t r = 0; r < L.rows; r++) {
@@ -158,14 +161,25 @@ host_layer_t host_layer(int spots, int n) {
   return h;
 }
 
+// The spots free of each k-subset of the spots, in order: [rank * (spots - k) + j].
+std::vector<uint8_t> free_spots_of(const std::vector<uint32_t>& sets, int spots, int k) {
+  std::vector<uint8_t> free(sets.size() * (spots - k));
+  for (size_t r = 0; r < sets.size(); r++)
+    for (int s = 0, j = 0; s < spots; s++)
+      if (!(sets[r] >> s & 1)) free[r * (spots - k) + j++] = uint8_t(s);
+  return free;
+}
+
 uint64_t geometry_bytes(int spots) {
-  uint64_t bytes = sizeof(gpu::tables_t) + (uint64_t(1) << spots) * sizeof(uint32_t);
+  uint64_t bytes = sizeof(gpu::tables_t);
+  for (int k = 0; k <= spots; k++)
+    bytes += binomial(spots, k) * (sizeof(uint32_t) + (spots - k) * sizeof(uint8_t));
   for (int n = 0; n <= spots; n++) {
     const int k0 = n / 2, k1 = n - k0;
     const bool by_mover = n % 2 == 0;
     const int row_size = by_mover ? k0 : k1, col_space = spots - row_size;
     const uint64_t cols = binomial(col_space, n - row_size);
-    bytes += cols * (spots - n) * (sizeof(uint8_t) + sizeof(uint32_t));
+    bytes += cols * (spots - n) * sizeof(uint32_t);
     if (by_mover && n < spots) bytes += binomial(spots, row_size) * col_space * sizeof(uint32_t);
   }
   return bytes;
@@ -189,11 +203,12 @@ struct spot_geometry_t {
     uint64_t rows = 0, cols = 0;
     int row_size = 0, col_size = 0, col_space = 0, free_count = 0, k0 = 0, k1 = 0;
     bool rows_by_mover = false;
-    device_buffer_t free_slot, child_col, child_row;
+    device_buffer_t child, child_row;
   };
   int spots = -1;
-  std::vector<device_buffer_t> subsets;  // by k
-  std::vector<layer_t> layers;           // by n
+  std::vector<device_buffer_t> subsets;     // by k
+  std::vector<device_buffer_t> free_spots;  // by k: free_spots_of
+  std::vector<layer_t> layers;              // by n
 };
 
 struct midgame_gpu_t::impl_t {
@@ -224,7 +239,11 @@ struct midgame_gpu_t::impl_t {
     geometry = spot_geometry_t();  // frees the last one first
     spot_geometry_t g;
     g.spots = spots;
-    for (int k = 0; k <= spots; k++) g.subsets.emplace_back(*device, all_subsets(spots, k));
+    for (int k = 0; k <= spots; k++) {
+      const std::vector<uint32_t> sets = all_subsets(spots, k);
+      g.subsets.emplace_back(*device, sets);
+      g.free_spots.emplace_back(*device, free_spots_of(sets, spots, k));
+    }
     for (int n = 0; n <= spots; n++) {
       const host_layer_t h = host_layer(spots, n);
       spot_geometry_t::layer_t l;
@@ -237,8 +256,7 @@ struct midgame_gpu_t::impl_t {
       l.k0 = h.layer.k0;
       l.k1 = h.layer.k1;
       l.rows_by_mover = h.layer.rows_by_mover;
-      l.free_slot = device_buffer_t(*device, h.free_slot);
-      l.child_col = device_buffer_t(*device, h.child_col);
+      l.child = device_buffer_t(*device, h.child);
       l.child_row = device_buffer_t(*device, h.child_row);
       g.layers.push_back(std::move(l));
     }
@@ -290,7 +308,6 @@ struct midgame_gpu_t::impl_t {
         gpu::rows_job_t r{};
         r.tables = w.tables;
         r.batch = batch;
-        r.spots = uint32_t(spots);
         r.rows_by_mover = L.rows_by_mover;
         r.leaf = n == top;
         r.win_bit = (aggressive ^ (n & 1)) != 0;
@@ -299,10 +316,9 @@ struct midgame_gpu_t::impl_t {
         r.next_cols = r.leaf ? 0 : g.layers[n + 1].cols;
         r.col_space = uint32_t(L.col_space);
         r.free_count = uint32_t(L.free_count);
-        r.row_sets = g.subsets[L.row_size].as<uint32_t>();
         r.col_sets = g.subsets[L.col_size].as<uint32_t>();
-        r.free_slot = L.free_slot.as<uint8_t>();
-        r.child_col = L.child_col.as<uint32_t>();
+        r.row_free = g.free_spots[L.row_size].as<uint8_t>();
+        r.child = L.child.as<uint32_t>();
         r.child_row = L.child_row.as<uint32_t>();
         r.next = r.leaf ? nullptr : layer_data(n + 1);
         r.out = layer_data(n);

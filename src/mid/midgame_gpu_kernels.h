@@ -101,6 +101,15 @@ PENTAGO_GPU_CODE quotient_t divide(uint64_t t, uint64_t d) {
   return {q, t - q * d};
 }
 
+// The index of the lowest set bit of a non-zero mask.
+PENTAGO_GPU_CODE int lowest_bit(uint32_t m) {
+#ifdef __CUDA_ARCH__
+  return __ffs(int(m)) - 1;
+#else
+  return __builtin_ctz(m);
+#endif
+}
+
 // The board cells of a set of spots.
 PENTAGO_GPU_CODE uint64_t side_of(const root_t& root, uint32_t spots) {
   uint64_t side = 0;
@@ -151,14 +160,15 @@ PENTAGO_GPU_CODE void wins_entry(const wins_job_t& job, uint64_t t) {
 // Thread index t: entry t / batch (row-major) of root t % batch.
 struct rows_job_t {
   const tables_t* tables;
-  uint32_t batch, spots;
+  uint32_t batch;
   bool rows_by_mover, leaf, win_bit;
   uint64_t rows, cols, next_cols;
   uint32_t col_space, free_count;
-  const uint32_t* row_sets;   // [rows]: absolute spot masks
-  const uint32_t* col_sets;   // [cols]: masks relative to the spots free of the row
-  const uint8_t* free_slot;   // [cols * free_count]: relative free slot j of each empty spot
-  const uint32_t* child_col;  // [cols * free_count]: the child's column in the next layer
+  const uint32_t* col_sets;  // [cols]: masks relative to the spots free of the row
+  const uint8_t* row_free;   // [rows * col_space]: the spots free of each row, in order
+  // [cols * free_count], per empty spot of a column: its relative free slot j (top 8 bits) and
+  // the child's column in the next layer (low 24 bits).
+  const uint32_t* child;
   const uint32_t* child_row;  // [rows * col_space], rows by the mover: the child's row by j
   const half_t* next;         // the next layer (not read by a leaf)
   half_t* out;
@@ -179,13 +189,10 @@ PENTAGO_GPU_CODE void rows_entry(const rows_job_t& job, uint64_t t) {
   const uint64_t row = by_row.q, col = by_row.r;
   // The colex rank of the column's set among all spots: its elements are the free spots of
   // the row that the relative mask picks.
-  const uint32_t row_set = job.row_sets[row], col_set = job.col_sets[col];
-  uint32_t col_rank = 0;
-  for (uint32_t s = 0, y = 0, i = 0; s < job.spots; s++) {
-    if (row_set >> s & 1) continue;
-    if (col_set >> y & 1) col_rank += job.tables->binomial[s][++i];
-    y++;
-  }
+  const uint8_t* free_spots = job.row_free + row * job.col_space;
+  uint32_t col_rank = 0, i = 0;
+  for (uint32_t m = job.col_sets[col]; m; m &= m - 1)
+    col_rank += job.tables->binomial[free_spots[lowest_bit(m)]][++i];
   const uint64_t mover_rank = job.rows_by_mover ? row : col_rank;
   const uint64_t placer_rank = job.rows_by_mover ? col_rank : row;
   const uint32_t B = job.batch;
@@ -195,11 +202,12 @@ PENTAGO_GPU_CODE void rows_entry(const rows_job_t& job, uint64_t t) {
   // A leaf: nobody wins from here on; else the OR of the children where the mover places.
   half_t u = job.leaf && !job.win_bit ? half_ones() : half_zero();
   if (!job.leaf) {
-    const uint64_t base = col * job.free_count;
+    const uint32_t* child = job.child + col * job.free_count;
     for (uint32_t f = 0; f < job.free_count; f++) {
+      const uint32_t c = child[f];
       const uint64_t child_row =
-          job.rows_by_mover ? job.child_row[row * job.col_space + job.free_slot[base + f]] : row;
-      u = u | job.next[(child_row * job.next_cols + job.child_col[base + f]) * B + b];
+          job.rows_by_mover ? job.child_row[row * job.col_space + (c >> 24)] : row;
+      u = u | job.next[(child_row * job.next_cols + (c & 0xffffff)) * B + b];
     }
   }
   // Fives on the board end the game: both is a tie, only the mover's a win, else a loss.
