@@ -29,8 +29,9 @@ struct midgame_gpu_options_t {
   // Device bytes a batch may take; 0: the device's free memory less a sixteenth.
   uint64_t memory_limit = 0;
   // Most roots in one batch (0: as many as the memory holds). More roots share each launch,
-  // but past a few dozen their layers crowd each other out of the caches: 64 solved 169
-  // random 18-stone positions a second on an H200, all that fit (about 260) 135, one 145.
+  // but past a few dozen their layers crowd each other out of the caches: on an H200, 64 gave
+  // the most 18-stone positions a second, all that fit (about 260) a fifth fewer, one a
+  // seventh fewer (docs/performance.md).
   uint64_t max_batch = 64;
   // Asked before every layer; true stops the solve with midgame_cancelled_t.
   std::function<bool()> cancelled;
