@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <iostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -48,8 +49,8 @@ const char* usage_text =
     "  --device N       CUDA device (default 0)\n"
     "  -h, --help       show this help\n"
     "\n"
-    "POSITION is a board code (decimal, 'm' appended for a board to rotate) or the compact\n"
-    "36-character form.\n";
+    "POSITION is a board code (decimal, 'm' appended for a board to rotate), the compact\n"
+    "36-character form, a file holding a board, or '-' for standard input.\n";
 
 double since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -83,6 +84,13 @@ settings_t parse(int argc, char** argv) {
     } else if (arg == "--bench-only") {
       s.bench = true;
       s.bench_parts = args.value();
+      for (size_t at = 0; at <= s.bench_parts.size();) {
+        const size_t comma = std::min(s.bench_parts.find(',', at), s.bench_parts.size());
+        const std::string part = s.bench_parts.substr(at, comma - at);
+        if (part != "one" && part != "batch" && part != "fewest")
+          throw usage_error_t("--bench-only takes one, batch and fewest, not '" + part + "'");
+        at = comma + 1;
+      }
     } else if (arg == "--max-batch") {
       s.options.max_batch = uint64_t(args.int_value(0, 1 << 30));
     } else if (arg == "--stones") {
@@ -108,7 +116,7 @@ settings_t parse(int argc, char** argv) {
     } else if (args.is_option()) {
       args.unknown();
     } else {
-      const position_t p = parse_position(arg);
+      const position_t p = parse_position(cli::board_text(arg, std::cin));
       s.positions.push_back({p.board, p.to_rotate});
     }
   }

@@ -49,6 +49,7 @@ expect 2 '~no position' "$B/pentago-midgame-gpu"
 expect 2 '~--stones' "$B/pentago-midgame-gpu" --check 1 --stones 10-20
 expect 2 '~--stones' "$B/pentago-midgame-gpu" --check 1 --stones 20
 expect 2 '~at least 12 stones' "$B/pentago-midgame-gpu" --reference 0
+expect 2 '~--bench-only' "$B/pentago-midgame-gpu" --bench-only one,all
 # No GPU in this build (or no device 7 in a CUDA one): one line naming CUDA, exit 1.
 expect 1 '~CUDA' "$B/pentago-midgame-gpu" --device 7 274440791932540184
 expect 2 '~--ranks' "$B/pentago-predict" --ranks 0x2 --memory 4G 44444554
