@@ -267,7 +267,8 @@ void bench_batch(const settings_t& s, midgame_gpu_t& gpu, midgame_workspace_t& w
 void bench_fewest(const settings_t& s, midgame_gpu_t& gpu, std::mt19937_64& rng) {
   // The fewest stones whose one-root batch fits what the device has free now (or --memory).
   const uint64_t free = gpu.device_free_bytes();
-  const uint64_t room = s.options.memory_limit ? s.options.memory_limit : free - free / 16;
+  const uint64_t room =
+      s.options.memory_limit ? s.options.memory_limit : midgame_gpu_t::usable_bytes(free);
   int stones = midgame_gpu_min_stones;
   while (stones < 36 && midgame_gpu_t::batch_bytes(stones, 1) > room) stones++;
   const midgame_position_t p = {random_open_position(rng, stones, false), false};

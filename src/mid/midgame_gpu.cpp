@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -18,6 +17,7 @@
 #include "midgame_layer.h"
 #include "pentago/mid/subsets.h"
 #include "pentago/util/error.h"
+#include "pentago/util/format.h"
 #include "pentago/util/parallel_for.h"
 
 namespace pentago {
@@ -84,12 +84,6 @@ std::unique_ptr<midgame_device_t> make_cuda_midgame_device(int) {
 namespace {
 
 using detail::midgame_device_t;
-
-std::string gib(uint64_t bytes) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(uint64_t(1) << 30));
-  return text;
-}
 
 // Device memory freed with its owner.
 class device_buffer_t {
@@ -403,15 +397,15 @@ std::vector<midgame_result_t> midgame_gpu_t::solve(const std::vector<midgame_pos
       allowed = options.memory_limit;
       for_roots = allowed > fixed ? allowed - fixed : 0;
     } else {
-      const uint64_t free = impl_->device->free_bytes();
-      for_roots = free - free / 16;
+      for_roots = usable_bytes(impl_->device->free_bytes());
       allowed = for_roots + fixed;
     }
     uint64_t fits = for_roots / per_root;
     if (fits == 0)
-      throw pentago_error_t("the GPU midgame solver needs " + gib(fixed + per_root) +
-                            " of device memory for a " + std::to_string(stones) +
-                            "-stone board, over the " + gib(allowed) + " it may take");
+      throw pentago_error_t("the GPU midgame solver needs " +
+                            format_bytes(double(fixed + per_root)) + " of device memory for a " +
+                            std::to_string(stones) + "-stone board, over the " +
+                            format_bytes(double(allowed)) + " it may take");
     if (options.max_batch) fits = std::min(fits, options.max_batch);
     for (size_t first = 0; first < members.size(); first += fits) {
       const auto start = std::chrono::steady_clock::now();

@@ -233,10 +233,9 @@ struct query_engine_t::impl_t {
       db->prefetch(r.children);
       return values;
     }
-    // A root whose workspace the GPU could not hold (the solver leaves a sixteenth of its
-    // free memory) goes to the CPU solver.
+    // A root whose workspace the GPU could not hold goes to the CPU solver.
     const bool fits = gpu && midgame_gpu_t::batch_bytes(count_stones(r.position.board), 1) <=
-                                 gpu_free_bytes - gpu_free_bytes / 16;
+                                 midgame_gpu_t::usable_bytes(gpu_free_bytes);
     midgame_gpu_t* device = fits ? gpu.get() : nullptr;
     midgame_in_flight++;
     try {

@@ -26,7 +26,7 @@ struct midgame_position_t {
 
 struct midgame_gpu_options_t {
   bool distance = false;  // also every listed position's distance (midgame_options_t)
-  // Device bytes a batch may take; 0: the device's free memory less a sixteenth.
+  // Device bytes a batch may take; 0: usable_bytes of the device's free memory.
   uint64_t memory_limit = 0;
   // Most roots in one batch (0: as many as the memory holds). More roots share each launch,
   // but past a few dozen their layers crowd each other out of the caches: on an H200, 64 gave
@@ -64,6 +64,8 @@ class midgame_gpu_t {
 
   // Device bytes a batch of `batch` roots with `stones` stones takes, layer geometry included.
   static uint64_t batch_bytes(int stones, uint64_t batch);
+  // Of `free` device bytes, what batches may take without a memory limit: all but a sixteenth.
+  static uint64_t usable_bytes(uint64_t free) { return free - free / 16; }
 
  private:
   struct impl_t;

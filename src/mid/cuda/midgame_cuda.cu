@@ -4,11 +4,11 @@
 // device and the step.
 #include <cuda_runtime.h>
 
-#include <cstdio>
 #include <string>
 
 #include "../midgame_device.h"
 #include "pentago/util/error.h"
+#include "pentago/util/format.h"
 
 namespace pentago::detail {
 namespace {
@@ -25,12 +25,6 @@ __global__ void rows_kernel(const gpu::rows_job_t job) {
   if (t < job.threads()) gpu::rows_entry(job, t);
 }
 
-std::string gib(uint64_t bytes) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.1f GiB", double(bytes) / double(uint64_t(1) << 30));
-  return text;
-}
-
 class cuda_device_t final : public midgame_device_t {
  public:
   explicit cuda_device_t(int ordinal) : ordinal_(ordinal) {
@@ -43,7 +37,7 @@ class cuda_device_t final : public midgame_device_t {
     cudaDeviceProp prop;
     check(cudaGetDeviceProperties(&prop, ordinal), "reading the device's properties");
     name_ = std::string(prop.name) + " (" + std::to_string(prop.multiProcessorCount) + " SMs, " +
-            gib(prop.totalGlobalMem) + ")";
+            format_bytes(double(prop.totalGlobalMem)) + ")";
   }
 
   std::string name() const override { return name_; }
@@ -61,8 +55,8 @@ class cuda_device_t final : public midgame_device_t {
     const cudaError_t e = cudaMalloc(&p, bytes < 16 ? 16 : bytes);
     if (e != cudaSuccess) {
       (void)cudaGetLastError();
-      throw pentago_error_t("cannot allocate " + gib(bytes) + " on " + name_ + ": " +
-                            cudaGetErrorString(e));
+      throw pentago_error_t("cannot allocate " + format_bytes(double(bytes)) + " on " + name_ +
+                            ": " + cudaGetErrorString(e));
     }
     return p;
   }
