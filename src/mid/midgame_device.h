@@ -31,6 +31,10 @@ class midgame_device_t {
   virtual void finish() = 0;
 };
 
+// The read-only tables every batch's kernels use: halfsuper_wins_both's (halfsuper.cpp) and the
+// small binomials.
+std::unique_ptr<gpu::tables_t> make_gpu_tables();
+
 // The CPU reference device on `threads` host threads (0: all).
 std::unique_ptr<midgame_device_t> make_reference_midgame_device(int threads);
 

@@ -63,6 +63,23 @@ class reference_device_t final : public midgame_device_t {
 
 }  // namespace
 
+std::unique_ptr<gpu::tables_t> make_gpu_tables() {
+  auto t = std::make_unique<gpu::tables_t>();
+  halfsuper_t axes[5][16];
+  copy_halfsuper_wins_tables(t->covered, axes);
+  const auto word_pair = [](halfsuper_t h) { return gpu::half_t{h.word(0), h.word(1)}; };
+  for (int set = 0; set < 16; set++) {
+    t->axis0[0][set] = word_pair(axes[0][set]);
+    t->axis0[1][set] = word_pair(axes[1][set]);
+    t->axis1[set] = word_pair(axes[2][set]);
+    t->axis2[set] = word_pair(axes[3][set]);
+    t->axis3[set] = word_pair(axes[4][set]);
+  }
+  for (int n = 0; n <= gpu::max_spots; n++)
+    for (int k = 0; k <= gpu::max_spots; k++) t->binomial[n][k] = uint32_t(binomial(n, k));
+  return t;
+}
+
 std::unique_ptr<midgame_device_t> make_reference_midgame_device(int threads) {
   return std::make_unique<reference_device_t>(threads);
 }
@@ -212,18 +229,7 @@ struct midgame_gpu_t::impl_t {
   std::mutex mutex;
 
   explicit impl_t(std::unique_ptr<midgame_device_t> d) : device(std::move(d)) {
-    auto t = std::make_unique<gpu::tables_t>();
-    halfsuper_t axes[5][16];
-    detail::copy_halfsuper_wins_tables(t->covered, axes);
-    for (int set = 0; set < 16; set++) {
-      halfsuper_t* to[5] = {&axes[0][set], &axes[1][set], &axes[2][set], &axes[3][set],
-                            &axes[4][set]};
-      gpu::half_t* from[5] = {&t->axis0[0][set], &t->axis0[1][set], &t->axis1[set], &t->axis2[set],
-                              &t->axis3[set]};
-      for (int i = 0; i < 5; i++) *from[i] = {to[i]->word(0), to[i]->word(1)};
-    }
-    for (int n = 0; n <= gpu::max_spots; n++)
-      for (int k = 0; k <= gpu::max_spots; k++) t->binomial[n][k] = uint32_t(binomial(n, k));
+    const std::unique_ptr<gpu::tables_t> t = detail::make_gpu_tables();
     tables = device_buffer_t(*device, sizeof(gpu::tables_t));
     device->upload(tables.as<void>(), t.get(), sizeof(gpu::tables_t));
   }

@@ -11,8 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "../../src/mid/midgame_gpu_kernels.h"
-#include "../../src/mid/midgame_layer.h"
+#include "../../src/mid/midgame_device.h"
 #include "pentago/base/random_moves.h"
 #include "pentago/mid/halfsuper.h"
 #include "pentago/mid/midgame.h"
@@ -40,16 +39,7 @@ TEST(midgame_gpu, rmax_matches_halfsuper_rmax) {
 }
 
 TEST(midgame_gpu, wins_match_halfsuper_wins) {
-  auto tables = std::make_unique<gpu::tables_t>();
-  halfsuper_t axes[5][16];
-  detail::copy_halfsuper_wins_tables(tables->covered, axes);
-  for (int set = 0; set < 16; set++) {
-    tables->axis0[0][set] = to_gpu(axes[0][set]);
-    tables->axis0[1][set] = to_gpu(axes[1][set]);
-    tables->axis1[set] = to_gpu(axes[2][set]);
-    tables->axis2[set] = to_gpu(axes[3][set]);
-    tables->axis3[set] = to_gpu(axes[4][set]);
-  }
+  const auto tables = detail::make_gpu_tables();
   std::mt19937_64 rng(11);
   int with_wins = 0;
   for (int i = 0; i < 20000; i++) {
