@@ -243,7 +243,7 @@ void compacting_store_t::set_exclusive(group_id_t group, size_t index, size_t si
     entry.size = 0;
     add_live(0, have);
     have = 0;
-    collect_exclusive();
+    collect_exclusive(false, need);
     const size_t next = heap_next_.load(std::memory_order_relaxed);
     const size_t limit = limit_.load(std::memory_order_relaxed);
     // A lowered limit gives way before the heap refuses the write.
@@ -322,15 +322,20 @@ void compacting_store_t::freeze(group_id_t group) {
   const exclusive_guard_t guard(heap_lock_);
   group_table_t& table = checked_group(group, "freeze");
   if (table.frozen) throw pentago_error_t("compacting store: group is already frozen");
+  bool others_hold_data = false;
   for (size_t slot = 0; slot < max_groups; slot++) {
     const group_table_t& other = groups_[slot];
-    if (&other == &table || !other.generation || other.frozen) continue;
-    for (size_t i = 0; i < other.arrays; i++)
-      if (other.entries[i].size)
-        throw pentago_error_t(
-            "compacting store: cannot freeze a group while another unfrozen group holds data");
+    if (&other == &table || !other.generation) continue;
+    bool holds_data = false;
+    for (size_t i = 0; i < other.arrays && !holds_data; i++) holds_data = other.entries[i].size;
+    others_hold_data |= holds_data;
+    if (holds_data && !other.frozen)
+      throw pentago_error_t(
+          "compacting store: cannot freeze a group while another unfrozen group holds data");
   }
-  collect_exclusive();
+  // Alone in the heap, the group may keep holes that no array fills (hole filling moves far
+  // less than a slide); beside other frozen data it is packed right above it.
+  collect_exclusive(others_hold_data, 0);
   table.frozen = true;
   table.frozen_begin = frozen_end_;
   table.frozen_end = heap_next_.load(std::memory_order_relaxed);
@@ -374,14 +379,51 @@ void compacting_store_t::release(group_id_t group, size_t index) {
 
 void compacting_store_t::collect() {
   const exclusive_guard_t guard(heap_lock_);
-  collect_exclusive();
+  collect_exclusive(true, 0);
 }
 
-void compacting_store_t::collect_exclusive() {
-  // Slide every live array that may move (unfrozen groups, and frozen groups with released
-  // arrays when no fixed frozen group lies above them) down, in address order, to just above
-  // the frozen data that stays. Each target is at or below its source, so memmove never
-  // overwrites an unmoved array.
+namespace {
+
+// The holes between the live arrays of a collection, with a max tree over their sizes: the
+// lowest hole that holds n bytes is found, and taken from, in O(log holes).
+class hole_tree_t {
+ public:
+  struct hole_t {
+    size_t start, size;
+  };
+  explicit hole_tree_t(std::vector<hole_t> holes) : holes_(std::move(holes)) {
+    while (leaves_ < holes_.size()) leaves_ *= 2;
+    max_.assign(2 * leaves_, 0);
+    for (size_t i = 0; i < holes_.size(); i++) max_[leaves_ + i] = holes_[i].size;
+    for (size_t k = leaves_ - 1; k >= 1; k--) max_[k] = std::max(max_[2 * k], max_[2 * k + 1]);
+  }
+  // Where n bytes go in the lowest hole that holds them, if it starts below `below`; they are
+  // taken from the hole. SIZE_MAX if there is no such hole.
+  size_t take_below(size_t n, size_t below) {
+    if (max_[1] < n) return SIZE_MAX;
+    size_t k = 1;
+    while (k < leaves_) k = max_[2 * k] >= n ? 2 * k : 2 * k + 1;
+    hole_t& hole = holes_[k - leaves_];
+    if (hole.start >= below) return SIZE_MAX;
+    const size_t at = hole.start;
+    hole.start += n;
+    hole.size -= n;
+    for (max_[k] = hole.size, k /= 2; k >= 1; k /= 2)
+      max_[k] = std::max(max_[2 * k], max_[2 * k + 1]);
+    return at;
+  }
+
+ private:
+  std::vector<hole_t> holes_;
+  size_t leaves_ = 1;
+  std::vector<size_t> max_;
+};
+
+}  // namespace
+
+void compacting_store_t::collect_exclusive(bool full, size_t need) {
+  // The arrays that may move: those of unfrozen groups, and of frozen groups with released
+  // arrays when no fixed frozen group lies above them. They all lie above fixed_end.
   size_t fixed_end = 0;  // frozen data that does not move ends here
   for (size_t slot = 0; slot < max_groups; slot++) {
     const group_table_t& table = groups_[slot];
@@ -390,32 +432,37 @@ void compacting_store_t::collect_exclusive() {
   }
   std::vector<std::pair<uint64_t, array_entry_t*>> live;
   std::vector<group_table_t*> moving_frozen;
+  size_t live_total = 0;
   for (size_t slot = 0; slot < max_groups; slot++) {
     group_table_t& table = groups_[slot];
     if (!table.generation) continue;
     if (table.frozen && !(table.movable && table.frozen_begin >= fixed_end)) continue;
     if (table.frozen) moving_frozen.push_back(&table);
     for (size_t i = 0; i < table.arrays; i++)
-      if (table.entries[i].size) live.emplace_back(table.entries[i].offset, &table.entries[i]);
+      if (table.entries[i].size) {
+        live.emplace_back(table.entries[i].offset, &table.entries[i]);
+        live_total += align(table.entries[i].size);
+      }
   }
   std::sort(live.begin(), live.end());
-  size_t target = fixed_end;
-  for (group_table_t* table : moving_frozen) {
-    target = std::min(target, table->frozen_begin);
-    table->frozen_begin = table->frozen_end = SIZE_MAX;
-  }
+  const size_t packed_top = fixed_end + live_total;  // the top after a full slide
   uint64_t moved = 0;
-  for (const auto& [offset, entry] : live) {
-    PENTAGO_CHECK(offset >= target, "array below the compaction target");
-    if (offset != target) {
-      std::memmove(heap_ + target, heap_ + offset, entry->size);
-      entry->offset = target;
-      moved += entry->size;
+  size_t top = full ? SIZE_MAX : fill_holes(live, fixed_end, packed_top, need, moved);
+  if (top == SIZE_MAX) {
+    // Slide every array down, in address order, to just above the data that stays. Each target
+    // is at or below its source, so memmove never overwrites an unmoved array.
+    top = fixed_end;
+    for (const auto& [offset, entry] : live) {
+      PENTAGO_CHECK(offset >= top, "array below the compaction target");
+      if (offset != top) {
+        std::memmove(heap_ + top, heap_ + offset, entry->size);
+        entry->offset = top;
+        moved += entry->size;
+      }
+      top += align(entry->size);
     }
-    target += align(entry->size);
   }
-  // Moved frozen groups stay below the unfrozen arrays (address order is kept): find their
-  // new extents, and where frozen data now ends.
+  // Find where the moving frozen groups lie now, and where frozen data ends.
   for (group_table_t* table : moving_frozen) {
     size_t begin = SIZE_MAX, end = 0;
     for (size_t i = 0; i < table->arrays; i++)
@@ -431,10 +478,52 @@ void compacting_store_t::collect_exclusive() {
   for (size_t slot = 0; slot < max_groups; slot++)
     if (groups_[slot].generation && groups_[slot].frozen)
       frozen_end_ = std::max(frozen_end_, groups_[slot].frozen_end);
-  heap_next_.store(target, std::memory_order_relaxed);
+  heap_next_.store(top, std::memory_order_relaxed);
   collections_.fetch_add(1, std::memory_order_relaxed);
   moved_bytes_.fetch_add(moved, std::memory_order_relaxed);
-  last_collection_free_ratio_ = double(heap_size_ - target) / double(heap_size_);
+  last_collection_free_ratio_ = double(heap_size_ - top) / double(heap_size_);
+}
+
+size_t compacting_store_t::fill_holes(std::vector<std::pair<uint64_t, array_entry_t*>>& live,
+                                      size_t base, size_t packed_top, size_t need,
+                                      uint64_t& moved) {
+  std::vector<hole_tree_t::hole_t> holes;
+  size_t cursor = base;
+  for (const auto& [offset, entry] : live) {
+    PENTAGO_CHECK(offset >= cursor, "arrays overlap in the heap");
+    if (offset > cursor) holes.push_back({cursor, offset - cursor});
+    cursor = offset + align(entry->size);
+  }
+  if (holes.empty()) return SIZE_MAX;
+  // Plan first: the arrays from the top down go to the lowest hole below them that holds
+  // them, until one finds none.
+  hole_tree_t tree(std::move(holes));
+  std::vector<size_t> target(live.size());
+  size_t stay = live.size();  // arrays [0, stay) stay where they are
+  while (stay > 0) {
+    const auto& [offset, entry] = live[stay - 1];
+    const size_t at = tree.take_below(align(entry->size), offset);
+    if (at == SIZE_MAX) break;
+    target[--stay] = at;
+  }
+  // The top: the end of the highest array that stays, or of one moved into a hole above it.
+  size_t top = stay ? live[stay - 1].first + align(live[stay - 1].second->size) : base;
+  for (size_t i = stay; i < live.size(); i++)
+    top = std::max(top, target[i] + align(live[i].second->size));
+  // Holes too small for the arrays above them stay as garbage: the full slide is worth its
+  // larger move when they would take more than a quarter of the room it leaves under the
+  // limit, or leave too little for the write that asked (the limit would have to rise).
+  const size_t limit = limit_.load(std::memory_order_relaxed);
+  const size_t room = std::max(limit, packed_top) - packed_top;
+  if (top - packed_top > room / 4 || lacks_room(limit, top, need)) return SIZE_MAX;
+  // Holes and arrays never overlap, so each copy reads and writes disjoint bytes.
+  for (size_t i = stay; i < live.size(); i++) {
+    array_entry_t* entry = live[i].second;
+    std::memcpy(heap_ + target[i], heap_ + entry->offset, entry->size);
+    entry->offset = target[i];
+    moved += entry->size;
+  }
+  return top;
 }
 
 void compacting_store_t::set_limit(size_t bytes) {

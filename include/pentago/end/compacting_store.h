@@ -9,10 +9,15 @@
 //   Each array costs bytes_per_array = 16 bytes of table: offset, size and a 4-byte lock word.
 // * Writes overwrite in place when align64(new size) <= align64(old size); otherwise they
 //   bump-allocate, and the old bytes become garbage. When the bump pointer would pass the end
-//   of the heap the writer runs a full collection: every live unfrozen array is slid down, in
-//   address order, to just above the frozen data. If that still leaves too little room, or
-//   less than min_free_fraction of the heap would stay free (each write would then collect,
-//   thrashing), set throws pentago::error("compacting store full: ...") instead of dying.
+//   of the heap the writer collects. A collection fills holes: the arrays at the top move,
+//   each into the lowest hole below it that holds it, until the top array finds none, so it
+//   copies about as many bytes as it frees (where the holes lie at the bottom, as released
+//   inputs do, sliding everything down would copy the whole live set each time). When the
+//   holes that stay would waste more than a quarter of the room a full slide leaves, or the
+//   write would still not fit, it runs the full slide instead: every live movable array slides
+//   down, in address order, to just above the fixed frozen data. If that still leaves too
+//   little room, or less than min_free_fraction of the heap would stay free (each write would
+//   then collect, thrashing), set throws pentago::error("compacting store full: ...").
 // * Locking: a writer-preferring reader/writer heap lock plus a per-array lock. Every array
 //   access (set, read, size) holds the heap lock shared and the array's lock; bump allocation
 //   is a lock-free compare-and-swap. Collections, freeze, create and destroy hold the heap lock
@@ -20,14 +25,15 @@
 //   took millions of spinlocks per collection). Lock order: heap, then one array; a thread
 //   holds at most one array lock. The array lock (util's element_lock) spins briefly and then
 //   sleeps on its word, so long reads under a reader do not burn CPU.
-// * A frozen group never moves: freeze collects, which packs the group right above any frozen
-//   data at the bottom of the heap, and later collections start above it. frozen_data returns a
-//   stable span without taking locks (e.g. for MPI send buffers). Freezing requires every other
-//   unfrozen group to be empty (as in 2013, the usual order is destroy the old slice, then
-//   freeze the new one); otherwise the group could not be made contiguous in place.
+// * A frozen group never moves: freeze collects, and later collections start above the group.
+//   Alone in the heap it is collected by filling holes (its extent may keep holes worth up to
+//   a quarter of the free room); beside other frozen data it is slid right above it.
+//   frozen_data returns a stable span without taking locks (e.g. for MPI send buffers).
+//   Freezing requires every other unfrozen group to be empty (as in 2013, the usual order is
+//   destroy the old slice, then freeze the new one).
 // * Releasing single arrays of a frozen group (input blocks whose last reader is done) makes
-//   the group movable: collections then slide its live arrays down too (they stay below the
-//   unfrozen data, in address order), and frozen_data refuses it, so that readers lock.
+//   the group movable: collections then move its live arrays too (arrays of the unfrozen group
+//   may fill its holes), and frozen_data refuses it, so that readers lock.
 // * Destroying a group frees its space at the next collection. A frozen group's space is
 //   reclaimed once no frozen group above it remains (frozen groups stack at the bottom).
 // * A collection allocates a temporary table of 16 bytes per live unfrozen array for sorting.
@@ -118,8 +124,9 @@ class compacting_store_t {
   using lent_reclaimer_t = std::function<size_t(uint8_t* at, size_t bytes)>;
   void set_lent_reclaimer(lent_reclaimer_t reclaimer) { reclaimer_ = std::move(reclaimer); }
   size_t limit() const { return limit_.load(std::memory_order_relaxed); }
-  // Live bytes, and collections so far (each packs the live arrays; only then does space that
-  // released arrays held lie above the bump pointer, where lend_top can lend it).
+  // Live bytes, and collections so far (each moves live arrays down over the space released
+  // arrays held; only then does that space lie above the bump pointer, where lend_top can
+  // lend it).
   size_t live_bytes() const { return live_bytes_.load(std::memory_order_relaxed); }
   uint64_t collections() const { return collections_.load(std::memory_order_relaxed); }
 
@@ -176,9 +183,9 @@ class compacting_store_t {
   // Copies an array out. Thread safe.
   void get(group_id_t group, size_t index, std::vector<uint8_t>& out) const;
 
-  // Collects, which packs this group at the bottom of the unfrozen heap, and marks it frozen:
-  // its arrays never move or change again until the group is destroyed. Throws if another
-  // unfrozen group holds data.
+  // Collects (filling holes, or packing the group right above other frozen data) and marks
+  // the group frozen: its arrays never move or change again until the group is destroyed or
+  // an array is released. Throws if another unfrozen group holds data.
   void freeze(group_id_t group);
   // A frozen array's bytes: a stable span, read without locks. Throws if not frozen, or once
   // an array of the group has been released.
@@ -188,7 +195,7 @@ class compacting_store_t {
   // as well, so its arrays must be read through read()/with_array/get from then on.
   void release(group_id_t group, size_t index);
 
-  // Runs a full collection now (set and freeze run them when needed).
+  // Runs a full collection (a slide in address order) now; set and freeze collect when needed.
   void collect();
 
   compacting_store_stats_t stats() const;
@@ -206,7 +213,16 @@ class compacting_store_t {
   bool try_bump(size_t n, size_t& offset);
   // The slow path of set, holding the heap lock exclusively.
   void set_exclusive(group_id_t group, size_t index, size_t size, const array_filler_t& fill);
-  void collect_exclusive();
+  // Makes room above the live data. `full`: slides every array that may move down, in
+  // address order (freeze, collect). Otherwise, for a write of `need` bytes, arrays from the
+  // top move into the holes below them, which copies about as many bytes as it frees; the full
+  // slide runs instead when the holes left would waste much of the room it gives.
+  void collect_exclusive(bool full, size_t need);
+  // The hole filling of collect_exclusive over the arrays that may move, sorted by address
+  // (`base`: where they may start; `packed_top`: the top after a full slide). Returns the new
+  // top, or SIZE_MAX (nothing moved) where the full slide should run instead.
+  size_t fill_holes(std::vector<std::pair<uint64_t, array_entry_t*>>& live, size_t base,
+                    size_t packed_top, size_t need, uint64_t& moved);
   void add_live(size_t added, size_t removed);
   // `bytes` rounded up to whole pages, at least the bump pointer, at most `cap` (heap lock
   // held exclusively): where set_limit and lend_top put the limit.
