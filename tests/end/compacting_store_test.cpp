@@ -155,6 +155,28 @@ TEST(CompactingStore, CollectionFillsHolesFromTheTop) {
   for (size_t i = 0; i < arrays; i++) EXPECT_EQ(get(store, g, i), model[i]) << i;
 }
 
+// Holes too small for any array (64-byte tails of arrays shrunk in place) cannot be filled:
+// the collection slides every array down instead.
+TEST(CompactingStore, CollectionSlidesWhenNoHoleFits) {
+  constexpr size_t heap = 64 << 10, arrays = 64;
+  compacting_store_t store(heap);
+  const group_id_t g = store.create_group(arrays);
+  std::vector<bytes_t> model(arrays);
+  for (size_t i = 0; i + 1 < arrays; i++) store.set(g, i, pattern(uint32_t(i), 1024));
+  for (size_t i = 0; i + 1 < arrays; i++) {
+    model[i] = pattern(uint32_t(i + 100), 960);
+    store.set(g, i, model[i]);  // in place, leaving 64 bytes behind
+  }
+  EXPECT_EQ(store.stats().collections, 0u);
+  model[arrays - 1] = pattern(7, 2048);
+  store.set(g, arrays - 1, model[arrays - 1]);  // finds no room: collects
+  const auto s = store.stats();
+  EXPECT_EQ(s.collections, 1u);
+  EXPECT_EQ(s.moved_bytes, (arrays - 2) * 960u);  // all but array 0, already at the bottom
+  EXPECT_EQ(s.bump_bytes, (arrays - 1) * 960u + 2048u);
+  for (size_t i = 0; i < arrays; i++) EXPECT_EQ(get(store, g, i), model[i]) << i;
+}
+
 // Several threads write and read random arrays with sizes that grow and shrink, in a heap small
 // enough to collect often. Each array's writes are ordered by a per-array model mutex; other
 // threads read arrays without it and check the contents are never torn.
