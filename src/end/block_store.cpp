@@ -21,6 +21,9 @@ uint64_t block_hash_key(int section, const block_t& b) {
          uint64_t(b[2]) << 8 | b[3];
 }
 
+// The home slot of a key in a table of 2^(64 - shift) slots (Fibonacci hashing).
+size_t flat_slot(uint64_t key, int shift) { return size_t((key * 0x9e3779b97f4a7c15ull) >> shift); }
+
 // Per-thread scratch for decompressing a block and compressing one.
 thread_local std::vector<superinfo_t> scratch_nodes;
 thread_local std::vector<uint8_t> scratch_bytes;
@@ -79,11 +82,19 @@ block_store_t::block_store_t(std::span<const section_t> sections, std::vector<bl
   require_block_codec(partial_codec_);
   group_ = heap.create_group(keys_.size());
   held_size_.reset(new uint32_t[keys_.size()]());
-  flat_of_.reserve(keys_.size());
+  size_t slots = 2;
+  for (flat_shift_ = 63; slots < 2 * keys_.size(); slots *= 2) flat_shift_--;
+  flat_of_.assign(slots, flat_slot_t());
   uint64_t missing = 0;
   for (int f = 0; f < int(keys_.size()); f++) {
     const auto& k = keys_[f];
-    flat_of_[block_hash_key(k.section, k.block)] = f;
+    const uint64_t key = block_hash_key(k.section, k.block);
+    size_t i = flat_slot(key, flat_shift_);
+    while (flat_of_[i].key != UINT64_MAX) {
+      PENTAGO_CHECK(flat_of_[i].key != key, "block store: a block is listed twice");
+      i = (i + 1) & (slots - 1);
+    }
+    flat_of_[i] = {key, f};
     const uint8_t dims = sections_[k.section].open_quadrants();
     missing_dims_[f] = dims;
     missing += popcount(dims);
@@ -119,8 +130,11 @@ block_store_t::~block_store_t() {
 }
 
 int block_store_t::flat_id(int section, const block_t& block) const {
-  auto it = flat_of_.find(block_hash_key(section, block));
-  return it == flat_of_.end() ? -1 : it->second;
+  const uint64_t key = block_hash_key(section, block);
+  for (size_t i = flat_slot(key, flat_shift_);; i = (i + 1) & (flat_of_.size() - 1)) {
+    if (flat_of_[i].key == key) return flat_of_[i].flat;
+    if (flat_of_[i].key == UINT64_MAX) return -1;
+  }
 }
 
 int block_store_t::nodes(int flat) const { return block_nodes(section(flat), keys_[flat].block); }

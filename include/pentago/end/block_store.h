@@ -11,7 +11,6 @@
 #include <mutex>
 #include <set>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "pentago/base/super.h"
@@ -171,7 +170,14 @@ class block_store_t {
 
   std::vector<section_t> sections_;
   std::vector<block_key_t> keys_;
-  std::unordered_map<uint64_t, int> flat_of_;
+  // Flat ids by (section, block) key: an open-addressed table with linear probing, a power of
+  // two at least twice the held blocks (one cache line per lookup, not a node per entry).
+  struct flat_slot_t {
+    uint64_t key = UINT64_MAX;  // UINT64_MAX: empty
+    int flat = -1;
+  };
+  std::vector<flat_slot_t> flat_of_;
+  int flat_shift_ = 64;
   std::unique_ptr<std::atomic<uint8_t>[]> missing_dims_;  // per block: dimensions to come
   std::unique_ptr<element_lock_t[]> locks_;
   std::vector<superinfo_t*> partial_;               // uncompressed incomplete blocks, from pool_
