@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "granule_elision.h"
 #include "interleave_simd.h"
 #include "pentago/util/error.h"
 
@@ -62,6 +63,21 @@ std::span<uint8_t> scratch_bytes(size_t n) {
   return {scratch.data(), n};
 }
 
+// Granule elision ahead of the codec (granule_elision.h, elided_flag): the flag, a u32 of the
+// node count, then the codec's stream of the elided bytes.
+constexpr size_t elided_header = 5;
+
+bool elided(uint8_t flag) { return flag != raw_block_flag && (flag & elided_flag); }
+static_assert(uint8_t(block_codec_t::snappy) < elided_flag &&
+              uint8_t(block_codec_t::zstd) < elided_flag &&
+              uint8_t(block_codec_t::lz4) < elided_flag);
+
+std::span<uint8_t> scratch_elided(size_t n) {
+  thread_local std::vector<uint8_t> scratch;
+  if (scratch.size() < n) scratch.resize(n);
+  return {scratch.data(), n};
+}
+
 // The row of each flag byte (null: none), for the decoders.
 const std::array<const block_codec_row_t*, 256>& row_of_flag() {
   static const std::array<const block_codec_row_t*, 256> table = [] {
@@ -72,24 +88,30 @@ const std::array<const block_codec_row_t*, 256>& row_of_flag() {
   return table;
 }
 
-// The built-in row of a flag byte; throws unless there is one.
+// The built-in row of a flag byte (with or without elision); throws unless there is one.
 const block_codec_row_t& decoder_of(uint8_t flag) {
-  const block_codec_row_t* row = row_of_flag()[flag];
+  const block_codec_row_t* row = row_of_flag()[elided(flag) ? flag & ~elided_flag : flag];
   if (!row || !row->built_in)
     throw pentago_error_t("fast_uncompress: bad flag byte " + std::to_string(flag));
   return *row;
 }
 
-// Compresses already filtered nodes into out (size >= fast_compress_bound) with `codec`, or
-// stores them raw where that is no smaller.
+// Compresses already filtered nodes into out (size >= fast_compress_bound) with `codec` after
+// granule elision, or stores them raw where that is no smaller.
 size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out,
                          const block_codec_row_t& codec) {
   const size_t raw = 64 * n;
-  const size_t length =
-      raw ? codec.compress(reinterpret_cast<const uint8_t*>(nodes), raw, out + 1) : 0;
-  if (length && length < raw) {
-    out[0] = uint8_t(codec.id);
-    return 1 + length;
+  if (raw) {
+    const auto elided_bytes = scratch_elided(detail::elision_bound(n));
+    const size_t size =
+        detail::elide_granules(reinterpret_cast<const uint8_t*>(nodes), n, elided_bytes.data());
+    const size_t length = codec.compress(elided_bytes.data(), size, out + elided_header);
+    if (length && elided_header + length < 1 + raw) {
+      out[0] = uint8_t(codec.id) | elided_flag;
+      const uint32_t nodes32 = uint32_t(n);
+      std::memcpy(out + 1, &nodes32, 4);
+      return elided_header + length;
+    }
   }
   out[0] = 0;
   if (raw) std::memcpy(out + 1, nodes, raw);
@@ -186,8 +208,8 @@ size_t fast_compress_bound(size_t nodes) {
   // LZ4's, about n + n / 255).
   size_t bound = 0;
   for (const block_codec_row_t& row : block_codecs())
-    if (row.built_in) bound = std::max(bound, row.bound(64 * nodes));
-  return 1 + bound;
+    if (row.built_in) bound = std::max(bound, row.bound(detail::elision_bound(nodes)));
+  return std::max(elided_header + bound, 1 + 64 * nodes);
 }
 
 void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out,
@@ -231,6 +253,15 @@ size_t fast_uncompressed_nodes(std::span<const uint8_t> compressed) {
                             std::to_string(compressed.size()) + " bytes is not whole nodes");
     return compressed.size() / 64 - 1;
   }
+  if (elided(compressed[0])) {
+    decoder_of(compressed[0]);  // a known, built-in codec
+    if (compressed.size() < elided_header)
+      throw pentago_error_t("fast_uncompress: elided block of " +
+                            std::to_string(compressed.size()) + " bytes has no node count");
+    uint32_t nodes;
+    std::memcpy(&nodes, compressed.data() + 1, 4);
+    return nodes;
+  }
   const uint8_t* data = compressed.data() + 1;
   const size_t size = compressed.size() - 1;
   const size_t length = compressed[0] ? decoder_of(compressed[0]).decoded_bytes(data, size) : size;
@@ -272,7 +303,18 @@ void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<sup
   const uint8_t* data = compressed.data() + 1;
   const size_t size = compressed.size() - 1;
   uint8_t* out = reinterpret_cast<uint8_t*>(nodes.data());
-  if (compressed[0] == raw_block_flag)
+  if (elided(compressed[0])) {
+    const block_codec_row_t& codec = decoder_of(compressed[0]);
+    const uint8_t* stream = compressed.data() + elided_header;
+    const size_t stream_size = compressed.size() - elided_header;
+    const size_t length = codec.decoded_bytes(stream, stream_size);
+    if (length > detail::elision_bound(n))
+      throw pentago_error_t("fast_uncompress: elided length " + std::to_string(length) +
+                            " is too long for " + std::to_string(n) + " nodes");
+    const auto elided_bytes = scratch_elided(length);
+    codec.decompress(stream, stream_size, elided_bytes.data(), length);
+    detail::restore_granules(elided_bytes.data(), length, n, out);
+  } else if (compressed[0] == raw_block_flag)
     std::memcpy(out, compressed.data() + 64, 64 * n);
   else if (compressed[0])
     decoder_of(compressed[0]).decompress(data, size, out, 64 * n);

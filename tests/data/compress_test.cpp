@@ -105,7 +105,7 @@ TEST(fast_compress, regular_data_compresses) {
   std::vector<superinfo_t> work = nodes;
   std::vector<uint8_t> out;
   fast_compress(work, out, block_codec_t::snappy);
-  EXPECT_EQ(out[0], 1);
+  EXPECT_EQ(out[0], 1 | elided_flag);
   EXPECT_LT(double(out.size()), 0.314 * 64 * nodes.size());
   EXPECT_LE(out.size(), fast_compress_bound(nodes.size()));
   EXPECT_EQ(fast_uncompressed_nodes(out), nodes.size());
@@ -175,7 +175,7 @@ TEST(fast_compress, rejects_bad_input) {
   auto nodes = regular_nodes(100);
   std::vector<uint8_t> good;
   fast_compress(nodes, good, block_codec_t::snappy);
-  ASSERT_EQ(good[0], 1);
+  ASSERT_EQ(good[0], 1 | elided_flag);
   std::vector<superinfo_t> out(100);
   EXPECT_THROW(fast_uncompress({}, out), pentago::pentago_error_t);
   auto bad = good;
@@ -256,7 +256,7 @@ TEST(fast_compress, every_size_level_and_codec_round_trips) {
         fast_compress(work, out, codec);
         ASSERT_LE(out.size(), fast_compress_bound(n));
         if (n >= 64) {
-          EXPECT_EQ(out[0], uint8_t(codec)) << n;  // compressible: not stored raw
+          EXPECT_EQ(out[0], uint8_t(codec) | elided_flag) << n;  // compressible: not stored raw
         }
         EXPECT_EQ(fast_uncompressed_nodes(out), n);
         std::vector<superinfo_t> back(n);
@@ -267,16 +267,32 @@ TEST(fast_compress, every_size_level_and_codec_round_trips) {
   }
 }
 
-// Decoding follows each buffer's flag byte: buffers of every codec decode side by side, in
-// any order, on one thread.
+// The codec's own stream of the filtered bytes behind its plain flag (no granule elision).
+std::vector<uint8_t> plain_buffer(const std::vector<superinfo_t>& nodes, block_codec_t codec) {
+  std::vector<superinfo_t> filtered(nodes.size());
+  interleave(nodes, filtered);
+  const block_codec_row_t& row = block_codec_info(codec);
+  std::vector<uint8_t> bytes(1 + row.bound(64 * nodes.size()));
+  bytes[0] = uint8_t(codec);
+  bytes.resize(1 + row.compress(reinterpret_cast<const uint8_t*>(filtered.data()),
+                                64 * nodes.size(), bytes.data() + 1));
+  return bytes;
+}
+
+// Decoding follows each buffer's flag byte: buffers of every codec, with and without granule
+// elision, decode side by side, in any order, on one thread.
 TEST(fast_compress, buffers_of_every_codec_decode_side_by_side) {
   const auto nodes = regular_nodes(1000);
   std::vector<std::vector<uint8_t>> buffers;
   for (const block_codec_t codec : built_in_codecs()) {
     std::vector<uint8_t> bytes(fast_compress_bound(nodes.size()));
     bytes.resize(fast_compress(std::span<const superinfo_t>(nodes), bytes, codec));
-    EXPECT_EQ(bytes[0], uint8_t(codec));
+    EXPECT_EQ(bytes[0], uint8_t(codec) | elided_flag);
     buffers.push_back(bytes);
+    buffers.push_back(plain_buffer(nodes, codec));
+    EXPECT_EQ(fast_uncompressed_nodes(buffers.back()), nodes.size());
+    // Elision makes the codec's work smaller: this data repeats every 16 bytes often.
+    EXPECT_LT(bytes.size(), buffers.back().size());
   }
   for (int round = 0; round < 2; round++)
     for (size_t i = 0; i < buffers.size(); i++) {
@@ -285,6 +301,41 @@ TEST(fast_compress, buffers_of_every_codec_decode_side_by_side) {
       fast_uncompress(bytes, back);
       EXPECT_EQ(back, nodes);
     }
+}
+
+// An elided stream whose mask disagrees with its length, or marks one of the first four
+// granules (nothing lies 16 bytes before them), is refused.
+TEST(fast_compress, elided_streams_must_match_their_masks) {
+  const auto nodes = regular_nodes(200);
+  for (const block_codec_t codec : built_in_codecs()) {
+    SCOPED_TRACE(block_codec_name(codec));
+    const block_codec_row_t& row = block_codec_info(codec);
+    std::vector<uint8_t> good(fast_compress_bound(nodes.size()));
+    good.resize(fast_compress(std::span<const superinfo_t>(nodes), good, codec));
+    ASSERT_EQ(good[0], uint8_t(codec) | elided_flag);
+    // The elided bytes behind the header (flag and node count).
+    std::vector<uint8_t> elided(row.decoded_bytes(good.data() + 5, good.size() - 5));
+    row.decompress(good.data() + 5, good.size() - 5, elided.data(), elided.size());
+    const auto rewrap = [&](const std::vector<uint8_t>& bytes) {
+      std::vector<uint8_t> out(5 + row.bound(bytes.size()));
+      std::copy(good.begin(), good.begin() + 5, out.begin());
+      out.resize(5 + row.compress(bytes.data(), bytes.size(), out.data() + 5));
+      return out;
+    };
+    std::vector<superinfo_t> back(nodes.size());
+    fast_uncompress(rewrap(elided), back);  // the rewrapping itself is sound
+    EXPECT_EQ(back, nodes);
+    auto flipped = elided;
+    flipped[10] ^= 1;  // one granule more or less marked: the literals no longer add up
+    EXPECT_THROW(fast_uncompress(rewrap(flipped), back), pentago::pentago_error_t);
+    auto first = elided;
+    first[0] |= 1;  // granule 0 marked, and one literal fewer to keep the sizes equal
+    first.erase(first.begin() + 2 * long(nodes.size()), first.begin() + 2 * long(nodes.size()) + 4);
+    EXPECT_THROW(fast_uncompress(rewrap(first), back), pentago::pentago_error_t);
+    auto count = good;
+    count[1] ^= 1;  // a node count that disagrees with the buffer it decodes into
+    EXPECT_THROW(fast_uncompress(count, back), pentago::pentago_error_t);
+  }
 }
 
 TEST(fast_compress, every_codec_rejects_corrupt_and_truncated_data) {

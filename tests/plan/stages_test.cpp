@@ -91,7 +91,7 @@ TEST(stages, need_model_matches_engine_plan) {
 
 TEST(stages, plan_is_contiguous_admitted_and_no_worse_than_one_job) {
   // Nodes too small for the whole run on one node: the single job needs several.
-  const stage_options_t o = small_nodes("640M");
+  const stage_options_t o = small_nodes("560M");
   const stage_plan_t plan = plan_stages(o);
   ASSERT_TRUE(plan.fits) << plan.reason;
   ASSERT_FALSE(plan.stages.empty());

@@ -1,0 +1,77 @@
+// Granule elision (see granule_elision.h): loops over 4-byte granules, 16 bytes at a time.
+#include "granule_elision.h"
+
+#include <cstring>
+#include <string>
+
+#include "pentago/util/error.h"
+
+namespace pentago::detail {
+
+namespace {
+
+// The lag in granules: 16 bytes back.
+constexpr size_t lag = 4;
+
+uint32_t load32(const uint8_t* p) {
+  uint32_t x;
+  std::memcpy(&x, p, 4);
+  return x;
+}
+
+void store32(uint8_t* p, uint32_t x) { std::memcpy(p, &x, 4); }
+
+}  // namespace
+
+size_t elide_granules(const uint8_t* filtered, size_t nodes, uint8_t* out) {
+  const size_t granules = elision_granules(nodes);
+  uint8_t* const mask = out;
+  uint8_t* literal = out + elision_mask_bytes(nodes);
+  for (size_t k = 0; k < granules; k += 8) {
+    unsigned bits = 0;
+    for (size_t j = 0; j < 8; j++) {
+      const size_t g = k + j;
+      const uint32_t x = load32(filtered + 4 * g);
+      const bool same = g >= lag && x == load32(filtered + 4 * (g - lag));
+      bits |= unsigned(same) << j;
+      store32(literal, x);  // written always, kept only when not marked
+      literal += same ? 0 : 4;
+    }
+    mask[k / 8] = uint8_t(bits);
+  }
+  return size_t(literal - out);
+}
+
+void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t* filtered) {
+  const size_t granules = elision_granules(nodes), mask_bytes = elision_mask_bytes(nodes);
+  if (size < mask_bytes)
+    throw pentago_error_t("fast_uncompress: elided block of " + std::to_string(size) +
+                          " bytes is shorter than its mask");
+  const uint8_t* const mask = elided;
+  size_t marked = 0;
+  for (size_t i = 0; i < mask_bytes; i++) marked += size_t(__builtin_popcount(mask[i]));
+  if ((mask[0] & 0xf) || size != mask_bytes + 4 * (granules - marked))
+    throw pentago_error_t("fast_uncompress: elided block of " + std::to_string(size) +
+                          " bytes disagrees with its mask");
+  const uint8_t* literal = elided + mask_bytes;
+  // Four granules (16 bytes) at a time: all marked (a copy of the 16 bytes before) and none
+  // marked (16 literal bytes) are the common cases.
+  for (size_t g = 0; g < granules; g += lag) {
+    const unsigned marks = mask[g / 8] >> (g % 8) & 0xf;
+    uint8_t* const out = filtered + 4 * g;
+    if (marks == 0xf) {
+      std::memcpy(out, out - 16, 16);
+    } else if (!marks) {
+      std::memcpy(out, literal, 16);
+      literal += 16;
+    } else {
+      for (size_t j = 0; j < lag; j++) {
+        const bool same = marks >> j & 1;
+        store32(out + 4 * j, same ? load32(out + 4 * j - 16) : load32(literal));
+        literal += same ? 0 : 4;
+      }
+    }
+  }
+}
+
+}  // namespace pentago::detail

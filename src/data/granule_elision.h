@@ -1,0 +1,25 @@
+// Granule elision, the filter between the interleave filter and an in-core block's byte codec
+// (docs/formats.md, "In-core blocks"): filtered bytes as 4-byte granules, each either marked
+// equal to the granule 16 bytes before it or kept. Interleaved nodes repeat that way most of
+// the time (a node's value rarely depends on one bit of a quadrant's rotation), so the codec
+// then sees about a third of the bytes, and compresses them denser.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace pentago::detail {
+
+// The granules of `nodes` 64-byte nodes, the mask's bytes (a bit per granule) and the
+// largest elided size.
+constexpr size_t elision_granules(size_t nodes) { return 16 * nodes; }
+constexpr size_t elision_mask_bytes(size_t nodes) { return 2 * nodes; }
+constexpr size_t elision_bound(size_t nodes) { return elision_mask_bytes(nodes) + 64 * nodes; }
+
+// Writes the mask (bit k of byte k / 8: granule k equals granule k - 4), then the granules not
+// marked, in order; returns the bytes written (at most elision_bound).
+size_t elide_granules(const uint8_t* filtered, size_t nodes, uint8_t* out);
+// The inverse: `elided` must be exactly what elide_granules wrote for `nodes` nodes; throws
+// pentago::error if its size disagrees with its mask or the mask marks a first granule.
+void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t* filtered);
+
+}  // namespace pentago::detail
