@@ -96,12 +96,18 @@ const block_codec_row_t& decoder_of(uint8_t flag) {
   return *row;
 }
 
-// Compresses already filtered nodes into out (size >= fast_compress_bound) with `codec` after
-// granule elision, or stores them raw where that is no smaller.
+// Compresses already filtered nodes into out (size >= fast_compress_bound) with `codec`, after
+// granule elision where its row asks for it, or stores them raw where that is no smaller.
 size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out,
                          const block_codec_row_t& codec) {
   const size_t raw = 64 * n;
-  if (raw) {
+  if (raw && !codec.elided) {
+    const size_t length = codec.compress(reinterpret_cast<const uint8_t*>(nodes), raw, out + 1);
+    if (length && length < raw) {
+      out[0] = uint8_t(codec.id);
+      return 1 + length;
+    }
+  } else if (raw) {
     const auto elided_bytes = scratch_elided(detail::elision_bound(n));
     const size_t size =
         detail::elide_granules(reinterpret_cast<const uint8_t*>(nodes), n, elided_bytes.data());
