@@ -44,7 +44,8 @@ size_t elide_granules(const uint8_t* filtered, size_t nodes, uint8_t* out) {
 
 void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t* filtered) {
   const size_t granules = elision_granules(nodes), mask_bytes = elision_mask_bytes(nodes);
-  if (size < mask_bytes)
+  if (!nodes && !size) return;
+  if (!nodes || size < mask_bytes)
     throw pentago_error_t("fast_uncompress: elided block of " + std::to_string(size) +
                           " bytes is shorter than its mask");
   const uint8_t* const mask = elided;

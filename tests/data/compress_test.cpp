@@ -343,6 +343,10 @@ TEST(fast_compress, elided_streams_must_match_their_masks) {
     auto count = good;
     count[1] ^= 1;  // a node count that disagrees with the buffer it decodes into
     EXPECT_THROW(fast_uncompress(count, back), pentago::pentago_error_t);
+    auto none = good;
+    std::fill(none.begin() + 1, none.begin() + 5, 0);  // no nodes, yet elided bytes
+    std::vector<superinfo_t> empty;
+    EXPECT_THROW(fast_uncompress(none, empty), pentago::pentago_error_t);
   }
 }
 
