@@ -57,6 +57,10 @@ std::span<superinfo_t> scratch_nodes(size_t n) {
   return {scratch.data(), n};
 }
 
+// Thread-local byte scratch, one buffer per use: a compressed output and the elided bytes it
+// is made from are alive at once.
+enum class scratch_use_t { output, elided };
+template <scratch_use_t use>
 std::span<uint8_t> scratch_bytes(size_t n) {
   thread_local std::vector<uint8_t> scratch;
   if (scratch.size() < n) scratch.resize(n);
@@ -71,12 +75,6 @@ bool elided(uint8_t flag) { return flag != raw_block_flag && (flag & elided_flag
 static_assert(uint8_t(block_codec_t::snappy) < elided_flag &&
               uint8_t(block_codec_t::zstd) < elided_flag &&
               uint8_t(block_codec_t::lz4) < elided_flag);
-
-std::span<uint8_t> scratch_elided(size_t n) {
-  thread_local std::vector<uint8_t> scratch;
-  if (scratch.size() < n) scratch.resize(n);
-  return {scratch.data(), n};
-}
 
 // The row of each flag byte (null: none), for the decoders.
 const std::array<const block_codec_row_t*, 256>& row_of_flag() {
@@ -108,7 +106,7 @@ size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out,
       return 1 + length;
     }
   } else if (raw) {
-    const auto elided_bytes = scratch_elided(detail::elision_bound(n));
+    const auto elided_bytes = scratch_bytes<scratch_use_t::elided>(detail::elision_bound(n));
     const size_t size =
         detail::elide_granules(reinterpret_cast<const uint8_t*>(nodes), n, elided_bytes.data());
     const size_t length = codec.compress(elided_bytes.data(), size, out + elided_header);
@@ -222,7 +220,7 @@ void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<u
                             block_codec_t codec) {
   require_block_codec(codec);
   // Compress into scratch so that `out` never pays for zero-filling the whole bound.
-  const auto buffer = scratch_bytes(fast_compress_bound(filtered.size()));
+  const auto buffer = scratch_bytes<scratch_use_t::output>(fast_compress_bound(filtered.size()));
   const size_t size =
       compress_filtered(filtered.data(), filtered.size(), buffer.data(), block_codec_info(codec));
   out.assign(buffer.data(), buffer.data() + size);
@@ -317,7 +315,7 @@ void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<sup
     if (length > detail::elision_bound(n))
       throw pentago_error_t("fast_uncompress: elided length " + std::to_string(length) +
                             " is too long for " + std::to_string(n) + " nodes");
-    const auto elided_bytes = scratch_elided(length);
+    const auto elided_bytes = scratch_bytes<scratch_use_t::elided>(length);
     codec.decompress(stream, stream_size, elided_bytes.data(), length);
     detail::restore_granules(elided_bytes.data(), length, n, out);
   } else if (compressed[0] == raw_block_flag)
