@@ -24,7 +24,7 @@ void interleave(std::span<const superinfo_t> in, std::span<superinfo_t> out);  /
 void uninterleave(std::span<const superinfo_t> in, std::span<superinfo_t> out);
 
 // ---- Fast compression: flag byte, then the raw filtered bytes (0) or a byte codec's stream of
-// them after granule elision (elided_flag) -----------------------------------------------------
+// them, after granule elision where the codec's row asks for it (elided_flag) ------------------
 // The byte codec of in-core blocks, which is also the flag byte of its output (a format:
 // docs/formats.md, "In-core blocks"). Each has one row in the codec table below; decompression
 // follows each buffer's flag, so buffers of every built-in codec can be mixed. A run names its
@@ -85,8 +85,8 @@ void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, bloc
 constexpr uint8_t raw_block_flag = 0xff;
 // A codec's flag with this bit set: its stream holds the filtered bytes after granule elision
 // (4-byte granules equal to the one 16 bytes before are marked in a bitmap, not repeated), and
-// a u32 of the node count sits between the flag and the stream. fast_compress writes these;
-// the plain codec flags still decode.
+// a u32 of the node count sits between the flag and the stream. fast_compress writes these
+// for the codecs whose row has `elided`, the plain flag for the others; both decode.
 constexpr uint8_t elided_flag = 0x10;
 constexpr size_t raw_block_bytes(size_t nodes) { return 64 * (nodes + 1); }
 // Writes that form of `nodes` into out (raw_block_bytes(nodes.size()) bytes, 64-byte aligned).
