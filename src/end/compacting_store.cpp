@@ -484,7 +484,7 @@ void compacting_store_t::collect_exclusive(bool full, size_t need) {
   last_collection_free_ratio_ = double(heap_size_ - top) / double(heap_size_);
 }
 
-size_t compacting_store_t::fill_holes(std::vector<std::pair<uint64_t, array_entry_t*>>& live,
+size_t compacting_store_t::fill_holes(const std::vector<std::pair<uint64_t, array_entry_t*>>& live,
                                       size_t base, size_t packed_top, size_t need,
                                       uint64_t& moved) {
   std::vector<hole_tree_t::hole_t> holes;

@@ -221,7 +221,7 @@ class compacting_store_t {
   // The hole filling of collect_exclusive over the arrays that may move, sorted by address
   // (`base`: where they may start; `packed_top`: the top after a full slide). Returns the new
   // top, or SIZE_MAX (nothing moved) where the full slide should run instead.
-  size_t fill_holes(std::vector<std::pair<uint64_t, array_entry_t*>>& live, size_t base,
+  size_t fill_holes(const std::vector<std::pair<uint64_t, array_entry_t*>>& live, size_t base,
                     size_t packed_top, size_t need, uint64_t& moved);
   void add_live(size_t added, size_t removed);
   // `bytes` rounded up to whole pages, at least the bump pointer, at most `cap` (heap lock
