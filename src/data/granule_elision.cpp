@@ -1,9 +1,11 @@
-// Granule elision (see granule_elision.h): loops over 4-byte granules, 16 bytes at a time.
+// Granule elision (see granule_elision.h): the dispatch by SIMD level, the restore's checks, and
+// the portable loops over 4-byte granules, 16 bytes at a time.
 #include "granule_elision.h"
 
 #include <cstring>
 #include <string>
 
+#include "pentago/base/super.h"
 #include "pentago/util/error.h"
 
 namespace pentago::detail {
@@ -19,11 +21,15 @@ uint32_t load32(const uint8_t* p) {
   return x;
 }
 
+uint64_t load64(const uint8_t* p) {
+  uint64_t x;
+  std::memcpy(&x, p, 8);
+  return x;
+}
+
 void store32(uint8_t* p, uint32_t x) { std::memcpy(p, &x, 4); }
 
-}  // namespace
-
-size_t elide_granules(const uint8_t* filtered, size_t nodes, uint8_t* out) {
+size_t elide_portable(const uint8_t* filtered, size_t nodes, uint8_t* out) {
   const size_t granules = elision_granules(nodes);
   uint8_t* const mask = out;
   uint8_t* literal = out + elision_mask_bytes(nodes);
@@ -42,21 +48,11 @@ size_t elide_granules(const uint8_t* filtered, size_t nodes, uint8_t* out) {
   return size_t(literal - out);
 }
 
-void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t* filtered) {
-  const size_t granules = elision_granules(nodes), mask_bytes = elision_mask_bytes(nodes);
-  if (!nodes && !size) return;
-  if (!nodes || size < mask_bytes)
-    throw pentago_error_t("fast_uncompress: elided block of " + std::to_string(size) +
-                          " bytes is shorter than its mask");
-  const uint8_t* const mask = elided;
-  size_t marked = 0;
-  for (size_t i = 0; i < mask_bytes; i++) marked += size_t(__builtin_popcount(mask[i]));
-  if ((mask[0] & 0xf) || size != mask_bytes + 4 * (granules - marked))
-    throw pentago_error_t("fast_uncompress: elided block of " + std::to_string(size) +
-                          " bytes disagrees with its mask");
-  const uint8_t* literal = elided + mask_bytes;
+void restore_portable(const uint8_t* mask, const uint8_t* literal, const uint8_t*, size_t nodes,
+                      uint8_t* filtered) {
   // Four granules (16 bytes) at a time: all marked (a copy of the 16 bytes before) and none
   // marked (16 literal bytes) are the common cases.
+  const size_t granules = elision_granules(nodes);
   for (size_t g = 0; g < granules; g += lag) {
     const unsigned marks = mask[g / 8] >> (g % 8) & 0xf;
     uint8_t* const out = filtered + 4 * g;
@@ -73,6 +69,34 @@ void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t*
       }
     }
   }
+}
+
+bool portable() { return current_simd_level() == simd_level_t::portable; }
+
+}  // namespace
+
+extern const elide_fn_t elide_granules_portable = elide_portable;
+extern const restore_fn_t restore_granules_portable = restore_portable;
+
+size_t elide_granules(const uint8_t* filtered, size_t nodes, uint8_t* out) {
+  return (portable() ? elide_granules_portable : elide_granules_sse)(filtered, nodes, out);
+}
+
+void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t* filtered) {
+  const size_t granules = elision_granules(nodes), mask_bytes = elision_mask_bytes(nodes);
+  if (!nodes && !size) return;
+  if (!nodes || size < mask_bytes)
+    throw pentago_error_t("fast_uncompress: elided block of " + std::to_string(size) +
+                          " bytes is shorter than its mask");
+  const uint8_t* const mask = elided;
+  size_t marked = 0, i = 0;
+  for (; i + 8 <= mask_bytes; i += 8) marked += size_t(__builtin_popcountll(load64(mask + i)));
+  for (; i < mask_bytes; i++) marked += size_t(__builtin_popcount(mask[i]));
+  if ((mask[0] & 0xf) || size != mask_bytes + 4 * (granules - marked))
+    throw pentago_error_t("fast_uncompress: elided block of " + std::to_string(size) +
+                          " bytes disagrees with its mask");
+  (portable() ? restore_granules_portable : restore_granules_sse)(mask, elided + mask_bytes,
+                                                                  elided + size, nodes, filtered);
 }
 
 }  // namespace pentago::detail

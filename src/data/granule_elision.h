@@ -16,10 +16,20 @@ constexpr size_t elision_mask_bytes(size_t nodes) { return 2 * nodes; }
 constexpr size_t elision_bound(size_t nodes) { return elision_mask_bytes(nodes) + 64 * nodes; }
 
 // Writes the mask (bit k of byte k / 8: granule k equals granule k - 4), then the granules not
-// marked, in order; returns the bytes written (at most elision_bound).
+// marked, in order; returns the bytes written (at most elision_bound, which `out` must hold).
+// Every SIMD level writes the same bytes.
 size_t elide_granules(const uint8_t* filtered, size_t nodes, uint8_t* out);
 // The inverse: `elided` must be exactly what elide_granules wrote for `nodes` nodes; throws
 // pentago::error if its size disagrees with its mask or the mask marks a first granule.
 void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t* filtered);
+
+// The loops per ISA (granule_elision.cpp's portable ones, granule_elision_sse.cpp's SSSE3
+// ones, which every x86 level above portable uses). A restore gets a mask and literals that
+// the checks above found consistent, the literals ending at `end`.
+using elide_fn_t = size_t (*)(const uint8_t* filtered, size_t nodes, uint8_t* out);
+using restore_fn_t = void (*)(const uint8_t* mask, const uint8_t* literal, const uint8_t* end,
+                              size_t nodes, uint8_t* filtered);
+extern const elide_fn_t elide_granules_portable, elide_granules_sse;
+extern const restore_fn_t restore_granules_portable, restore_granules_sse;
 
 }  // namespace pentago::detail
