@@ -130,7 +130,7 @@ constexpr const char* lz4_summary = "decompresses 3x faster, the least CPU";
 const block_codec_row_t rows[] = {
     {block_codec_t::snappy, "snappy", "default", true, 1.0, 2, true, PENTAGO_CODEC_CALLS(snappy)},
 #ifdef PENTAGO_HAVE_ZSTD
-    {block_codec_t::zstd, "zstd", zstd_summary, true, 0.65, 3, false, PENTAGO_CODEC_CALLS(zstd)},
+    {block_codec_t::zstd, "zstd", zstd_summary, true, 0.65, 3, true, PENTAGO_CODEC_CALLS(zstd)},
 #else
     {block_codec_t::zstd, "zstd", zstd_summary, false, 0.65, 3, false, PENTAGO_CODEC_NONE},
 #endif

@@ -45,9 +45,9 @@ struct block_codec_row_t {
   // Where --codec auto tries it: 1 first (the least CPU), then 2, ...; the first place is also
   // the codec of a dropped slice's incomplete blocks where they fit (run_plan.h).
   int auto_place;
-  // Whether fast_compress puts granule elision ahead of it (elided_flag): Snappy and LZ4 then
-  // see about a third of the bytes; zstd's stream of the game's stored slices comes out no
-  // smaller and decodes slower, so zstd goes without.
+  // Whether fast_compress puts granule elision ahead of it (elided_flag): every built-in codec
+  // then sees about a third of the bytes, and decodes faster (docs/design.md, "Granule
+  // elision").
   bool elided;
   size_t (*bound)(size_t raw_bytes);  // largest output of compress
   // Compresses `size` bytes into out (room for bound(size)); the output size, 0 if it failed.
