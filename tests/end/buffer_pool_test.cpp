@@ -136,3 +136,24 @@ TEST(buffer_pool, lent_chunks_are_carved_first) {
   EXPECT_EQ(pool.carved_bytes(), 19 * bytes);
   for (auto* b : taken) pool.give(b);
 }
+
+// A pool of huge pages hands out the same buffers within the same budget, its chunks starting
+// on a 2 MiB boundary (so that transparent huge pages can back them), for any buffer size.
+TEST(buffer_pool, huge_pages_start_chunks_on_a_huge_page) {
+  for (size_t nodes : {buffer_pool_t::block_nodes, size_t(4097), size_t(333)}) {
+    SCOPED_TRACE(nodes);
+    buffer_pool_t pool(70 * nodes * sizeof(superinfo_t), nodes, buffer_pool_t::pages_t::huge);
+    std::vector<superinfo_t*> taken;
+    while (superinfo_t* b = pool.take()) taken.push_back(b);
+    ASSERT_EQ(taken.size(), 70u);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(taken.front()) % (size_t(2) << 20), 0u);
+    for (size_t i = 0; i < taken.size(); i++) {
+      taken[i][0].win.w[0] = i, taken[i][nodes - 1].notlose.w[3] = ~i;
+    }
+    for (size_t i = 0; i < taken.size(); i++) {
+      EXPECT_EQ(taken[i][0].win.w[0], i);
+      EXPECT_EQ(taken[i][nodes - 1].notlose.w[3], ~i);
+    }
+    for (auto* b : taken) pool.give(b);
+  }
+}

@@ -23,7 +23,12 @@ class buffer_pool_t {
  public:
   static constexpr size_t block_nodes = 4096;  // a full 8^4 block, the default max_nodes
   static constexpr size_t block_bytes = block_nodes * sizeof(superinfo_t);
-  explicit buffer_pool_t(uint64_t budget, size_t max_nodes = block_nodes);
+  // Where pages are `huge`, chunks ask for transparent huge pages (buffers that MPI sends
+  // between ranks on a node: its single-copy transfers pin every page they read, and a huge
+  // page is one pin instead of 512).
+  enum class pages_t { base, huge };
+  explicit buffer_pool_t(uint64_t budget, size_t max_nodes = block_nodes,
+                         pages_t pages = pages_t::base);
   ~buffer_pool_t();
   buffer_pool_t(const buffer_pool_t&) = delete;
   buffer_pool_t& operator=(const buffer_pool_t&) = delete;
@@ -63,6 +68,7 @@ class buffer_pool_t {
 
   uint64_t budget_;
   const size_t max_nodes_;
+  const pages_t pages_;
   mutable std::mutex mutex_;
   size_t size_;  // bytes per buffer
   std::vector<superinfo_t*> free_;
