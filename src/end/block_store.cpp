@@ -77,6 +77,7 @@ block_store_t::block_store_t(std::span<const section_t> sections, std::vector<bl
       codec_(options.codec),
       partial_codec_(options.partial_codec),
       raw_reserve_ratio_(options.raw_reserve_ratio),
+      raw_excess_bytes_(options.raw_excess_bytes),
       counts_(sections_.size(), section_counts_t{0, 0, 0}) {
   require_block_codec(codec_);
   require_block_codec(partial_codec_);
@@ -160,7 +161,13 @@ bool block_store_t::room_for_raw(size_t nodes) const {
   const double reserve = raw_reserve_ratio_ * 64 * double(rest);
   const uint64_t limit = heap_.limit();
   const uint64_t margin = std::max<uint64_t>(limit / 16, uint64_t(16) << 20);
-  return double(heap_.live_bytes() + need + margin) + reserve <= double(limit);
+  if (double(heap_.live_bytes() + need + margin) + reserve > double(limit)) return false;
+  // The slice below needs the plan's arena for its store beside this one, which may hold
+  // only the plan's room for uncompressed blocks beyond its planned size (the stored blocks at
+  // the planned share; incomplete ones held compressed count in full).
+  const double stored = double(uncompressed_bytes_ / 64 - rest);
+  const double excess = double(held_.load() + need) - raw_reserve_ratio_ * 64 * stored;
+  return excess <= double(raw_excess_bytes_);
 }
 
 void block_store_t::store_complete(int flat, std::span<superinfo_t> values) {

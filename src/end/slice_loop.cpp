@@ -61,7 +61,10 @@ void lend_arena_to_pool(const run_plan_t& plan, int n, const block_store_t& abov
 block_store_options_t store_options(const run_plan_t& plan, int n, int samples, bool dropped) {
   const slice_plan_t* p = plan.slice_plan(n);
   const double raw_reserve = plan.raw_bytes && p && !dropped ? p->ratio : 0;
-  return {samples, plan.codec, dropped ? plan.partial_codec : plan.codec, raw_reserve};
+  // A slice below that reads this one shares the arena with it.
+  const slice_plan_t* below = plan.slice_plan(n - 1);
+  const uint64_t raw_excess = below && below->computed ? plan.raw_bytes : UINT64_MAX;
+  return {samples, plan.codec, dropped ? plan.partial_codec : plan.codec, raw_reserve, raw_excess};
 }
 
 }  // namespace

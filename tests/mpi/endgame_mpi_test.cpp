@@ -330,6 +330,26 @@ TEST(endgame, line_limit_64_stays_within_memory) {
   EXPECT_FALSE(memory.at("over_limit").get<bool>());
 }
 
+// Complete blocks kept uncompressed must leave the slice below its room: at 0.58G the plan of
+// 25263480 has only a few MiB for them beyond its stores, yet its first stored slice (34) finds
+// an empty arena. Kept uncompressed beyond that room, slice 34's blocks left slice 33 and 32 too
+// little beside them, and the store ran full on every run.
+TEST(endgame, uncompressed_blocks_leave_the_slice_below_its_room) {
+  const std::string dir = fresh_dir("25263480-0.58G");
+  const auto r =
+      shell(endgame(2, "--threads 3 --save -1 --memory 0.58G --dir " + dir + " 25263480"), 300);
+  ASSERT_EQ(r.code, 0) << r.output;
+  expect_published_counts(dir, 30, 35);
+  const auto records = pentago::testing::expect_run_record(dir, "pentago-endgame");
+  int slices = 0;
+  for (const auto& record : records)
+    if (record.contains("memory") && record.at("memory").is_object()) {
+      EXPECT_FALSE(record.at("memory").at("over_limit").get<bool>()) << record.dump();
+      slices++;
+    }
+  EXPECT_EQ(slices, 6);
+}
+
 // Writing a saved slice is inside the memory plan (each block's xz output sized to its data,
 // the rank's part written without a whole copy, the encoders counted). Both drivers, saving
 // their only computed slice at exactly the plan's need, stay within it; the file is the one a run

@@ -58,6 +58,10 @@ struct block_store_options_t {
   // this compressed share of their bytes (the plan's ratio for the slice) and a margin against
   // frequent collections; 0: every complete block goes through the codec.
   double raw_reserve_ratio = 0;
+  // And while the store holds at most this many bytes beyond its blocks at that share: the
+  // plan's room for uncompressed blocks (run_plan_t::raw_bytes) where a slice below reads this
+  // one, whose own store then needs the rest of the arena while this one is still resident.
+  uint64_t raw_excess_bytes = UINT64_MAX;
 };
 
 class block_store_t {
@@ -203,6 +207,7 @@ class block_store_t {
   std::unique_ptr<std::atomic<int>[]> reads_left_;  // per block, after expect_reads
   std::atomic<uint64_t> held_{0}, peak_held_{0};
   const double raw_reserve_ratio_;
+  const uint64_t raw_excess_bytes_;
   std::atomic<uint64_t> unstored_nodes_{0};  // nodes of blocks not yet stored complete
   std::atomic<uint64_t> raw_bytes_{0}, raw_nodes_{0};
 
