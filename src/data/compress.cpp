@@ -95,26 +95,31 @@ const block_codec_row_t& decoder_of(uint8_t flag) {
 }
 
 // Compresses already filtered nodes into out (size >= fast_compress_bound) with `codec`, after
-// granule elision where its row asks for it, or stores them raw where that is no smaller.
+// granule elision where it leaves at most the row's share of the bytes, or stores them raw where
+// that is no smaller.
 size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out,
                          const block_codec_row_t& codec) {
   const size_t raw = 64 * n;
-  if (raw && !codec.elided) {
-    const size_t length = codec.compress(reinterpret_cast<const uint8_t*>(nodes), raw, out + 1);
-    if (length && length < raw) {
-      out[0] = uint8_t(codec.id);
-      return 1 + length;
-    }
-  } else if (raw) {
+  bool plain = codec.elision_limit <= 0;  // the codec alone (else: where elision leaves too much)
+  if (raw && codec.elision_limit > 0) {
     const auto elided_bytes = scratch_bytes<scratch_use_t::elided>(detail::elision_bound(n));
     const size_t size =
         detail::elide_granules(reinterpret_cast<const uint8_t*>(nodes), n, elided_bytes.data());
-    const size_t length = codec.compress(elided_bytes.data(), size, out + elided_header);
+    plain = double(size) > codec.elision_limit * double(raw);
+    const size_t length =
+        plain ? 0 : codec.compress(elided_bytes.data(), size, out + elided_header);
     if (length && elided_header + length < 1 + raw) {
       out[0] = uint8_t(codec.id) | elided_flag;
       const uint32_t nodes32 = uint32_t(n);
       std::memcpy(out + 1, &nodes32, 4);
       return elided_header + length;
+    }
+  }
+  if (raw && plain) {
+    const size_t length = codec.compress(reinterpret_cast<const uint8_t*>(nodes), raw, out + 1);
+    if (length && length < raw) {
+      out[0] = uint8_t(codec.id);
+      return 1 + length;
     }
   }
   out[0] = 0;

@@ -128,16 +128,16 @@ constexpr const char* zstd_summary = "about 1.5x denser, compresses 1.5x slower"
 constexpr const char* lz4_summary = "decompresses 3x faster, the least CPU";
 
 const block_codec_row_t rows[] = {
-    {block_codec_t::snappy, "snappy", "default", true, 1.0, 2, true, PENTAGO_CODEC_CALLS(snappy)},
+    {block_codec_t::snappy, "snappy", "default", true, 1.0, 2, 2.0, PENTAGO_CODEC_CALLS(snappy)},
 #ifdef PENTAGO_HAVE_ZSTD
-    {block_codec_t::zstd, "zstd", zstd_summary, true, 0.65, 3, true, PENTAGO_CODEC_CALLS(zstd)},
+    {block_codec_t::zstd, "zstd", zstd_summary, true, 0.65, 3, 0.5, PENTAGO_CODEC_CALLS(zstd)},
 #else
-    {block_codec_t::zstd, "zstd", zstd_summary, false, 0.65, 3, false, PENTAGO_CODEC_NONE},
+    {block_codec_t::zstd, "zstd", zstd_summary, false, 0.65, 3, 0.5, PENTAGO_CODEC_NONE},
 #endif
 #ifdef PENTAGO_HAVE_LZ4
-    {block_codec_t::lz4, "lz4", lz4_summary, true, 1.09, 1, true, PENTAGO_CODEC_CALLS(lz4)},
+    {block_codec_t::lz4, "lz4", lz4_summary, true, 1.09, 1, 2.0, PENTAGO_CODEC_CALLS(lz4)},
 #else
-    {block_codec_t::lz4, "lz4", lz4_summary, false, 1.09, 1, true, PENTAGO_CODEC_NONE},
+    {block_codec_t::lz4, "lz4", lz4_summary, false, 1.09, 1, 2.0, PENTAGO_CODEC_NONE},
 #endif
 };
 

@@ -45,10 +45,11 @@ struct block_codec_row_t {
   // Where --codec auto tries it: 1 first (the least CPU), then 2, ...; the first place is also
   // the codec of a dropped slice's incomplete blocks where they fit (run_plan.h).
   int auto_place;
-  // Whether fast_compress puts granule elision ahead of it (elided_flag): every built-in codec
-  // then sees about a third of the bytes, and decodes faster (docs/design.md, "Granule
-  // elision").
-  bool elided;
+  // Granule elision goes ahead of it (elided_flag) for a block where elision leaves at most
+  // this share of the block's bytes (0: never). Snappy and LZ4 gain even where it removes
+  // little (2: always); zstd's own matching finds the same repeats, and its stream comes out
+  // larger where elision removes little (docs/design.md, "Granule elision").
+  double elision_limit;
   size_t (*bound)(size_t raw_bytes);  // largest output of compress
   // Compresses `size` bytes into out (room for bound(size)); the output size, 0 if it failed.
   size_t (*compress)(const uint8_t* raw, size_t size, uint8_t* out);
