@@ -87,7 +87,8 @@ constexpr uint8_t raw_block_flag = 0xff;
 // A codec's flag with this bit set: its stream holds the filtered bytes after granule elision
 // (4-byte granules equal to the one 16 bytes before are marked in a bitmap, not repeated), and
 // a u32 of the node count sits between the flag and the stream. fast_compress writes these
-// for the codecs whose row has `elided`, the plain flag for the others; both decode.
+// where the codec's row lets elision go ahead (`elision_limit`), the plain flag elsewhere; both
+// decode.
 constexpr uint8_t elided_flag = 0x10;
 constexpr size_t raw_block_bytes(size_t nodes) { return 64 * (nodes + 1); }
 // Writes that form of `nodes` into out (raw_block_bytes(nodes.size()) bytes, 64-byte aligned).
