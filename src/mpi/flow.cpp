@@ -504,7 +504,13 @@ flow_stats_t compute_slice_flow(int slice, const partition_t& partition, block_s
                                 buffer_pool_t& buffers, const flow_limits_t& limits,
                                 trace_recorder_t* trace) {
   flow_t f(slice, partition, store, prev_partition, prev, comms, pool, buffers, limits, trace);
-  return f.run();
+  try {
+    return f.run();
+  } catch (const std::exception& e) {
+    // Worker threads may still be running jobs that point into this flow (its lines and
+    // buffers): the job ends here, before unwinding would free them under those threads.
+    abort_job(e.what());
+  }
 }
 
 }  // namespace pentago

@@ -36,7 +36,9 @@ struct flow_stats_t {
 };
 
 // Computes slice n into `store` (the rank's blocks under `partition`) from `prev` (slice
-// n+1's frozen store under `prev_partition`; both null for slice 35). Collective.
+// n+1's frozen store under `prev_partition`; both null for slice 35). Collective. A failure
+// (a worker's job or an MPI call) aborts the job with abort_job, without unwinding the flow
+// under the worker threads.
 flow_stats_t compute_slice_flow(int slice, const partition_t& partition, block_store_t& store,
                                 const partition_t* prev_partition, block_store_t* prev,
                                 const endgame_comms_t& comms, worker_pool_t& pool,
