@@ -100,14 +100,15 @@ const block_codec_row_t& decoder_of(uint8_t flag) {
 size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out,
                          const block_codec_row_t& codec) {
   const size_t raw = 64 * n;
-  bool plain = codec.elision_limit <= 0;  // the codec alone (else: where elision leaves too much)
-  if (raw && codec.elision_limit > 0) {
+  // Elided where the row allows it and elision leaves little enough; else the codec alone.
+  bool elide = raw && codec.elision_limit > 0;
+  if (elide) {
     const auto elided_bytes = scratch_bytes<scratch_use_t::elided>(detail::elision_bound(n));
     const size_t size =
         detail::elide_granules(reinterpret_cast<const uint8_t*>(nodes), n, elided_bytes.data());
-    plain = double(size) > codec.elision_limit * double(raw);
+    elide = double(size) <= codec.elision_limit * double(raw);
     const size_t length =
-        plain ? 0 : codec.compress(elided_bytes.data(), size, out + elided_header);
+        elide ? codec.compress(elided_bytes.data(), size, out + elided_header) : 0;
     if (length && elided_header + length < 1 + raw) {
       out[0] = uint8_t(codec.id) | elided_flag;
       const uint32_t nodes32 = uint32_t(n);
@@ -115,7 +116,7 @@ size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out,
       return elided_header + length;
     }
   }
-  if (raw && plain) {
+  if (raw && !elide) {
     const size_t length = codec.compress(reinterpret_cast<const uint8_t*>(nodes), raw, out + 1);
     if (length && length < raw) {
       out[0] = uint8_t(codec.id);
