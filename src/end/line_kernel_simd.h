@@ -232,14 +232,29 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
   // overlaps: per node the AND of the children's (notlose, win) shifted along the child axis,
   // whose complements are the node's (win, notlose) from children before rmax.
   child_planes_t<V, P> planes;
-  auto gather_plane = [&](int i0, int i1) {
+  // Meanwhile the next plane's (n0, n1) children are prefetched, a plane's compute ahead of
+  // their loads (in the engine the input line has just arrived or been decompressed, and is
+  // rarely in the core's caches).
+  auto gather_plane = [&](int i0, int i1, int n0, int n1, bool prefetch) {
     int j[4] = {i0, i1, 0, 0};
+    const int next_d = d == 0 ? n0 : d == 1 ? n1 : -1;
+    int delta[2];
+    for (int k = 0; k < 2; k++)
+      delta[k] = job.node_offset[k][0][n0] - job.node_offset[k][0][i0] + job.node_offset[k][1][n1] -
+                 job.node_offset[k][1][i1];
     for (j[2] = 0; j[2] < job.shape[2]; j[2]++)
       for (j[3] = 0; j[3] < job.shape[3]; j[3]++) {
         int offset[2];
         for (int k = 0; k < 2; k++)
           offset[k] = job.node_offset[k][0][j[0]] + job.node_offset[k][1][j[1]] +
                       job.node_offset[k][2][j[2]] + job.node_offset[k][3][j[3]];
+        if (prefetch) {
+          const int jd = next_d < 0 ? j[d] : next_d;
+          for (int c = 0; c < job.child_count[jd]; c++) {
+            const auto& child = job.children[jd][c];
+            __builtin_prefetch(child.base + offset[child.kind] + delta[child.kind], 0, 3);
+          }
+        }
         if constexpr (paired) {
           P both = P::ones();
           for (int c = 0; c < job.child_count[j[d]]; c++) {
@@ -263,7 +278,11 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
   int i[4];
   for (i[0] = 0; i[0] < job.shape[0]; i[0]++)
     for (i[1] = 0; i[1] < job.shape[1]; i[1]++) {
-      if (!job.last) gather_plane(i[0], i[1]);
+      if (!job.last) {
+        int n0 = i[0], n1 = i[1] + 1;
+        if (n1 == job.shape[1]) n0++, n1 = 0;
+        gather_plane(i[0], i[1], n0 < job.shape[0] ? n0 : 0, n1, n0 < job.shape[0]);
+      }
       for (i[2] = 0; i[2] < job.shape[2]; i[2]++) {
         for (int side = 0; side < 3; side++)
           rows[side].set(sides.wins[side], sides.n[side], i[0], i[1], i[2]);
