@@ -128,7 +128,8 @@ constexpr const char* zstd_summary = "about 1.5x denser, compresses 1.5x slower"
 constexpr const char* lz4_summary = "decompresses 3x faster, the least CPU";
 
 const block_codec_row_t rows[] = {
-    {block_codec_t::snappy, "snappy", "default", true, 1.0, 2, 2.0, PENTAGO_CODEC_CALLS(snappy)},
+    {block_codec_t::snappy, "snappy", "the 2013 solver's", true, 1.0, 2, 2.0,
+     PENTAGO_CODEC_CALLS(snappy)},
 #ifdef PENTAGO_HAVE_ZSTD
     {block_codec_t::zstd, "zstd", zstd_summary, true, 0.65, 3, 0.5, PENTAGO_CODEC_CALLS(zstd)},
 #else

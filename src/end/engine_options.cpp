@@ -165,7 +165,7 @@ static std::string codec_usage() {
     if (row.auto_place > 0) order.push_back(&row);
   std::sort(order.begin(), order.end(),
             [](const auto* a, const auto* b) { return a->auto_place < b->auto_place; });
-  text += " or auto (the first of";
+  text += " or auto (the default: the first of";
   for (size_t i = 0; i < order.size(); i++) text += (i ? ", " : " ") + std::string(order[i]->name);
   text += " whose plan fits)";
   const std::string indent(23, ' ');

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "pentago/data/compress.h"
 #include "pentago/end/partition.h"
 #include "pentago/end/run_plan.h"
 #include "pentago/util/error.h"
@@ -119,7 +120,8 @@ TEST(predict, oversized_outputs_fail) {
 // the engine's plan, and it decides "fits" at the same boundary (tests/mpi checks the engine binary
 // refuses one byte below it).
 TEST(predict, engine_admission_is_the_shared_plan) {
-  auto o = parse({"--ranks", "2", "--memory", "850M", "--threads", "2", "44444554"});
+  auto o = parse(
+      {"--ranks", "2", "--memory", "850M", "--threads", "2", "--codec", "snappy", "44444554"});
   auto p = predict(o);
   EXPECT_TRUE(p.fits) << p.reason;
   const auto plan = make_run_plan(engine_request(o), descendant_sections(o.root, 35));
@@ -134,6 +136,32 @@ TEST(predict, engine_admission_is_the_shared_plan) {
   // for uncompressed complete blocks that the partial pool does not need.
   EXPECT_GT(plan.arena_bytes, plan.store_peak);
   EXPECT_LE(plan.arena_bytes - plan.raw_bytes, plan.store_peak * 120 / 100 + (uint64_t(32) << 20));
+}
+
+// Without --codec the plan chooses (auto): predict takes the engine's choice at every memory,
+// the least-CPU codec that fits, and admits runs down to the densest codec's need.
+TEST(predict, default_codec_is_the_engines_choice) {
+  auto o = parse({"--ranks", "2", "--memory", "850M", "--threads", "2", "44444554"});
+  ASSERT_TRUE(o.codec_auto);
+  const auto sections = descendant_sections(o.root, 35);
+  auto snappy = o;
+  snappy.codec_auto = false;
+  const uint64_t snappy_need = make_run_plan(engine_request(snappy), sections).needed;
+  for (const uint64_t memory : {snappy_need - 1, snappy_need, 2 * snappy_need}) {
+    o.memory = memory;
+    const auto p = predict(o);
+    const auto plan = make_run_plan(engine_request(o), sections);
+    EXPECT_TRUE(plan.codec_auto);
+    EXPECT_EQ(p.fits, plan.fits) << memory;
+    EXPECT_EQ(p.engine.codec, plan.codec) << memory;
+    EXPECT_EQ(p.engine.needed, plan.needed) << memory;
+    if (memory >= snappy_need) {
+      EXPECT_TRUE(plan.fits) << memory;
+    } else if (block_codec_available(block_codec_t::zstd)) {
+      EXPECT_TRUE(plan.fits) << memory;
+      EXPECT_EQ(plan.codec, block_codec_t::zstd);
+    }
+  }
 }
 
 // The whole game at 16,384 ranks (its time is a benchmark matter, not asserted here).

@@ -25,10 +25,11 @@ stage_options_t parse(std::vector<std::string> args) {
 }
 
 // A node of 2 cores with room for two ranks of 25263480 (peak ~0.42 GiB per rank on 2 ranks).
-stage_options_t small_nodes(const std::string& memory) {
+// Snappy unless `codec` says otherwise (the default, auto, plans with the densest codec).
+stage_options_t small_nodes(const std::string& memory, const std::string& codec = "snappy") {
   return parse({"--stages", "--node-memory", memory, "--node-reserve", "64M", "--cores-per-node",
                 "2", "--threads", "2", "--jobs", "2", "--job-seconds", "1", "--slice-seconds",
-                "0.1", "25263480"});
+                "0.1", "--codec", codec, "25263480"});
 }
 
 }  // namespace
@@ -65,26 +66,31 @@ TEST(stages, imbalance_model_matches_partition) {
 }
 
 // need = fixed + per_rank / ranks from single-slice plans, against the engine's plan of the
-// whole run and of a two-slice stage after a restart.
+// whole run and of a two-slice stage after a restart, with Snappy and with the default (auto: a
+// plan that fits nowhere is the densest codec's).
 TEST(stages, need_model_matches_engine_plan) {
-  const stage_plan_t plan = plan_stages(small_nodes("2G"));
-  const auto sections = descendant_sections(section_t::parse("25263480"), 35);
-  for (const int ranks : {3, 8, 64}) {
-    for (const auto& [top, bottom] : std::vector<std::pair<int, int>>{{35, 30}, {33, 32}}) {
-      run_request_t r;
-      r.root = section_t::parse("25263480");
-      r.ranks = ranks;
-      r.workers = 1;
-      r.memory = 1;
-      r.stop_after = bottom;
-      r.restart_slice = top < 35 ? top + 1 : -1;
-      r.save = bottom == 30 ? -1 : bottom;
-      r.plan_writing = false;  // the stage model leaves out writing restart files
-      const double engine = double(make_run_plan(r, sections).needed);
-      const double model = stage_need(plan.slices, top, bottom, bottom == 30, ranks) -
-                           double(rank_count_bytes(ranks));
-      EXPECT_NEAR(model, engine, 0.05 * engine)
-          << "slices " << top << "-" << bottom << ", " << ranks << " ranks";
+  for (const std::string codec : {"snappy", "auto"}) {
+    SCOPED_TRACE(codec);
+    const stage_plan_t plan = plan_stages(small_nodes("2G", codec));
+    const auto sections = descendant_sections(section_t::parse("25263480"), 35);
+    for (const int ranks : {3, 8, 64}) {
+      for (const auto& [top, bottom] : std::vector<std::pair<int, int>>{{35, 30}, {33, 32}}) {
+        run_request_t r;
+        r.codec_auto = codec == "auto";
+        r.root = section_t::parse("25263480");
+        r.ranks = ranks;
+        r.workers = 1;
+        r.memory = 1;
+        r.stop_after = bottom;
+        r.restart_slice = top < 35 ? top + 1 : -1;
+        r.save = bottom == 30 ? -1 : bottom;
+        r.plan_writing = false;  // the stage model leaves out writing restart files
+        const double engine = double(make_run_plan(r, sections).needed);
+        const double model = stage_need(plan.slices, top, bottom, bottom == 30, ranks) -
+                             double(rank_count_bytes(ranks));
+        EXPECT_NEAR(model, engine, 0.05 * engine)
+            << "slices " << top << "-" << bottom << ", " << ranks << " ranks";
+      }
     }
   }
 }
