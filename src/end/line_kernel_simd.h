@@ -224,7 +224,7 @@ requires(!std::is_void_v<P>) struct child_planes_t<V, P> {
 template <class V, class P, int g>
 void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& sides) {
   constexpr bool paired = !std::is_void_v<P>;
-  const int d = job.d, axis = job.child_axis;
+  const int d = job.d;
   superinfo_t* out = job.output;
   row_wins_t<V> rows[3];
   // A node's children lie all over the input line, so their loads miss the caches. They are
@@ -235,7 +235,8 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
   // Meanwhile the next plane's (n0, n1) children are prefetched, a plane's compute ahead of
   // their loads (in the engine the input line has just arrived or been decompressed, and is
   // rarely in the core's caches).
-  auto gather_plane = [&](int i0, int i1, int n0, int n1, bool prefetch) {
+  // The child axis is a compile-time constant inside (one shift per child, no dispatch).
+  auto gather_plane_along = [&]<int axis>(int i0, int i1, int n0, int n1, bool prefetch) {
     int j[4] = {i0, i1, 0, 0};
     const int next_d = d == 0 ? n0 : d == 1 ? n1 : -1;
     int delta[2];
@@ -274,6 +275,18 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
           planes.win[j[2]][j[3]] = b;
         }
       }
+  };
+  auto gather_plane = [&](int i0, int i1, int n0, int n1, bool prefetch) {
+    switch (job.child_axis) {
+      case 0:
+        return gather_plane_along.template operator()<0>(i0, i1, n0, n1, prefetch);
+      case 1:
+        return gather_plane_along.template operator()<1>(i0, i1, n0, n1, prefetch);
+      case 2:
+        return gather_plane_along.template operator()<2>(i0, i1, n0, n1, prefetch);
+      default:
+        return gather_plane_along.template operator()<3>(i0, i1, n0, n1, prefetch);
+    }
   };
   int i[4];
   for (i[0] = 0; i[0] < job.shape[0]; i[0]++)
