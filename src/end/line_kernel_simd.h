@@ -230,12 +230,11 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
   // A node's children lie all over the input line, so their loads miss the caches. They are
   // gathered per plane (i0, i1 fixed) in a loop of independent loads that the processor
   // overlaps: per node the AND of the children's (notlose, win) shifted along the child axis,
-  // whose complements are the node's (win, notlose) from children before rmax.
+  // whose complements are the node's (win, notlose) from children before rmax. The same loop
+  // prefetches the next plane's (n0, n1) children, a plane's arithmetic ahead of their loads
+  // (in the engine the input line has just arrived or been decompressed, and is rarely in the
+  // core's caches). It is compiled per child axis, so each child's shift is fixed code.
   child_planes_t<V, P> planes;
-  // Meanwhile the next plane's (n0, n1) children are prefetched, a plane's compute ahead of
-  // their loads (in the engine the input line has just arrived or been decompressed, and is
-  // rarely in the core's caches).
-  // The child axis is a compile-time constant inside (one shift per child, no dispatch).
   auto gather_plane_along = [&]<int axis>(int i0, int i1, int n0, int n1, bool prefetch) {
     int j[4] = {i0, i1, 0, 0};
     const int next_d = d == 0 ? n0 : d == 1 ? n1 : -1;
