@@ -2,6 +2,11 @@
 // lines with random child values, per SIMD level: ns per output node and nodes per second.
 #include <benchmark/benchmark.h>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <random>
@@ -55,7 +60,24 @@ const line_case_t& get_case(const std::string& section_name) {
   return *slot;
 }
 
-void bm_line(benchmark::State& state, const char* section, simd_level_t level) {
+// Writes the line's input blocks back out of every cache level, as the engine's input lines
+// mostly are when their computation starts (just received or decompressed, by another thread).
+void evict_inputs(const line_case_t::one_line_t& l) {
+#if defined(__x86_64__)
+  for (const auto& block : l.blocks)
+    for (size_t i = 0; i < block.size(); i++) _mm_clflush(&block[i]);
+  _mm_mfence();
+#else
+  static std::vector<uint8_t> sweep(size_t(128) << 20);  // larger than the last-level cache
+  for (size_t i = 0; i < sweep.size(); i += 64) sweep[i]++;
+  benchmark::DoNotOptimize(sweep.data());
+  (void)l;
+#endif
+}
+
+// `cold`: every line starts with its inputs out of the caches (evict_inputs, not timed);
+// otherwise they stay cached from the previous repetition where they fit.
+void bm_line(benchmark::State& state, const char* section, simd_level_t level, bool cold) {
   if (!simd_supported(level)) {
     state.SkipWithError("SIMD level not supported by this CPU");
     return;
@@ -65,11 +87,17 @@ void bm_line(benchmark::State& state, const char* section, simd_level_t level) {
   const line_case_t& c = get_case(section);
   std::vector<superinfo_t> output(4096);
   for (auto _ : state)
-    for (const auto& l : c.lines)
+    for (const auto& l : c.lines) {
+      if (cold) {
+        state.PauseTiming();
+        evict_inputs(l);
+        state.ResumeTiming();
+      }
       for (int k = 0; k < l.dep.output.length(); k++) {
         compute_line_block(l.dep, l.inputs, k, output.data());
         benchmark::DoNotOptimize(output.data());
       }
+    }
   set_simd_level(saved);
   const double nodes = double(c.nodes) * double(state.iterations());
   state.counters["nodes_per_s"] = benchmark::Counter(nodes, benchmark::Counter::kIsRate);
@@ -78,18 +106,22 @@ void bm_line(benchmark::State& state, const char* section, simd_level_t level) {
 }
 
 // Slice 35 (no children, 1 empty cell), slice 34 (the root of the 44444554 run, a reflecting
-// child), and deeper sections with more empty cells per quadrant.
-#define PENTAGO_LINE_CASES(name, section)                                       \
-  BENCHMARK_CAPTURE(bm_line, name##_portable, section, simd_level_t::portable); \
-  BENCHMARK_CAPTURE(bm_line, name##_sse, section, simd_level_t::sse);           \
-  BENCHMARK_CAPTURE(bm_line, name##_avx2, section, simd_level_t::avx2);         \
-  BENCHMARK_CAPTURE(bm_line, name##_avx512, section, simd_level_t::avx512);     \
-  BENCHMARK_CAPTURE(bm_line, name##_avx512vbmi, section, simd_level_t::avx512vbmi)
+// child), and deeper sections with more empty cells per quadrant; those with children also
+// with cold inputs (`_cold`).
+#define PENTAGO_LINE_CASES(name, section, cold)                                       \
+  BENCHMARK_CAPTURE(bm_line, name##_portable, section, simd_level_t::portable, cold); \
+  BENCHMARK_CAPTURE(bm_line, name##_sse, section, simd_level_t::sse, cold);           \
+  BENCHMARK_CAPTURE(bm_line, name##_avx2, section, simd_level_t::avx2, cold);         \
+  BENCHMARK_CAPTURE(bm_line, name##_avx512, section, simd_level_t::avx512, cold);     \
+  BENCHMARK_CAPTURE(bm_line, name##_avx512vbmi, section, simd_level_t::avx512vbmi, cold)
 
-PENTAGO_LINE_CASES(s35_54444554, "54444554");
-PENTAGO_LINE_CASES(s34_44444554, "44444554");
-PENTAGO_LINE_CASES(s30_44444433, "44444433");
-PENTAGO_LINE_CASES(s26_33334433, "33334433");
+PENTAGO_LINE_CASES(s35_54444554, "54444554", false);
+PENTAGO_LINE_CASES(s34_44444554, "44444554", false);
+PENTAGO_LINE_CASES(s30_44444433, "44444433", false);
+PENTAGO_LINE_CASES(s26_33334433, "33334433", false);
+PENTAGO_LINE_CASES(s34_44444554_cold, "44444554", true);
+PENTAGO_LINE_CASES(s30_44444433_cold, "44444433", true);
+PENTAGO_LINE_CASES(s26_33334433_cold, "33334433", true);
 
 }  // namespace
 }  // namespace pentago
