@@ -101,7 +101,7 @@ size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out,
                          const block_codec_row_t& codec) {
   const size_t raw = 64 * n;
   // Elided where the row allows it and elision leaves little enough; else the codec alone.
-  bool elide = raw && codec.elision_limit > 0;
+  bool elide = raw && codec.may_elide();
   if (elide) {
     const auto elided_bytes = scratch_bytes<scratch_use_t::elided>(detail::elision_bound(n));
     const size_t size =

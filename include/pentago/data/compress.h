@@ -58,6 +58,8 @@ struct block_codec_row_t {
   // Decodes exactly `expected` bytes (its decoded_bytes) into out; throws pentago::error if the
   // stream is corrupt.
   void (*decompress)(const uint8_t* data, size_t size, uint8_t* out, size_t expected);
+
+  bool may_elide() const { return elision_limit > 0; }  // elision goes ahead of some blocks
 };
 // Every row, built in or not, in flag order.
 std::span<const block_codec_row_t> block_codecs();
