@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <list>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -72,6 +73,38 @@ int main(int argc, char** argv) {
     }
     std::printf("LRU of %zu blocks: %llu hits (%.1f%%)\n", capacity, (unsigned long long)hits,
                 100.0 * double(hits) / double(reads.size()));
+    // Furthest next use first (Belady), and a read whose block is next used later than every
+    // cached one bypasses the cache: the best any cache of this size could do in this order.
+    std::vector<size_t> next(reads.size());
+    {
+      std::unordered_map<uint64_t, size_t> later;
+      for (size_t i = reads.size(); i-- > 0;) {
+        const auto it = later.find(reads[i]);
+        next[i] = it == later.end() ? SIZE_MAX : it->second;
+        later[reads[i]] = i;
+      }
+    }
+    std::set<std::pair<size_t, uint64_t>> by_next;
+    std::unordered_map<uint64_t, size_t> cached;
+    uint64_t best = 0;
+    for (size_t i = 0; i < reads.size(); i++) {
+      const auto it = cached.find(reads[i]);
+      if (it != cached.end()) {
+        best++;
+        by_next.erase({it->second, reads[i]});
+        cached.erase(it);
+      } else if (cached.size() >= capacity) {
+        const auto last = std::prev(by_next.end());
+        if (last->first <= next[i]) continue;
+        cached.erase(last->second);
+        by_next.erase(last);
+      }
+      if (next[i] == SIZE_MAX) continue;
+      cached[reads[i]] = next[i];
+      by_next.insert({next[i], reads[i]});
+    }
+    std::printf("furthest next use of %zu blocks: %llu hits (%.1f%%)\n", capacity,
+                (unsigned long long)best, 100.0 * double(best) / double(reads.size()));
   }
   return 0;
 }

@@ -439,17 +439,57 @@ int block_store_t::read_done(int flat) {
   return left;
 }
 
-void block_store_t::read_input(block_store_t& above, int flat, std::span<superinfo_t> out) {
+void block_store_t::plan_input_reads(int above_blocks,
+                                     std::span<const std::pair<int, uint32_t>> reads) {
+  read_offsets_.assign(size_t(above_blocks) + 1, 0);
+  for (const auto& [flat, place] : reads) {
+    PENTAGO_CHECK(flat >= 0 && flat < above_blocks, "planned read of a block not above");
+    read_offsets_[size_t(flat) + 1]++;
+  }
+  for (size_t f = 0; f < size_t(above_blocks); f++) read_offsets_[f + 1] += read_offsets_[f];
+  read_places_.resize(reads.size());
+  std::vector<uint32_t> end(read_offsets_.begin(), read_offsets_.end() - 1);
+  for (const auto& [flat, place] : reads) read_places_[end[size_t(flat)]++] = place;
+  for (size_t f = 0; f < size_t(above_blocks); f++)
+    std::sort(read_places_.begin() + read_offsets_[f], read_places_.begin() + read_offsets_[f + 1]);
+}
+
+void block_store_t::plan_input_reads(
+    std::span<const line_t> lines, const slice_lines_t& above_lines, const block_store_t& above,
+    const std::function<bool(const section_t&, const block_t&)>& here) {
+  std::vector<std::pair<int, uint32_t>> reads;
+  for (size_t place = 0; place < lines.size(); place++) {
+    const line_dependency_t dep = line_dependency_of(lines[place]);
+    const int child = above_lines.section_index(dep.child);
+    PENTAGO_CHECK(child >= 0, "child section missing from the slice above");
+    for (int b = 0; b < dep.input.length(); b++) {
+      const block_t block = dep.input.block(b);
+      if (!here || here(dep.child, block))
+        reads.push_back({above.flat_id(child, block), uint32_t(place)});
+    }
+  }
+  plan_input_reads(above.blocks(), reads);
+}
+
+void block_store_t::read_input(block_store_t& above, int flat, std::span<superinfo_t> out,
+                               uint32_t place) {
   PENTAGO_CHECK(&above != this, "read_input from the store itself");
+  PENTAGO_CHECK(size_t(flat) + 1 < read_offsets_.size(), "read_input of a block not planned");
   input_reads_++;
   const bool hit = cache_ && cache_->copy_out(flat, out);
   if (!hit) above.read(flat, out);
   const int left = above.read_done(flat);
   if (!cache_) return;
-  if (!left)
+  // The next planned read after this line's (none where the rest go to other ranks).
+  const auto first = read_places_.begin() + read_offsets_[size_t(flat)];
+  const auto last = read_places_.begin() + read_offsets_[size_t(flat) + 1];
+  const auto next = std::upper_bound(first, last, place);
+  if (!left || next == last)
     cache_->forget(flat);
-  else if (!hit)
-    cache_->offer(flat, out);
+  else if (hit)
+    cache_->reschedule(flat, *next);
+  else
+    cache_->offer(flat, out, *next);
 }
 
 void block_store_t::check_reads_done() const {

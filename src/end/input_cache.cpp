@@ -1,4 +1,5 @@
-// The decoded-input cache (input_cache.h): an LRU list of pool buffers, pinned while copied.
+// The decoded-input cache (input_cache.h): pool buffers ordered by their next read, pinned while
+// copied.
 #include "pentago/end/input_cache.h"
 
 #include <cstring>
@@ -17,7 +18,6 @@ bool input_cache_t::copy_out(int key, std::span<superinfo_t> out) {
     entry_t& e = it->second;
     PENTAGO_CHECK(e.nodes == out.size(), "input cache: a block read at another size");
     e.pins++;
-    recent_.splice(recent_.begin(), recent_, e.place);
     buffer = e.buffer;
   }
   std::memcpy(static_cast<void*>(out.data()), buffer, out.size_bytes());
@@ -27,7 +27,7 @@ bool input_cache_t::copy_out(int key, std::span<superinfo_t> out) {
   return true;
 }
 
-void input_cache_t::offer(int key, std::span<const superinfo_t> values) {
+void input_cache_t::offer(int key, std::span<const superinfo_t> values, uint32_t next_read) {
   if (values.size() > pool_.buffer_nodes()) return;
   superinfo_t* buffer;
   {
@@ -41,10 +41,10 @@ void input_cache_t::offer(int key, std::span<const superinfo_t> values) {
     // The partial blocks reclaim it like any other copy's.
     const bool carve = copies_ >= 64 && hits_ * 2 >= copies_;
     buffer = carve ? pool_.take() : pool_.take_free();
-    if (!buffer) buffer = take_oldest();
+    if (!buffer) buffer = take_read_last(next_read);
     if (!buffer) return;
-    recent_.push_front(key);
-    entries_.emplace(key, entry_t{buffer, values.size(), 1, false, false, recent_.begin()});
+    by_next_read_.insert({next_read, key});
+    entries_.emplace(key, entry_t{buffer, values.size(), 1, false, false, next_read});
   }
   // Read at a later line, if at all: stream it past the cache.
   stream_copy(buffer, values.data(), values.size_bytes());
@@ -54,12 +54,22 @@ void input_cache_t::offer(int key, std::span<const superinfo_t> values) {
   copies_++;
 }
 
+void input_cache_t::reschedule(int key, uint32_t next_read) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = entries_.find(key);
+  if (it == entries_.end() || it->second.dead) return;
+  entry_t& e = it->second;
+  by_next_read_.erase({e.next_read, key});
+  e.next_read = next_read;
+  by_next_read_.insert({next_read, key});
+}
+
 void input_cache_t::forget(int key) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = entries_.find(key);
   if (it == entries_.end() || it->second.dead) return;
   entry_t& e = it->second;
-  recent_.erase(e.place);
+  by_next_read_.erase({e.next_read, key});
   if (e.pins) {
     e.dead = true;
     return;
@@ -70,7 +80,7 @@ void input_cache_t::forget(int key) {
 
 superinfo_t* input_cache_t::reclaim() {
   std::lock_guard<std::mutex> lock(mutex_);
-  superinfo_t* buffer = take_oldest();
+  superinfo_t* buffer = take_read_last(-1);
   if (buffer) reclaimed_++;
   return buffer;
 }
@@ -82,7 +92,7 @@ void input_cache_t::clear() {
     pool_.give(e.buffer);
   }
   entries_.clear();
-  recent_.clear();
+  by_next_read_.clear();
 }
 
 input_cache_t::~input_cache_t() {
@@ -91,12 +101,13 @@ input_cache_t::~input_cache_t() {
     if (!e.pins) pool_.give(e.buffer);
 }
 
-superinfo_t* input_cache_t::take_oldest() {
-  for (auto it = recent_.rbegin(); it != recent_.rend(); ++it) {
-    const auto found = entries_.find(*it);
+superinfo_t* input_cache_t::take_read_last(int64_t after) {
+  for (auto it = by_next_read_.rbegin(); it != by_next_read_.rend() && int64_t(it->first) > after;
+       ++it) {
+    const auto found = entries_.find(it->second);
     if (found->second.pins) continue;
     superinfo_t* buffer = found->second.buffer;
-    recent_.erase(std::next(it).base());
+    by_next_read_.erase(std::next(it).base());
     entries_.erase(found);
     return buffer;
   }

@@ -64,6 +64,7 @@ class local_computer_t : public slice_computer_t {
   void compute(int, block_store_t& store, block_store_t* above, slice_report_t&) override {
     const slice_lines_t& lines = *current_;
     const std::vector<line_t> ordered = lines_in_completion_order(lines);
+    if (above && !above->drops_complete_blocks()) store.plan_input_reads(ordered, *above_, *above);
     parallel_for(pool_, ordered.size(), [&](uint64_t i) {
       const line_t& line = ordered[i];
       const line_dependency_t dep = line_dependency_of(line);
@@ -85,7 +86,7 @@ class local_computer_t : public slice_computer_t {
           if (recompute) {
             compute_top_block(dep.child, dep.input.block(b), input_blocks[b]);
           } else {
-            store.read_input(*above, f, input_blocks[b]);
+            store.read_input(*above, f, input_blocks[b], uint32_t(i));
           }
           inputs.push_back(input_blocks[b].data());
         }

@@ -39,6 +39,7 @@ struct line_state_t {
   std::atomic<int> missing_inputs{0};
   std::atomic<int> unfinished_outputs{0};
   uint64_t memory = 0;
+  uint32_t place = 0;  // in this rank's line order
 };
 
 class flow_t {
@@ -66,6 +67,7 @@ class flow_t {
     buffer_bytes_ = buffers_.buffer_bytes();
     sort_lines_for_completion(lines_, partition.lines());
     for (const auto& l : lines_) total_outputs_ += uint64_t(l.length());
+    if (prev_ && !inputs_recomputed()) plan_own_input_reads();
     int tag_ub = 32767, flag = 0;
     int* value = nullptr;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &flag);
@@ -288,6 +290,7 @@ class flow_t {
       state->line = line;
       state->dep = line_dependency_of(line);
       state->memory = line_memory(state->dep);
+      state->place = uint32_t(next_line_);
       // This rank's lines get half of the line memory, other ranks' outputs the other half.
       const uint64_t own_budget = limits_.line_memory / 2;
       if (state->memory > own_budget)
@@ -348,7 +351,8 @@ class flow_t {
           {
             activity_timer_t timer(pool_, activity_t::decompress);
             trace_scope_t t(trace_, "decompress");
-            store_.read_input(*prev_, flat, std::span<superinfo_t>(s->inputs[b].get(), nodes));
+            store_.read_input(*prev_, flat, std::span<superinfo_t>(s->inputs[b].get(), nodes),
+                              s->place);
           }
           input_arrived(s);
         });
@@ -385,6 +389,15 @@ class flow_t {
   // Slice 35 dropped its blocks (run_plan.h's recomputed): the slice below computes them
   // again instead of reading them.
   bool inputs_recomputed() const { return prev_ && prev_->drops_complete_blocks(); }
+
+  // Which of this rank's lines read which of its own input blocks, by the lines' places: the
+  // input cache keeps the copies read soonest.
+  void plan_own_input_reads() {
+    store_.plan_input_reads(lines_, prev_partition_->lines(), *prev_,
+                            [this](const section_t& child, const block_t& block) {
+                              return prev_partition_->find_block(child, block).rank == rank_;
+                            });
+  }
 
   void decompress(std::span<const uint8_t> bytes, std::span<superinfo_t> out) {
     activity_timer_t timer(pool_, activity_t::decompress);

@@ -391,10 +391,15 @@ TEST(block_store, input_reads_come_from_the_cache_after_the_first) {
     for (int f = 0; f < above.blocks(); f++) taken.push_back(pool.take());
     for (auto* b : taken) pool.give(b);
   }
+  // Block f is read by the lines at places reads * f, reads * f + 1, ...
+  std::vector<std::pair<int, uint32_t>> plan;
+  for (int f = 0; f < above.blocks(); f++)
+    for (int round = 0; round < reads; round++) plan.push_back({f, uint32_t(reads * f + round)});
+  store.plan_input_reads(above.blocks(), plan);
   for (int f = 0; f < above.blocks(); f++)
     for (int round = 0; round < reads; round++) {
       std::vector<superinfo_t> out(above.nodes(f));
-      store.read_input(above, f, out);
+      store.read_input(above, f, out, uint32_t(reads * f + round));
       ASSERT_EQ(0, std::memcmp(out.data(), stored[f].data(), out.size() * sizeof(superinfo_t)))
           << "round " << round << ", block " << f;
     }

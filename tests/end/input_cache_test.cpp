@@ -1,7 +1,7 @@
-// input_cache: copies read back exactly, only free pool buffers (or the oldest copy's) taken,
-// buffers back to the pool when a block's last read is done or the cache is cleared, the
-// least recently used copy reclaimed first, copies pinned while read, and declined offers
-// where copies are seldom read back.
+// input_cache: copies read back exactly, only free pool buffers (or the buffer of the copy read
+// last) taken, a block read later than every copy not kept, buffers back to the pool when a
+// block's last read is done or the cache is cleared, the copy read last reclaimed first, copies
+// pinned while read, and declined offers where copies are seldom read back.
 #include "pentago/end/input_cache.h"
 
 #include <gtest/gtest.h>
@@ -49,12 +49,12 @@ TEST(input_cache, copies_read_back_and_buffers_return) {
   input_cache_t cache(pool);
   std::vector<superinfo_t> out(nodes);
   // No free buffer yet: the cache never carves one.
-  cache.offer(1, block_of(1, nodes));
+  cache.offer(1, block_of(1, nodes), 10);
   EXPECT_FALSE(cache.copy_out(1, out));
   EXPECT_EQ(pool.carved_bytes(), 0u);
   fill_free_list(pool, 2);
-  cache.offer(1, block_of(1, nodes));
-  cache.offer(2, block_of(2, nodes));
+  cache.offer(1, block_of(1, nodes), 10);
+  cache.offer(2, block_of(2, nodes), 20);
   EXPECT_EQ(cache.copies(), 2u);
   EXPECT_EQ(pool.take_free(), nullptr);  // both free buffers hold copies
   ASSERT_TRUE(cache.copy_out(2, out));
@@ -62,19 +62,28 @@ TEST(input_cache, copies_read_back_and_buffers_return) {
   ASSERT_TRUE(cache.copy_out(1, out));
   EXPECT_TRUE(same(out, block_of(1, nodes)));
   EXPECT_EQ(cache.hits(), 2u);
-  // A third block takes the least recently used copy's buffer (2, read before 1).
-  cache.offer(3, block_of(3, nodes));
-  EXPECT_FALSE(cache.copy_out(2, out));
+  // Block 1 is next read at 30 now, 2 still at 20. A block next read at 40 is not kept: every
+  // copy is read sooner.
+  cache.reschedule(1, 30);
+  cache.offer(5, block_of(5, nodes), 40);
+  EXPECT_FALSE(cache.copy_out(5, out));
+  EXPECT_EQ(cache.copies(), 2u);
+  // One read at 25 takes the buffer of the copy read last (1).
+  cache.offer(3, block_of(3, nodes), 25);
+  EXPECT_FALSE(cache.copy_out(1, out));
   ASSERT_TRUE(cache.copy_out(3, out));
   EXPECT_TRUE(same(out, block_of(3, nodes)));
-  // The last read of 1: its buffer goes back to the pool.
-  cache.forget(1);
-  EXPECT_FALSE(cache.copy_out(1, out));
+  ASSERT_TRUE(cache.copy_out(2, out));
+  EXPECT_TRUE(same(out, block_of(2, nodes)));
+  cache.offer(1, block_of(1, nodes), 30);
+  // The last read of 2: its buffer goes back to the pool.
+  cache.forget(2);
+  EXPECT_FALSE(cache.copy_out(2, out));
   superinfo_t* back = pool.take_free();
   ASSERT_NE(back, nullptr);
   pool.give(back);
   // A block larger than the pool's buffers is never kept.
-  cache.offer(4, block_of(4, nodes + 1));
+  cache.offer(4, block_of(4, nodes + 1), 1);
   std::vector<superinfo_t> big(nodes + 1);
   EXPECT_FALSE(cache.copy_out(4, big));
   // clear gives every buffer back: two free again.
@@ -89,24 +98,28 @@ TEST(input_cache, copies_read_back_and_buffers_return) {
   pool.give(b);
 }
 
-TEST(input_cache, reclaim_hands_the_oldest_copy_to_the_pool_user) {
+TEST(input_cache, reclaim_hands_the_copy_read_last_to_the_pool_user) {
   const size_t nodes = 64;
   buffer_pool_t pool(3 * nodes * sizeof(superinfo_t), nodes);
   pool.set_buffer_nodes(nodes);
   fill_free_list(pool, 3);
   input_cache_t cache(pool);
-  for (int key = 0; key < 3; key++) cache.offer(key, block_of(key, nodes));
+  // Next reads 30, 10, 20 and then, after a read of 0, 5: 2 is read last.
+  cache.offer(0, block_of(0, nodes), 30);
+  cache.offer(1, block_of(1, nodes), 10);
+  cache.offer(2, block_of(2, nodes), 20);
   std::vector<superinfo_t> out(nodes);
-  ASSERT_TRUE(cache.copy_out(0, out));  // 1 is now the oldest
+  ASSERT_TRUE(cache.copy_out(0, out));
+  cache.reschedule(0, 5);
   superinfo_t* buffer = cache.reclaim();
   ASSERT_NE(buffer, nullptr);
   EXPECT_EQ(cache.reclaimed(), 1u);
-  EXPECT_FALSE(cache.copy_out(1, out));
+  EXPECT_FALSE(cache.copy_out(2, out));
   EXPECT_TRUE(cache.copy_out(0, out));
-  EXPECT_TRUE(cache.copy_out(2, out));
+  EXPECT_TRUE(cache.copy_out(1, out));
   pool.give(buffer);  // the reclaimer's to give back
   cache.forget(0);
-  cache.forget(2);
+  cache.forget(1);
   EXPECT_EQ(cache.reclaim(), nullptr);  // nothing left to reclaim
 }
 
@@ -116,19 +129,21 @@ TEST(input_cache, seldom_read_copies_decline_most_offers) {
   pool.set_buffer_nodes(nodes);
   fill_free_list(pool, 1);
   input_cache_t cache(pool);
-  // Copies never read back: after 64 of them only one offer in eight is taken.
-  for (int key = 0; key < 64; key++) cache.offer(key, block_of(key, nodes));
+  // Copies never read back (each offer is read sooner than the copy before): after 64 of
+  // them only one offer in eight is taken.
+  for (int key = 0; key < 64; key++) cache.offer(key, block_of(key, nodes), 1000 - key);
   EXPECT_EQ(cache.copies(), 64u);
-  for (int key = 64; key < 64 + 80; key++) cache.offer(key, block_of(key, nodes));
+  for (int key = 64; key < 64 + 80; key++) cache.offer(key, block_of(key, nodes), 1000 - key);
   EXPECT_EQ(cache.copies(), 64u + 10u);
   cache.clear();
   // Copies that are read back are all taken.
   input_cache_t reread(pool);
   std::vector<superinfo_t> out(nodes);
   for (int key = 0; key < 100; key++) {
-    reread.offer(key, block_of(key, nodes));
+    reread.offer(key, block_of(key, nodes), key + 1);
     ASSERT_TRUE(reread.copy_out(key, out)) << key;
     EXPECT_TRUE(same(out, block_of(key, nodes)));
+    reread.forget(key);
   }
   EXPECT_EQ(reread.copies(), 100u);
   EXPECT_EQ(reread.hits(), 100u);
@@ -146,22 +161,23 @@ TEST(input_cache, carves_fresh_buffers_only_for_copies_read_back) {
     fill_free_list(pool, 1);
     input_cache_t cache(pool);
     // 64 copies never read back, then more: the one buffer is reused, none carved.
-    for (int key = 0; key < 100; key++) cache.offer(key, block_of(key, nodes));
+    for (int key = 0; key < 100; key++) cache.offer(key, block_of(key, nodes), 1000 - key);
     EXPECT_EQ(pool.carved_bytes(), buffer);
   }
   buffer_pool_t pool(4 * buffer, nodes);
   pool.set_buffer_nodes(nodes);
   fill_free_list(pool, 1);
   input_cache_t cache(pool);
-  // 64 copies, each read back, in the one free buffer (each takes the oldest copy's).
+  // 64 copies, each read back once more, in the one free buffer (each takes the buffer of the
+  // copy before, read later).
   for (int key = 0; key < 64; key++) {
-    cache.offer(key, block_of(key, nodes));
+    cache.offer(key, block_of(key, nodes), 1000 - key);
     ASSERT_TRUE(cache.copy_out(key, out)) << key;
   }
   EXPECT_EQ(pool.carved_bytes(), buffer);
   // Now offers carve fresh buffers up to the budget and keep the earlier copies; then they
-  // take the oldest copy's buffer again.
-  for (int key = 64; key < 70; key++) cache.offer(key, block_of(key, nodes));
+  // take the buffer of the copy read last again.
+  for (int key = 64; key < 70; key++) cache.offer(key, block_of(key, nodes), 1000 - key);
   EXPECT_EQ(pool.carved_bytes(), 4 * buffer);
   for (int key = 67; key < 70; key++) {
     ASSERT_TRUE(cache.copy_out(key, out)) << key;
@@ -189,10 +205,12 @@ TEST(input_cache, concurrent_reads_offers_and_forgets_keep_copies_whole) {
         std::vector<superinfo_t> out(nodes);
         for (int i = 0; i < 3000; i++) {
           const int key = (i * 7 + t * 13) % keys;
+          const uint32_t next = uint32_t(i + (key * 5) % 17);
           if (cache.copy_out(key, out)) {
             if (!same(out, blocks[key])) bad++;
+            cache.reschedule(key, next);
           } else {
-            cache.offer(key, blocks[key]);
+            cache.offer(key, blocks[key], next);
           }
           if (i % 5 == t) cache.forget((key + 1) % keys);
           if (i % 11 == t)

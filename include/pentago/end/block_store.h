@@ -7,10 +7,12 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "pentago/base/super.h"
@@ -110,10 +112,21 @@ class block_store_t {
   void expect_reads(const std::vector<int>& readers);
   int read_done(int flat);  // returns the reads still to come
   void check_reads_done() const;
+  // The reads of input blocks that this rank's own lines will make through read_input: one
+  // (flat id in the store above, which has `above_blocks` blocks; the line's place in the
+  // rank's line order) per read. The input cache orders its copies by their next read.
+  void plan_input_reads(int above_blocks, std::span<const std::pair<int, uint32_t>> reads);
+  // The same from the lines, in the rank's order: the line at place p reads each input block
+  // of its dependency that `here` accepts (every block when `here` is empty; a rank passes
+  // its own), from `above`, whose sections are `above_lines`'.
+  void plan_input_reads(std::span<const line_t> lines, const slice_lines_t& above_lines,
+                        const block_store_t& above,
+                        const std::function<bool(const section_t&, const block_t&)>& here = {});
   // One read of input block `flat` of `above` (the frozen store of the slice above, with
-  // expect_reads) into out, followed by above.read_done: served from this store's
-  // input_cache when a copy is there, and copied into it when more reads will come.
-  void read_input(block_store_t& above, int flat, std::span<superinfo_t> out);
+  // expect_reads) into out by the line at `place` of the planned reads, followed by
+  // above.read_done: served from this store's input_cache when a copy is there, and copied
+  // into it when a later line of the plan reads it again.
+  void read_input(block_store_t& above, int flat, std::span<superinfo_t> out, uint32_t place);
   // Input block `flat`'s last read was done elsewhere (sent to another rank): drops its copy.
   void forget_input(int flat) {
     if (cache_) cache_->forget(flat);
@@ -195,6 +208,9 @@ class block_store_t {
   buffer_pool_t* pool_ = nullptr;
   std::unique_ptr<input_cache_t> cache_;  // decoded input blocks of the slice above, in pool_
   std::atomic<uint64_t> input_reads_{0};
+  // plan_input_reads: the places of the lines reading each block of the store above, in
+  // order, block by block (read_places_[read_offsets_[f]] onwards).
+  std::vector<uint32_t> read_offsets_, read_places_;
   std::atomic<uint64_t> missing_{0};
   uint64_t uncompressed_bytes_ = 0;
   compacting_store_t& heap_;

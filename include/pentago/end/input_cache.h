@@ -1,20 +1,27 @@
 // Decoded input blocks kept for their next reader. A slice reads each block of the slice above
 // once per line that needs it (3.9 times on average at 33 stones), and decoding is most of the
-// reading. After a line decodes an input block that more lines will read, a copy goes into a
-// free buffer of the slice's partial pool; a later reader copies it out instead of decoding.
-// Where copies are seldom read back, most offers are declined (offer).
+// reading. After a line decodes an input block that more of this rank's lines will read, a copy
+// goes into a free buffer of the slice's partial pool; a later reader copies it out instead of
+// decoding. Where copies are seldom read back, most offers are declined (offer).
+// Each copy carries its next read: the place, in the rank's line order, of the next line that
+// reads it (the order is fixed before the slice starts: block_store_t::plan_input_reads). When
+// buffers run short the copy read last gives way, and a block read later than every copy held
+// is not kept: the furthest next use goes first, which on the whole game's slice 33 leaves a
+// third fewer blocks to decode than dropping the least recently used copy
+// (input_reuse_bench).
 // The cache takes buffers that are carved and free, and fresh ones within the pool's budget
 // only while most of its copies are read back (a fresh buffer costs its first touch, and then
-// serves copy after copy). The partial blocks take its least recently used copies back first
-// (reclaim), so it never adds to the plan's memory. The lines run with sections that read the same
-// children next to each other (line_order.h), which brings a block's readers close together. Thread
-// safe.
+// serves copy after copy). The partial blocks take the copies read last back first (reclaim),
+// so it never adds to the plan's memory. The lines run with sections that read the same
+// children next to each other (line_order.h), which brings a block's readers close together.
+// Thread safe.
 #pragma once
 #include <cstdint>
-#include <list>
 #include <mutex>
+#include <set>
 #include <span>
 #include <unordered_map>
+#include <utility>
 
 #include "pentago/base/super.h"
 #include "pentago/end/buffer_pool.h"
@@ -32,15 +39,18 @@ class input_cache_t {
 
   // If block `key` is held, copies its nodes into out (exactly as many) and returns true.
   bool copy_out(int key, std::span<superinfo_t> out);
-  // Keeps a copy of a block that more reads will want: in a free buffer of the pool, else (when
-  // at least half of 64 or more copies were read back) in a fresh one within the pool's
-  // budget, else in the least recently used copy's buffer; not at all if none is there or the
-  // block is larger than the pool's buffers.
-  void offer(int key, std::span<const superinfo_t> values);
-  // The block's last read is done: its copy's buffer goes back to the pool.
+  // Keeps a copy of a block whose next read is at `next_read` (a place in the line order):
+  // in a free buffer of the pool, else (when at least half of 64 or more copies were read back)
+  // in a fresh one within the pool's budget, else in the buffer of the copy read last if that
+  // is read after this block; not at all otherwise or if the block is larger than the pool's
+  // buffers.
+  void offer(int key, std::span<const superinfo_t> values, uint32_t next_read);
+  // After copy_out served a read, the copy's next read is at `next_read`.
+  void reschedule(int key, uint32_t next_read);
+  // No more reads of the block will come here: its copy's buffer goes back to the pool.
   void forget(int key);
-  // The least recently used copy's buffer, for the pool's other users (the caller gives it
-  // back to the pool), or null when no copy is free to go.
+  // The buffer of the copy read last, for the pool's other users (the caller gives it back to
+  // the pool), or null when no copy is free to go.
   superinfo_t* reclaim();
   // Every buffer back to the pool (no copy_out or offer may be running).
   void clear();
@@ -53,20 +63,21 @@ class input_cache_t {
   struct entry_t {
     superinfo_t* buffer;
     size_t nodes;
-    int pins = 1;                    // copies in flight (the offer's own while it fills the buffer)
-    bool ready = false;              // filled
-    bool dead = false;               // forgotten while pinned: freed by the last unpin
-    std::list<int>::iterator place;  // in recent_, unless dead
+    int pins = 1;        // copies in flight (the offer's own while it fills the buffer)
+    bool ready = false;  // filled
+    bool dead = false;   // forgotten while pinned: freed by the last unpin
+    uint32_t next_read;  // its place in by_next_read_, unless dead
   };
-  // Takes the least recently used unpinned copy out (mutex held); its buffer, or null.
-  superinfo_t* take_oldest();
+  // Takes the unpinned copy read last out if its next read comes after `after` (-1: any)
+  // (mutex held); its buffer, or null.
+  superinfo_t* take_read_last(int64_t after);
   // Drops one pin of `key` (mutex held), freeing a dead entry's buffer with the last.
   void unpin(int key);
 
   buffer_pool_t& pool_;
   std::mutex mutex_;
   std::unordered_map<int, entry_t> entries_;
-  std::list<int> recent_;  // most recently used first
+  std::set<std::pair<uint32_t, int>> by_next_read_;  // (next read, key) of every live copy
   uint64_t hits_ = 0, copies_ = 0, reclaimed_ = 0, skipped_ = 0;
 };
 
