@@ -363,54 +363,62 @@ TEST(block_store, dropped_slice_borrows_the_arena_its_inputs_free) {
   EXPECT_EQ(store.partial_recompressions(), 0u);  // every incomplete block found a buffer
 }
 
-// read_input: every read of an input block gives its values, later reads of a block come from
-// the input cache (the pool has free buffers), each block is released after its last read,
-// and the cache's copies go back to the pool.
+// read_input: every read of an input block gives its values, later reads of a block on this
+// rank come from the input cache (the pool has free buffers), each block is released after
+// its last read, and the cache's copies go back to the pool: at the block's last read, or as
+// soon as the reads still to come are another rank's (planned elsewhere).
 TEST(block_store, input_reads_come_from_the_cache_after_the_first) {
   const auto above_sections = slice_sections(4);
   const std::vector<block_key_t> above_keys = all_block_keys(above_sections);
-  std::mt19937_64 rng(3);
-  compacting_store_t heap(64 << 20);
-  block_store_t above(above_sections, above_keys, {}, heap, uint64_t(0));
-  std::vector<std::vector<superinfo_t>> stored;
-  for (int f = 0; f < above.blocks(); f++) {
-    std::vector<superinfo_t> values(above.nodes(f));
-    for (auto& v : values) v = random_pair(rng);
-    stored.push_back(values);
-    above.set(f, values);
-  }
-  above.freeze();
   const int reads = 3;
-  above.expect_reads(std::vector<int>(above_sections.size(), reads));
-
-  buffer_pool_t pool(uint64_t(above.blocks()) * buffer_pool_t::block_bytes);
-  // (A store of the same blocks, so that its pool's buffers fit every input block.)
-  block_store_t store(above_sections, above_keys, {}, heap, &pool);
-  {  // buffers carved at the store's size and given back: the free ones the cache may take
-    std::vector<superinfo_t*> taken;
-    for (int f = 0; f < above.blocks(); f++) taken.push_back(pool.take());
-    for (auto* b : taken) pool.give(b);
-  }
-  // Block f is read by the lines at places reads * f, reads * f + 1, ...
-  std::vector<std::pair<int, uint32_t>> plan;
-  for (int f = 0; f < above.blocks(); f++)
-    for (int round = 0; round < reads; round++) plan.push_back({f, uint32_t(reads * f + round)});
-  store.plan_input_reads(above.blocks(), plan);
-  for (int f = 0; f < above.blocks(); f++)
-    for (int round = 0; round < reads; round++) {
-      std::vector<superinfo_t> out(above.nodes(f));
-      store.read_input(above, f, out, uint32_t(reads * f + round));
-      ASSERT_EQ(0, std::memcmp(out.data(), stored[f].data(), out.size() * sizeof(superinfo_t)))
-          << "round " << round << ", block " << f;
+  for (const int here : {3, 2}) {
+    SCOPED_TRACE(std::to_string(here) + " of " + std::to_string(reads) + " reads here");
+    std::mt19937_64 rng(3);
+    compacting_store_t heap(64 << 20);
+    block_store_t above(above_sections, above_keys, {}, heap, uint64_t(0));
+    std::vector<std::vector<superinfo_t>> stored;
+    for (int f = 0; f < above.blocks(); f++) {
+      std::vector<superinfo_t> values(above.nodes(f));
+      for (auto& v : values) v = random_pair(rng);
+      stored.push_back(values);
+      above.set(f, values);
     }
-  above.check_reads_done();
-  EXPECT_EQ(store.input_reads(), uint64_t(reads * above.blocks()));
-  EXPECT_EQ(store.input_cache_hits(), uint64_t((reads - 1) * above.blocks()));
-  EXPECT_EQ(above.compressed_bytes(), 0u);  // all released after their last read
-  // After the last reads every copy's buffer is free again.
-  int free_buffers = 0;
-  std::vector<superinfo_t*> taken;
-  while (superinfo_t* b = pool.take_free()) taken.push_back(b), free_buffers++;
-  EXPECT_EQ(free_buffers, above.blocks());
-  for (auto* b : taken) pool.give(b);
+    above.freeze();
+    above.expect_reads(std::vector<int>(above_sections.size(), reads));
+
+    buffer_pool_t pool(uint64_t(above.blocks()) * buffer_pool_t::block_bytes);
+    // (A store of the same blocks, so that its pool's buffers fit every input block.)
+    block_store_t store(above_sections, above_keys, {}, heap, &pool);
+    {  // buffers carved at the store's size and given back: the free ones the cache may take
+      std::vector<superinfo_t*> taken;
+      for (int f = 0; f < above.blocks(); f++) taken.push_back(pool.take());
+      for (auto* b : taken) pool.give(b);
+    }
+    // Block f is read here by the lines at places here * f, here * f + 1, ...
+    std::vector<std::pair<int, uint32_t>> plan;
+    for (int f = 0; f < above.blocks(); f++)
+      for (int round = 0; round < here; round++) plan.push_back({f, uint32_t(here * f + round)});
+    store.plan_input_reads(above.blocks(), plan);
+    for (int f = 0; f < above.blocks(); f++)
+      for (int round = 0; round < here; round++) {
+        std::vector<superinfo_t> out(above.nodes(f));
+        store.read_input(above, f, out, uint32_t(here * f + round));
+        ASSERT_EQ(0, std::memcmp(out.data(), stored[f].data(), out.size() * sizeof(superinfo_t)))
+            << "round " << round << ", block " << f;
+      }
+    EXPECT_EQ(store.input_reads(), uint64_t(here * above.blocks()));
+    EXPECT_EQ(store.input_cache_hits(), uint64_t((here - 1) * above.blocks()));
+    // After the last reads here every copy's buffer is free again.
+    int free_buffers = 0;
+    std::vector<superinfo_t*> taken;
+    while (superinfo_t* b = pool.take_free()) taken.push_back(b), free_buffers++;
+    EXPECT_EQ(free_buffers, above.blocks());
+    for (auto* b : taken) pool.give(b);
+    // The other rank's reads (served requests).
+    for (int f = 0; f < above.blocks(); f++)
+      for (int round = here; round < reads; round++)
+        if (above.read_done(f) == 0) store.forget_input(f);
+    above.check_reads_done();
+    EXPECT_EQ(above.compressed_bytes(), 0u);  // all released after their last read
+  }
 }
