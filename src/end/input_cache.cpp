@@ -31,8 +31,12 @@ void input_cache_t::offer(int key, std::span<const superinfo_t> values, uint32_t
   if (values.size() > pool_.buffer_nodes()) return;
   superinfo_t* buffer;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (entries_.count(key)) return;
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (entries_.count(key)) {  // another reader's copy, made while this one decoded
+      lock.unlock();
+      reschedule(key, next_read);
+      return;
+    }
     // A copy costs about a sixth of an LZ4 decode. While fewer than one copy in six is read
     // back (after the first 64), only one offer in eight is taken, which keeps measuring.
     if (copies_ >= 64 && hits_ * 6 < copies_ && skipped_++ % 8) return;
@@ -59,6 +63,8 @@ void input_cache_t::reschedule(int key, uint32_t next_read) {
   const auto it = entries_.find(key);
   if (it == entries_.end() || it->second.dead) return;
   entry_t& e = it->second;
+  // Reads of one block on several threads may report out of order: keep the later.
+  if (next_read <= e.next_read) return;
   by_next_read_.erase({e.next_read, key});
   e.next_read = next_read;
   by_next_read_.insert({next_read, key});

@@ -65,6 +65,7 @@ TEST(input_cache, copies_read_back_and_buffers_return) {
   // Block 1 is next read at 30 now, 2 still at 20. A block next read at 40 is not kept: every
   // copy is read sooner.
   cache.reschedule(1, 30);
+  cache.reschedule(1, 15);  // an earlier reader reporting late: 30 stays
   cache.offer(5, block_of(5, nodes), 40);
   EXPECT_FALSE(cache.copy_out(5, out));
   EXPECT_EQ(cache.copies(), 2u);
@@ -104,22 +105,25 @@ TEST(input_cache, reclaim_hands_the_copy_read_last_to_the_pool_user) {
   pool.set_buffer_nodes(nodes);
   fill_free_list(pool, 3);
   input_cache_t cache(pool);
-  // Next reads 30, 10, 20 and then, after a read of 0, 5: 2 is read last.
-  cache.offer(0, block_of(0, nodes), 30);
+  // Next reads 3, 10, 20; then 0 is next read at 5 and 1, offered again by a reader that
+  // decoded it meanwhile, at 40: 1 is read last.
+  cache.offer(0, block_of(0, nodes), 3);
   cache.offer(1, block_of(1, nodes), 10);
   cache.offer(2, block_of(2, nodes), 20);
   std::vector<superinfo_t> out(nodes);
   ASSERT_TRUE(cache.copy_out(0, out));
   cache.reschedule(0, 5);
+  cache.offer(1, block_of(1, nodes), 40);
+  EXPECT_EQ(cache.copies(), 3u);
   superinfo_t* buffer = cache.reclaim();
   ASSERT_NE(buffer, nullptr);
   EXPECT_EQ(cache.reclaimed(), 1u);
-  EXPECT_FALSE(cache.copy_out(2, out));
+  EXPECT_FALSE(cache.copy_out(1, out));
   EXPECT_TRUE(cache.copy_out(0, out));
-  EXPECT_TRUE(cache.copy_out(1, out));
+  EXPECT_TRUE(cache.copy_out(2, out));
   pool.give(buffer);  // the reclaimer's to give back
   cache.forget(0);
-  cache.forget(1);
+  cache.forget(2);
   EXPECT_EQ(cache.reclaim(), nullptr);  // nothing left to reclaim
 }
 
