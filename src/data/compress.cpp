@@ -96,16 +96,31 @@ const block_codec_row_t& decoder_of(uint8_t flag) {
 
 // Compresses already filtered nodes into out (size >= fast_compress_bound) with `codec`, after
 // granule elision where it leaves at most the row's share of the bytes, or stores them raw where
-// that is no smaller.
+// that is no smaller. Where elision runs and its form fits in `elided_room` bytes (flag and node
+// count included), that form is kept without the codec; *elided_size gets its size (0 where
+// elision did not run).
 size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out,
-                         const block_codec_row_t& codec) {
+                         const block_codec_row_t& codec, size_t elided_room = 0,
+                         size_t* elided_size = nullptr) {
   const size_t raw = 64 * n;
+  if (elided_size) *elided_size = 0;
   // Elided where the row allows it and elision leaves little enough; else the codec alone.
   bool elide = raw && codec.may_elide();
   if (elide) {
     const auto elided_bytes = scratch_bytes<scratch_use_t::elided>(detail::elision_bound(n));
     const size_t size =
         detail::elide_granules(reinterpret_cast<const uint8_t*>(nodes), n, elided_bytes.data());
+    if (elided_size) *elided_size = elided_header + size;
+    // (The elided form is at most elision_bound(n), below raw + 2 n: never near SIZE_MAX.)
+    const size_t kept = std::min(size, detail::elision_bound(n));
+    if (elided_room >= elided_header && kept <= elided_room - elided_header &&
+        elided_header + kept < 1 + raw) {
+      out[0] = elided_flag;
+      const uint32_t nodes32 = uint32_t(n);
+      std::memcpy(out + 1, &nodes32, 4);
+      std::memcpy(out + elided_header, elided_bytes.data(), kept);
+      return elided_header + kept;
+    }
     elide = double(size) <= codec.elision_limit * double(raw);
     const size_t length =
         elide ? codec.compress(elided_bytes.data(), size, out + elided_header) : 0;
@@ -222,19 +237,34 @@ size_t fast_compress_bound(size_t nodes) {
   return std::max(elided_header + bound, 1 + 64 * nodes);
 }
 
-void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out,
-                            block_codec_t codec) {
+namespace {
+
+// fast_compress_filtered with fast_compress's room for the elided form.
+void compress_filtered_into(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out,
+                            block_codec_t codec, size_t elided_room, size_t* elided_size) {
   require_block_codec(codec);
   // Compress into scratch so that `out` never pays for zero-filling the whole bound.
   const auto buffer = scratch_bytes<scratch_use_t::output>(fast_compress_bound(filtered.size()));
-  const size_t size =
-      compress_filtered(filtered.data(), filtered.size(), buffer.data(), block_codec_info(codec));
+  const size_t size = compress_filtered(filtered.data(), filtered.size(), buffer.data(),
+                                        block_codec_info(codec), elided_room, elided_size);
   out.assign(buffer.data(), buffer.data() + size);
 }
 
+}  // namespace
+
+void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out,
+                            block_codec_t codec) {
+  compress_filtered_into(filtered, out, codec, 0, nullptr);
+}
+
 void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec_t codec) {
+  fast_compress(nodes, out, codec, 0);
+}
+
+void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec_t codec,
+                   size_t elided_room, size_t* elided_size) {
   interleave(nodes);
-  fast_compress_filtered(nodes, out, codec);
+  compress_filtered_into(nodes, out, codec, elided_room, elided_size);
 }
 
 void fast_store_raw(std::span<const superinfo_t> nodes, uint8_t* out) {
@@ -264,7 +294,7 @@ size_t fast_uncompressed_nodes(std::span<const uint8_t> compressed) {
     return compressed.size() / 64 - 1;
   }
   if (elided(compressed[0])) {
-    decoder_of(compressed[0]);  // a known, built-in codec
+    if (compressed[0] != elided_flag) decoder_of(compressed[0]);  // a known, built-in codec
     if (compressed.size() < elided_header)
       throw pentago_error_t("fast_uncompress: elided block of " +
                             std::to_string(compressed.size()) + " bytes has no node count");
@@ -313,7 +343,13 @@ void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<sup
   const uint8_t* data = compressed.data() + 1;
   const size_t size = compressed.size() - 1;
   uint8_t* out = reinterpret_cast<uint8_t*>(nodes.data());
-  if (elided(compressed[0])) {
+  if (compressed[0] == elided_flag) {  // the elided form alone
+    const size_t length = compressed.size() - elided_header;
+    if (length > detail::elision_bound(n))
+      throw pentago_error_t("fast_uncompress: elided length " + std::to_string(length) +
+                            " is too long for " + std::to_string(n) + " nodes");
+    detail::restore_granules(compressed.data() + elided_header, length, n, out);
+  } else if (elided(compressed[0])) {
     const block_codec_row_t& codec = decoder_of(compressed[0]);
     const uint8_t* stream = compressed.data() + elided_header;
     const size_t stream_size = compressed.size() - elided_header;

@@ -152,35 +152,56 @@ void block_store_t::store_compressed(int flat, std::span<superinfo_t> values, bl
   held_changed(flat, uint32_t(scratch_bytes.size()));
 }
 
-bool block_store_t::room_for_raw(size_t nodes) const {
-  if (raw_reserve_ratio_ <= 0) return false;
-  // Room for this block, the rest of the store at the planned ratio and a margin of a sixteenth
-  // of the arena (at least 16 MiB), so that collections stay rare: each slides the live data.
-  const uint64_t need = raw_block_bytes(nodes);
+uint64_t block_store_t::room_for(size_t nodes, double rest_ratio) const {
+  if (raw_reserve_ratio_ <= 0) return 0;
+  // Room for this block, the rest of the store at `rest_ratio` and a margin of a sixteenth of
+  // the arena (at least 16 MiB), so that collections stay rare: each slides the live data.
   const uint64_t rest = unstored_nodes_.load(std::memory_order_relaxed) - nodes;
-  const double reserve = raw_reserve_ratio_ * 64 * double(rest);
   const uint64_t limit = heap_.limit();
   const uint64_t margin = std::max<uint64_t>(limit / 16, uint64_t(16) << 20);
-  if (double(heap_.live_bytes() + need + margin) + reserve > double(limit)) return false;
+  double room =
+      double(limit) - double(heap_.live_bytes() + margin) - rest_ratio * 64 * double(rest);
   // The slice below needs the plan's arena for its store beside this one, which may hold
   // only the plan's room for uncompressed blocks beyond its planned size (the stored blocks at
   // the planned share; incomplete ones held compressed count in full).
   const double stored = double(uncompressed_bytes_ / 64 - rest);
-  const double excess = double(held_.load() + need) - raw_reserve_ratio_ * 64 * stored;
-  return excess <= double(raw_excess_bytes_);
+  room = std::min(
+      room, double(raw_excess_bytes_) + raw_reserve_ratio_ * 64 * stored - double(held_.load()));
+  return room > 0 ? uint64_t(room) : 0;
 }
 
 void block_store_t::store_complete(int flat, std::span<superinfo_t> values) {
   if (drop_complete_) {
     drop(flat);
-  } else if (room_for_raw(values.size())) {
-    const size_t bytes = raw_block_bytes(values.size());
-    heap_.set_filled(group_, flat, bytes, [&](uint8_t* array) { fast_store_raw(values, array); });
-    held_changed(flat, uint32_t(bytes));
-    raw_bytes_ += bytes;
+    unstored_nodes_ -= values.size();
+    return;
+  }
+  // Uncompressed only where the rest would still fit elided alone (at the share measured so
+  // far; before any measure, at its raw size), so that the room goes to the cheap tier first.
+  // Where elision gains nothing (nodes without repeats), the tier is empty: the plan's reserve.
+  const uint64_t seen = elided_seen_nodes_.load(std::memory_order_relaxed);
+  const double elided_share =
+      seen ? double(elided_seen_bytes_.load(std::memory_order_relaxed)) / (64 * double(seen)) : 1;
+  const double rest_ratio = elided_share < 1 ? std::max(raw_reserve_ratio_, elided_share)
+                            : seen           ? raw_reserve_ratio_
+                                             : 1;
+  const size_t raw = raw_block_bytes(values.size());
+  if (raw <= room_for(values.size(), rest_ratio)) {
+    heap_.set_filled(group_, flat, raw, [&](uint8_t* array) { fast_store_raw(values, array); });
+    held_changed(flat, uint32_t(raw));
+    raw_bytes_ += raw;
     raw_nodes_ += values.size();
   } else {
-    store_compressed(flat, values, codec_);
+    size_t elided = 0;
+    fast_compress(values, scratch_bytes, codec_, room_for(values.size(), raw_reserve_ratio_),
+                  &elided);
+    if (elided) {
+      elided_seen_bytes_ += elided;
+      elided_seen_nodes_ += values.size();
+    }
+    if (scratch_bytes[0] == elided_flag) elided_bytes_ += scratch_bytes.size();
+    heap_.set(group_, flat, scratch_bytes.data(), scratch_bytes.size());
+    held_changed(flat, uint32_t(scratch_bytes.size()));
   }
   unstored_nodes_ -= values.size();
 }

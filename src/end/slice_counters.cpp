@@ -71,6 +71,7 @@ slice_counters_t measure_slice_counters(const block_store_t& store, const compac
   c.partial_recompressions = store.partial_recompressions();
   c.partial_evictions = store.partial_evictions();
   c.raw_block_bytes = store.raw_bytes();
+  c.elided_block_bytes = store.elided_bytes();
   return c;
 }
 

@@ -409,6 +409,45 @@ TEST(fast_compress, elided_streams_must_match_their_masks) {
   }
 }
 
+// The elided form alone (flag elided_flag, no codec): written only where it fits the room,
+// never for a codec whose row does not elide, decoded back exactly, its size reported either way;
+// a truncated or flipped one is refused.
+TEST(fast_compress, elided_form_alone_within_its_room) {
+  const auto nodes = regular_nodes(300);
+  for (const block_codec_t codec : built_in_codecs()) {
+    SCOPED_TRACE(block_codec_name(codec));
+    if (!block_codec_info(codec).may_elide()) continue;
+    std::vector<uint8_t> coded, alone;
+    size_t elided = 0;
+    auto work = nodes;
+    fast_compress(work, coded, codec, 0, &elided);
+    EXPECT_NE(coded[0], elided_flag);
+    ASSERT_GT(elided, 0u);
+    ASSERT_LT(elided, 64 * nodes.size());
+    work = nodes;
+    fast_compress(work, alone, codec, elided - 1);  // one byte short: the codec
+    EXPECT_EQ(alone, coded);
+    work = nodes;
+    size_t again = 0;
+    fast_compress(work, alone, codec, elided, &again);
+    ASSERT_EQ(alone[0], elided_flag);
+    EXPECT_EQ(alone.size(), elided);
+    EXPECT_EQ(again, elided);
+    EXPECT_EQ(fast_uncompressed_nodes(alone), nodes.size());
+    std::vector<superinfo_t> back(nodes.size());
+    fast_uncompress(alone, back);
+    EXPECT_EQ(back, nodes);
+    auto truncated = alone;
+    truncated.pop_back();
+    EXPECT_THROW(fast_uncompress(truncated, back), pentago::pentago_error_t);
+    auto flipped = alone;
+    flipped[5 + 10] ^= 1;  // a mask bit: the literals no longer add up
+    EXPECT_THROW(fast_uncompress(flipped, back), pentago::pentago_error_t);
+    EXPECT_THROW(fast_uncompressed_nodes(std::vector<uint8_t>{elided_flag, 1}),
+                 pentago::pentago_error_t);
+  }
+}
+
 TEST(fast_compress, every_codec_rejects_corrupt_and_truncated_data) {
   const auto nodes = regular_nodes(300);
   for (const block_codec_t codec : built_in_codecs()) {

@@ -81,6 +81,14 @@ size_t fast_compress_bound(size_t nodes);
 // Interleaves `nodes` in place (destroying them) and compresses them into `out` with `codec`;
 // `out` is resized to the compressed size (its capacity is reused across calls).
 void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec_t codec);
+// The same, but where granule elision runs ahead of the codec (its row's may_elide) and the
+// elided form takes at most `elided_room` bytes with its flag and node count, that form is kept
+// without the codec: flag elided_flag alone, the node count, the elided bytes. It costs a
+// fraction of a codec's CPU to write and to read, in about twice the codec's bytes (the store's
+// middle tier between uncompressed blocks and the codec). `*elided_size`, where given, gets the
+// elided form's size (0 where elision did not run).
+void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec_t codec,
+                   size_t elided_room, size_t* elided_size = nullptr);
 // Blocks kept uncompressed (where memory allows: no codec CPU to store or read them) have a
 // flag of their own: raw_block_flag, 63 bytes of padding, then the filtered nodes, so that in a
 // 64-byte aligned buffer the nodes are aligned and are read without a copy (fast_uncompress
@@ -90,7 +98,7 @@ constexpr uint8_t raw_block_flag = 0xff;
 // (4-byte granules equal to the one 16 bytes before are marked in a bitmap, not repeated), and
 // a u32 of the node count sits between the flag and the stream. fast_compress writes these
 // where the codec's row lets elision go ahead (`elision_limit`), the plain flag elsewhere; both
-// decode.
+// decode. The bit alone (no codec) is followed by the count and the elided bytes themselves.
 constexpr uint8_t elided_flag = 0x10;
 constexpr size_t raw_block_bytes(size_t nodes) { return 64 * (nodes + 1); }
 // Writes that form of `nodes` into out (raw_block_bytes(nodes.size()) bytes, 64-byte aligned).

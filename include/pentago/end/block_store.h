@@ -160,6 +160,8 @@ class block_store_t {
   // in the store when it froze, and the compressed share of the blocks that went through the
   // codec (held bytes over their uncompressed bytes; 0 if none did). Before any release.
   uint64_t raw_bytes() const { return raw_bytes_.load(); }
+  // Bytes of complete blocks held as granule elision's form alone (no codec).
+  uint64_t elided_bytes() const { return elided_bytes_.load(); }
   double codec_ratio() const;
   // Incomplete blocks compressed into the heap (each contribution that found no partial
   // buffer but was not the last), and partial blocks compressed to give their buffer to a
@@ -169,9 +171,12 @@ class block_store_t {
 
  private:
   void complete_block(int flat, std::span<const superinfo_t> values);
-  // Stores (or drops) a complete block: uncompressed where the arena has room, else compressed.
+  // Stores (or drops) a complete block in the first of three tiers that the arena has room
+  // for: uncompressed, granule elision alone, the codec.
   void store_complete(int flat, std::span<superinfo_t> values);
-  bool room_for_raw(size_t nodes) const;
+  // The most bytes a complete block of `nodes` nodes may take now, with the rest of the store
+  // reserved at `rest_ratio` of its raw bytes (0 when the plan gave no room beyond the codec).
+  uint64_t room_for(size_t nodes, double rest_ratio) const;
   void store_compressed(int flat, std::span<superinfo_t> values, block_codec_t codec);
   void drop(int flat);  // frees a block's compressed bytes
   void held_changed(int flat, uint32_t size);
@@ -226,6 +231,10 @@ class block_store_t {
   const uint64_t raw_excess_bytes_;
   std::atomic<uint64_t> unstored_nodes_{0};  // nodes of blocks not yet stored complete
   std::atomic<uint64_t> raw_bytes_{0}, raw_nodes_{0};
+  // Complete blocks' elided forms measured so far (the share the rest would take elided alone),
+  // and those kept that way.
+  std::atomic<uint64_t> elided_seen_bytes_{0}, elided_seen_nodes_{0};
+  std::atomic<uint64_t> elided_bytes_{0};
 
   struct sample_slot_t {
     int section, draw, offset;  // offset within the block

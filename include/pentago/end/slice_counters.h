@@ -38,8 +38,9 @@ struct slice_counters_t {
   // Contributions compressed into incomplete blocks, and partial blocks compressed to free
   // their buffer (block_store_t::partial_recompressions, _evictions).
   uint64_t partial_recompressions = 0, partial_evictions = 0;
-  // Complete blocks kept uncompressed in the arena, bytes (block_store_t::raw_bytes).
-  uint64_t raw_block_bytes = 0;
+  // Complete blocks kept uncompressed in the arena, and as granule elision's form alone, bytes
+  // (block_store_t::raw_bytes, elided_bytes).
+  uint64_t raw_block_bytes = 0, elided_block_bytes = 0;
   // MPI: lines in flight and other ranks' outputs waiting, at most.
   uint64_t line_bytes = 0;
 };
@@ -126,6 +127,9 @@ inline constexpr std::array slice_counter_fields = {
     counter_field_t{"raw_block_bytes", counter_unit_t::bytes, counter_combine_t::sum,
                     counter_place_t::memory, counter_scope_t::every_run,
                     &slice_counters_t::raw_block_bytes, "complete blocks {} uncompressed"},
+    counter_field_t{"elided_block_bytes", counter_unit_t::bytes, counter_combine_t::sum,
+                    counter_place_t::memory, counter_scope_t::every_run,
+                    &slice_counters_t::elided_block_bytes, "complete blocks {} elided, no codec"},
     counter_field_t{"line_bytes", counter_unit_t::bytes, counter_combine_t::max,
                     counter_place_t::memory, counter_scope_t::mpi, &slice_counters_t::line_bytes},
 };
