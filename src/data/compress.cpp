@@ -257,10 +257,6 @@ void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<u
   compress_filtered_into(filtered, out, codec, 0, nullptr);
 }
 
-void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec_t codec) {
-  fast_compress(nodes, out, codec, 0);
-}
-
 void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec_t codec,
                    size_t elided_room, size_t* elided_size) {
   interleave(nodes);
@@ -343,23 +339,23 @@ void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<sup
   const uint8_t* data = compressed.data() + 1;
   const size_t size = compressed.size() - 1;
   uint8_t* out = reinterpret_cast<uint8_t*>(nodes.data());
-  if (compressed[0] == elided_flag) {  // the elided form alone
-    const size_t length = compressed.size() - elided_header;
-    if (length > detail::elision_bound(n))
-      throw pentago_error_t("fast_uncompress: elided length " + std::to_string(length) +
-                            " is too long for " + std::to_string(n) + " nodes");
-    detail::restore_granules(compressed.data() + elided_header, length, n, out);
-  } else if (elided(compressed[0])) {
-    const block_codec_row_t& codec = decoder_of(compressed[0]);
+  if (elided(compressed[0])) {
+    // The elided bytes: behind the header as they are (the flag alone), or the codec's stream.
     const uint8_t* stream = compressed.data() + elided_header;
     const size_t stream_size = compressed.size() - elided_header;
-    const size_t length = codec.decoded_bytes(stream, stream_size);
+    const block_codec_row_t* codec =
+        compressed[0] == elided_flag ? nullptr : &decoder_of(compressed[0]);
+    const size_t length = codec ? codec->decoded_bytes(stream, stream_size) : stream_size;
     if (length > detail::elision_bound(n))
       throw pentago_error_t("fast_uncompress: elided length " + std::to_string(length) +
                             " is too long for " + std::to_string(n) + " nodes");
-    const auto elided_bytes = scratch_bytes<scratch_use_t::elided>(length);
-    codec.decompress(stream, stream_size, elided_bytes.data(), length);
-    detail::restore_granules(elided_bytes.data(), length, n, out);
+    const uint8_t* elided_bytes = stream;
+    if (codec) {
+      const auto decoded = scratch_bytes<scratch_use_t::elided>(length);
+      codec->decompress(stream, stream_size, decoded.data(), length);
+      elided_bytes = decoded.data();
+    }
+    detail::restore_granules(elided_bytes, length, n, out);
   } else if (compressed[0] == raw_block_flag)
     std::memcpy(out, compressed.data() + 64, 64 * n);
   else if (compressed[0])

@@ -146,10 +146,14 @@ void block_store_t::held_changed(int flat, uint32_t size) {
   raise_to(peak_held_, held_.fetch_add(uint64_t(size) - old) + (uint64_t(size) - old));
 }
 
-void block_store_t::store_compressed(int flat, std::span<superinfo_t> values, block_codec_t codec) {
-  fast_compress(values, scratch_bytes, codec);
+size_t block_store_t::store_compressed(int flat, std::span<superinfo_t> values, block_codec_t codec,
+                                       size_t elided_room) {
+  size_t elided = 0;
+  fast_compress(values, scratch_bytes, codec, elided_room, &elided);
+  if (scratch_bytes[0] == elided_flag) elided_bytes_ += scratch_bytes.size();
   heap_.set(group_, flat, scratch_bytes.data(), scratch_bytes.size());
   held_changed(flat, uint32_t(scratch_bytes.size()));
+  return elided;
 }
 
 uint64_t block_store_t::room_for(size_t nodes, double rest_ratio) const {
@@ -192,16 +196,12 @@ void block_store_t::store_complete(int flat, std::span<superinfo_t> values) {
     raw_bytes_ += raw;
     raw_nodes_ += values.size();
   } else {
-    size_t elided = 0;
-    fast_compress(values, scratch_bytes, codec_, room_for(values.size(), raw_reserve_ratio_),
-                  &elided);
+    const size_t elided =
+        store_compressed(flat, values, codec_, room_for(values.size(), raw_reserve_ratio_));
     if (elided) {
       elided_seen_bytes_ += elided;
       elided_seen_nodes_ += values.size();
     }
-    if (scratch_bytes[0] == elided_flag) elided_bytes_ += scratch_bytes.size();
-    heap_.set(group_, flat, scratch_bytes.data(), scratch_bytes.size());
-    held_changed(flat, uint32_t(scratch_bytes.size()));
   }
   unstored_nodes_ -= values.size();
 }

@@ -31,10 +31,10 @@ void input_cache_t::offer(int key, std::span<const superinfo_t> values, uint32_t
   if (values.size() > pool_.buffer_nodes()) return;
   superinfo_t* buffer;
   {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (entries_.count(key)) {  // another reader's copy, made while this one decoded
-      lock.unlock();
-      reschedule(key, next_read);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (const auto it = entries_.find(key); it != entries_.end()) {
+      // Another reader's copy, made while this one decoded.
+      if (!it->second.dead) move_next_read(key, it->second, next_read);
       return;
     }
     // A copy costs about a sixth of an LZ4 decode. While fewer than one copy in six is read
@@ -62,7 +62,10 @@ void input_cache_t::reschedule(int key, uint32_t next_read) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = entries_.find(key);
   if (it == entries_.end() || it->second.dead) return;
-  entry_t& e = it->second;
+  move_next_read(key, it->second, next_read);
+}
+
+void input_cache_t::move_next_read(int key, entry_t& e, uint32_t next_read) {
   // Reads of one block on several threads may report out of order: keep the later.
   if (next_read <= e.next_read) return;
   by_next_read_.erase({e.next_read, key});

@@ -79,16 +79,15 @@ block_codec_t parse_block_codec(const std::string& name);
 // Largest possible fast_compress output for `nodes` nodes, whatever the codec.
 size_t fast_compress_bound(size_t nodes);
 // Interleaves `nodes` in place (destroying them) and compresses them into `out` with `codec`;
-// `out` is resized to the compressed size (its capacity is reused across calls).
-void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec_t codec);
-// The same, but where granule elision runs ahead of the codec (its row's may_elide) and the
-// elided form takes at most `elided_room` bytes with its flag and node count, that form is kept
-// without the codec: flag elided_flag alone, the node count, the elided bytes. It costs a
-// fraction of a codec's CPU to write and to read, in about twice the codec's bytes (the store's
-// middle tier between uncompressed blocks and the codec). `*elided_size`, where given, gets the
-// elided form's size (0 where elision did not run).
+// `out` is resized to the compressed size (its capacity is reused across calls). Where granule
+// elision runs ahead of the codec (its row's may_elide) and the elided form takes at most
+// `elided_room` bytes with its flag and node count, that form is kept without the codec: flag
+// elided_flag alone, the node count, the elided bytes. It costs a fraction of a codec's CPU to
+// write and to read, in about twice the codec's bytes (the store's middle tier between
+// uncompressed blocks and the codec). `*elided_size`, where given, gets the elided form's size
+// (0 where elision did not run).
 void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec_t codec,
-                   size_t elided_room, size_t* elided_size = nullptr);
+                   size_t elided_room = 0, size_t* elided_size = nullptr);
 // Blocks kept uncompressed (where memory allows: no codec CPU to store or read them) have a
 // flag of their own: raw_block_flag, 63 bytes of padding, then the filtered nodes, so that in a
 // 64-byte aligned buffer the nodes are aligned and are read without a copy (fast_uncompress

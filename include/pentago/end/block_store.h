@@ -177,7 +177,10 @@ class block_store_t {
   // The most bytes a complete block of `nodes` nodes may take now, with the rest of the store
   // reserved at `rest_ratio` of its raw bytes (0 when the plan gave no room beyond the codec).
   uint64_t room_for(size_t nodes, double rest_ratio) const;
-  void store_compressed(int flat, std::span<superinfo_t> values, block_codec_t codec);
+  // Stores a block through `codec`, or as its elided form alone where that fits `elided_room`
+  // bytes (fast_compress); returns the elided form's size (0 where elision did not run).
+  size_t store_compressed(int flat, std::span<superinfo_t> values, block_codec_t codec,
+                          size_t elided_room = 0);
   void drop(int flat);  // frees a block's compressed bytes
   void held_changed(int flat, uint32_t size);
   // Sizes the pool's buffers to the largest held block.

@@ -73,6 +73,8 @@ class input_cache_t {
   // Takes the unpinned copy read last out if its next read comes after `after` (-1: any)
   // (mutex held); its buffer, or null.
   superinfo_t* take_read_last(int64_t after);
+  // Moves a live entry's next read to `next_read` if that is later (mutex held).
+  void move_next_read(int key, entry_t& e, uint32_t next_read);
   // Drops one pin of `key` (mutex held), freeing a dead entry's buffer with the last.
   void unpin(int key);
 
