@@ -13,6 +13,7 @@
 #include "granule_elision.h"
 #include "interleave_simd.h"
 #include "pentago/util/error.h"
+#include "pentago/util/stream_copy.h"
 
 namespace pentago {
 
@@ -267,8 +268,14 @@ void fast_store_raw(std::span<const superinfo_t> nodes, uint8_t* out) {
   PENTAGO_CHECK(reinterpret_cast<uintptr_t>(out) % 64 == 0, "fast_store_raw: unaligned output");
   out[0] = raw_block_flag;
   std::memset(out + 1, 0, 63);
-  if (!nodes.empty())
-    interleave_fn()(nodes.data(), reinterpret_cast<superinfo_t*>(out + 64), nodes.size());
+  if (!nodes.empty()) stream_copy(out + 64, nodes.data(), nodes.size_bytes());
+}
+
+const superinfo_t* raw_block_nodes(std::span<const uint8_t> bytes, size_t nodes) {
+  if (bytes.size() != raw_block_bytes(nodes) || bytes[0] != raw_block_flag ||
+      reinterpret_cast<uintptr_t>(bytes.data()) % 64)
+    return nullptr;
+  return reinterpret_cast<const superinfo_t*>(bytes.data() + 64);
 }
 
 size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out,
@@ -322,12 +329,10 @@ size_t checked_nodes(std::span<const uint8_t> compressed, size_t expected) {
 }  // namespace
 
 void fast_uncompress(std::span<const uint8_t> compressed, std::span<superinfo_t> nodes) {
-  // An aligned uncompressed block is un-interleaved where it lies, without a copy.
-  if (!compressed.empty() && compressed[0] == raw_block_flag &&
-      reinterpret_cast<uintptr_t>(compressed.data()) % 64 == 0) {
+  // An uncompressed block holds its nodes as they are: one copy, no filter.
+  if (!compressed.empty() && compressed[0] == raw_block_flag) {
     if (const size_t n = checked_nodes(compressed, nodes.size()))
-      uninterleave_fn()(reinterpret_cast<const superinfo_t*>(compressed.data() + 64), nodes.data(),
-                        n);
+      std::memcpy(static_cast<void*>(nodes.data()), compressed.data() + 64, 64 * n);
     return;
   }
   fast_uncompress_filtered(compressed, nodes);
@@ -356,8 +361,10 @@ void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<sup
       elided_bytes = decoded.data();
     }
     detail::restore_granules(elided_bytes, length, n, out);
-  } else if (compressed[0] == raw_block_flag)
+  } else if (compressed[0] == raw_block_flag) {
     std::memcpy(out, compressed.data() + 64, 64 * n);
+    interleave(nodes.first(n));
+  }
   else if (compressed[0])
     decoder_of(compressed[0]).decompress(data, size, out, 64 * n);
   else if (size)  // raw

@@ -371,10 +371,18 @@ class flow_t {
         int bytes = 0;
         MPI_Get_count(&status, MPI_BYTE, &bytes);
         stats_.input_bytes += uint64_t(bytes);
-        pool_.push_back([this, s, b, bytes, nodes] {
-          decompress(std::span<const uint8_t>(
-                         reinterpret_cast<const uint8_t*>(s->received[b].get()), size_t(bytes)),
-                     std::span<superinfo_t>(s->inputs[b].get(), nodes));
+        const std::span<const uint8_t> received(
+            reinterpret_cast<const uint8_t*>(s->received[b].get()), size_t(bytes));
+        if (const superinfo_t* in_place = raw_block_nodes(received, size_t(nodes))) {
+          // An uncompressed block is read where it arrived: no copy, and the buffer kept for
+          // its decoded form goes back to the pool.
+          s->input_pointers[b] = in_place;
+          s->inputs[b].reset();
+          input_arrived(s);
+          return;
+        }
+        pool_.push_back([this, s, b, received, nodes] {
+          decompress(received, std::span<superinfo_t>(s->inputs[b].get(), nodes));
           s->received[b].reset();
           input_arrived(s);
         });

@@ -134,8 +134,8 @@ TEST(fast_compress, random_data_is_stored_raw) {
   EXPECT_EQ(back, nodes);
 }
 
-// Uncompressed blocks: flag 0xff, padding, the filtered nodes at 64 bytes; decoded aligned
-// (straight from the buffer) and unaligned (through a copy), and refused when truncated.
+// Uncompressed blocks: flag 0xff, padding, the nodes as they are at 64 bytes; used where they
+// lie when aligned and whole, decoded aligned and unaligned, and refused when truncated.
 TEST(fast_store_raw, round_trips_aligned_and_not) {
   for (const size_t n : {size_t(0), size_t(1), size_t(37), size_t(4096)}) {
     std::vector<superinfo_t> nodes(n);
@@ -147,7 +147,12 @@ TEST(fast_store_raw, round_trips_aligned_and_not) {
     EXPECT_EQ(bytes[0], raw_block_flag);
     EXPECT_EQ(fast_uncompressed_nodes(bytes), n);
     for (size_t i = 0; i < n; i++)
-      ASSERT_EQ(buffer[i + 1], interleave(nodes[i])) << "node " << i << " of " << n;
+      ASSERT_EQ(buffer[i + 1], nodes[i]) << "node " << i << " of " << n;
+    EXPECT_EQ(raw_block_nodes(bytes, n), buffer.data() + 1);
+    EXPECT_EQ(raw_block_nodes(bytes, n + 1), nullptr);
+    if (n) {
+      EXPECT_EQ(raw_block_nodes(bytes.first(bytes.size() - 64), n - 1), nullptr);
+    }
     std::vector<superinfo_t> back(n);
     fast_uncompress(bytes, back);
     EXPECT_EQ(back, nodes);
@@ -157,9 +162,12 @@ TEST(fast_store_raw, round_trips_aligned_and_not) {
     std::vector<superinfo_t> again(n);
     fast_uncompress(std::span<const uint8_t>(shifted).subspan(1), again);
     EXPECT_EQ(again, nodes);
+    if (n) {
+      EXPECT_EQ(raw_block_nodes(std::span<const uint8_t>(shifted).subspan(1), n), nullptr);
+    }
     std::vector<superinfo_t> filtered(n);
     fast_uncompress_filtered(bytes, filtered);
-    for (size_t i = 0; i < n; i++) ASSERT_EQ(filtered[i], buffer[i + 1]);
+    for (size_t i = 0; i < n; i++) ASSERT_EQ(filtered[i], interleave(nodes[i]));
     if (n) {
       std::vector<superinfo_t> wrong(n - 1);
       EXPECT_THROW(fast_uncompress(bytes, wrong), pentago::pentago_error_t);

@@ -89,9 +89,9 @@ size_t fast_compress_bound(size_t nodes);
 void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec_t codec,
                    size_t elided_room = 0, size_t* elided_size = nullptr);
 // Blocks kept uncompressed (where memory allows: no codec CPU to store or read them) have a
-// flag of their own: raw_block_flag, 63 bytes of padding, then the filtered nodes, so that in a
-// 64-byte aligned buffer the nodes are aligned and are read without a copy (fast_uncompress
-// un-interleaves them straight into the output).
+// flag of their own: raw_block_flag, 63 bytes of padding, then the nodes as they are (not
+// filtered), so that in a 64-byte aligned buffer the nodes are aligned and can be used where
+// they lie (raw_block_nodes) or copied out as they are (fast_uncompress).
 constexpr uint8_t raw_block_flag = 0xff;
 // A codec's flag with this bit set: its stream holds the filtered bytes after granule elision
 // (4-byte granules equal to the one 16 bytes before are marked in a bitmap, not repeated), and
@@ -102,6 +102,9 @@ constexpr uint8_t elided_flag = 0x10;
 constexpr size_t raw_block_bytes(size_t nodes) { return 64 * (nodes + 1); }
 // Writes that form of `nodes` into out (raw_block_bytes(nodes.size()) bytes, 64-byte aligned).
 void fast_store_raw(std::span<const superinfo_t> nodes, uint8_t* out);
+// The nodes of `bytes` where they lie, when it is exactly the uncompressed form of `nodes` nodes
+// in a 64-byte aligned buffer; null for any other form (then fast_uncompress decodes it).
+const superinfo_t* raw_block_nodes(std::span<const uint8_t> bytes, size_t nodes);
 // Same without touching the input; `out.size()` must be >= fast_compress_bound. Returns the
 // compressed size. Interleaves through a thread-local scratch buffer.
 size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out,
