@@ -364,8 +364,7 @@ void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<sup
   } else if (compressed[0] == raw_block_flag) {
     std::memcpy(out, compressed.data() + 64, 64 * n);
     interleave(nodes.first(n));
-  }
-  else if (compressed[0])
+  } else if (compressed[0])
     decoder_of(compressed[0]).decompress(data, size, out, 64 * n);
   else if (size)  // raw
     std::memcpy(out, data, size);
