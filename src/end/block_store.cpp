@@ -2,6 +2,7 @@
 #include "pentago/end/block_store.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "pentago/data/compress.h"
 #include "pentago/end/arena_lending.h"
@@ -492,25 +493,44 @@ void block_store_t::plan_input_reads(
   plan_input_reads(above.blocks(), reads);
 }
 
-void block_store_t::read_input(block_store_t& above, int flat, std::span<superinfo_t> out,
-                               uint32_t place) {
+const superinfo_t* block_store_t::read_input(block_store_t& above, int flat,
+                                             std::span<superinfo_t> out, uint32_t place,
+                                             input_pin_t& pin) {
   PENTAGO_CHECK(&above != this, "read_input from the store itself");
   PENTAGO_CHECK(size_t(flat) + 1 < read_offsets_.size(), "read_input of a block not planned");
   input_reads_++;
-  const bool hit = cache_ && cache_->copy_out(flat, out);
-  if (!hit) above.read(flat, out);
-  const int left = above.read_done(flat);
-  if (!cache_) return;
   // The next planned read after this line's (none where the rest go to other ranks).
   const auto first = read_places_.begin() + read_offsets_[size_t(flat)];
   const auto last = read_places_.begin() + read_offsets_[size_t(flat) + 1];
   const auto next = std::upper_bound(first, last, place);
+  const superinfo_t* nodes = cache_ ? cache_->pin(flat, out.size()) : nullptr;
+  const bool hit = nodes;
+  if (hit) {
+    pin = input_pin_t(*cache_, flat);
+  } else if (superinfo_t* copy =
+                 cache_ && next != last ? cache_->reserve(flat, out.size(), *next) : nullptr) {
+    pin = input_pin_t(*cache_, flat);
+    above.read(flat, std::span<superinfo_t>(copy, out.size()));
+    cache_->filled(flat);
+    nodes = copy;
+  } else {
+    above.read(flat, out);
+    nodes = out.data();
+  }
+  const int left = above.read_done(flat);
+  if (!cache_) return nodes;
   if (!left || next == last)
     cache_->forget(flat);
   else if (hit)
     cache_->reschedule(flat, *next);
-  else
-    cache_->offer(flat, out, *next);
+  return nodes;
+}
+
+void block_store_t::read_input(block_store_t& above, int flat, std::span<superinfo_t> out,
+                               uint32_t place) {
+  input_pin_t pin;
+  const superinfo_t* nodes = read_input(above, flat, out, place, pin);
+  if (nodes != out.data()) std::memcpy(static_cast<void*>(out.data()), nodes, out.size_bytes());
 }
 
 void block_store_t::check_reads_done() const {

@@ -1,5 +1,5 @@
 // The decoded-input cache (input_cache.h): pool buffers ordered by their next read, pinned while
-// copied.
+// filled or read.
 #include "pentago/end/input_cache.h"
 
 #include <cstring>
@@ -9,53 +9,66 @@
 
 namespace pentago {
 
-bool input_cache_t::copy_out(int key, std::span<superinfo_t> out) {
-  superinfo_t* buffer;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = entries_.find(key);
-    if (it == entries_.end() || !it->second.ready || it->second.dead) return false;
-    entry_t& e = it->second;
-    PENTAGO_CHECK(e.nodes == out.size(), "input cache: a block read at another size");
-    e.pins++;
-    buffer = e.buffer;
+const superinfo_t* input_cache_t::pin(int key, size_t nodes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = entries_.find(key);
+  if (it == entries_.end() || !it->second.ready || it->second.dead) return nullptr;
+  entry_t& e = it->second;
+  PENTAGO_CHECK(e.nodes == nodes, "input cache: a block read at another size");
+  e.pins++;
+  hits_++;
+  return e.buffer;
+}
+
+superinfo_t* input_cache_t::reserve(int key, size_t nodes, uint32_t next_read) {
+  if (nodes > pool_.buffer_nodes()) return nullptr;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (const auto it = entries_.find(key); it != entries_.end()) {
+    // Another reader's copy, made or being made.
+    if (!it->second.dead) move_next_read(key, it->second, next_read);
+    return nullptr;
   }
-  std::memcpy(static_cast<void*>(out.data()), buffer, out.size_bytes());
+  // While fewer than one copy in six is read back (after the first 64), only one reservation
+  // in eight is taken, which keeps measuring: the buffers serve partial blocks better.
+  if (copies_ >= 64 && hits_ * 6 < copies_ && skipped_++ % 8) return nullptr;
+  // A free buffer; where most copies are read back (after the first 64), else a fresh one
+  // within the pool's budget, which is worth its first touch: it serves copy after copy.
+  // The partial blocks reclaim it like any other copy's.
+  const bool carve = copies_ >= 64 && hits_ * 2 >= copies_;
+  superinfo_t* buffer = carve ? pool_.take() : pool_.take_free();
+  if (!buffer) buffer = take_read_last(next_read);
+  if (!buffer) return nullptr;
+  by_next_read_.insert({next_read, key});
+  entries_.emplace(key, entry_t{buffer, nodes, 1, false, false, next_read});
+  return buffer;
+}
+
+void input_cache_t::filled(int key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  entries_.at(key).ready = true;
+  copies_++;
+}
+
+void input_cache_t::release(int key) {
   std::lock_guard<std::mutex> lock(mutex_);
   unpin(key);
-  hits_++;
+}
+
+bool input_cache_t::copy_out(int key, std::span<superinfo_t> out) {
+  const superinfo_t* held = pin(key, out.size());
+  if (!held) return false;
+  std::memcpy(static_cast<void*>(out.data()), held, out.size_bytes());
+  release(key);
   return true;
 }
 
 void input_cache_t::offer(int key, std::span<const superinfo_t> values, uint32_t next_read) {
-  if (values.size() > pool_.buffer_nodes()) return;
-  superinfo_t* buffer;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (const auto it = entries_.find(key); it != entries_.end()) {
-      // Another reader's copy, made while this one decoded.
-      if (!it->second.dead) move_next_read(key, it->second, next_read);
-      return;
-    }
-    // A copy costs about a sixth of an LZ4 decode. While fewer than one copy in six is read
-    // back (after the first 64), only one offer in eight is taken, which keeps measuring.
-    if (copies_ >= 64 && hits_ * 6 < copies_ && skipped_++ % 8) return;
-    // A free buffer; where most copies are read back (after the first 64), else a fresh one
-    // within the pool's budget, which is worth its first touch: it serves copy after copy.
-    // The partial blocks reclaim it like any other copy's.
-    const bool carve = copies_ >= 64 && hits_ * 2 >= copies_;
-    buffer = carve ? pool_.take() : pool_.take_free();
-    if (!buffer) buffer = take_read_last(next_read);
-    if (!buffer) return;
-    by_next_read_.insert({next_read, key});
-    entries_.emplace(key, entry_t{buffer, values.size(), 1, false, false, next_read});
-  }
+  superinfo_t* buffer = reserve(key, values.size(), next_read);
+  if (!buffer) return;
   // Read at a later line, if at all: stream it past the cache.
   stream_copy(buffer, values.data(), values.size_bytes());
-  std::lock_guard<std::mutex> lock(mutex_);
-  entries_.at(key).ready = true;
-  unpin(key);
-  copies_++;
+  filled(key);
+  release(key);
 }
 
 void input_cache_t::reschedule(int key, uint32_t next_read) {

@@ -71,11 +71,13 @@ class local_computer_t : public slice_computer_t {
       thread_local std::vector<std::vector<superinfo_t>> input_blocks;
       thread_local std::vector<superinfo_t> output;
       std::vector<const superinfo_t*> inputs;
+      std::vector<input_pin_t> pins;  // input cache copies read where they lie
       if (above) {
         const int cs = above_->section_index(dep.child);
         PENTAGO_CHECK(cs >= 0, "child section missing from the previous slice");
         const int length = dep.input.length();
         input_blocks.resize(std::max<size_t>(input_blocks.size(), length));
+        pins.resize(length);
         // Slice 35 dropped its blocks (run_plan.h's recomputed): compute them again.
         const bool recompute = above->drops_complete_blocks();
         activity_timer_t timer(pool_, recompute ? activity_t::compute : activity_t::decompress);
@@ -85,10 +87,10 @@ class local_computer_t : public slice_computer_t {
           input_blocks[b].resize(above->nodes(f));
           if (recompute) {
             compute_top_block(dep.child, dep.input.block(b), input_blocks[b]);
+            inputs.push_back(input_blocks[b].data());
           } else {
-            store.read_input(*above, f, input_blocks[b], uint32_t(i));
+            inputs.push_back(store.read_input(*above, f, input_blocks[b], uint32_t(i), pins[b]));
           }
-          inputs.push_back(input_blocks[b].data());
         }
       }
       const int si = lines.section_index(line.section);

@@ -35,6 +35,7 @@ struct line_state_t {
   std::vector<std::shared_ptr<superinfo_t>> inputs;
   std::vector<const superinfo_t*> input_pointers;
   std::vector<std::shared_ptr<superinfo_t>> received;    // compressed responses
+  std::vector<input_pin_t> pins;                         // input cache copies read in place
   std::vector<std::array<int32_t, 4>> request_payloads;  // kept alive until sent
   std::atomic<int> missing_inputs{0};
   std::atomic<int> unfinished_outputs{0};
@@ -324,6 +325,7 @@ class flow_t {
     s->inputs.resize(length);
     s->input_pointers.resize(length);
     s->received.resize(length);
+    s->pins.resize(length);
     s->request_payloads.resize(length);
     s->missing_inputs = length;
     for (int b = 0; b < length; b++) {
@@ -351,8 +353,13 @@ class flow_t {
           {
             activity_timer_t timer(pool_, activity_t::decompress);
             trace_scope_t t(trace_, "decompress");
-            store_.read_input(*prev_, flat, std::span<superinfo_t>(s->inputs[b].get(), nodes),
-                              s->place);
+            const superinfo_t* in =
+                store_.read_input(*prev_, flat, std::span<superinfo_t>(s->inputs[b].get(), nodes),
+                                  s->place, s->pins[b]);
+            if (in != s->inputs[b].get()) {  // a cache copy, read where it lies
+              s->input_pointers[b] = in;
+              s->inputs[b].reset();
+            }
           }
           input_arrived(s);
         });

@@ -470,3 +470,56 @@ TEST(block_store, input_reads_come_from_the_cache_after_the_first) {
     EXPECT_EQ(above.compressed_bytes(), 0u);  // all released after their last read
   }
 }
+
+// A line reads its input blocks where they lie in the input cache: the first of two reads
+// decodes into a cache copy (not into the line's buffer), the second is served by that copy,
+// and the copy's buffer stays out of the pool until both lines release their pins, though the
+// block's last read is done. A block with no later read is decoded into the line's buffer.
+TEST(block_store, input_reads_in_place_hold_their_copies_until_released) {
+  const auto above_sections = slice_sections(4);
+  const std::vector<block_key_t> above_keys = all_block_keys(above_sections);
+  std::mt19937_64 rng(5);
+  compacting_store_t heap(64 << 20);
+  block_store_t above(above_sections, above_keys, {}, heap, uint64_t(0));
+  std::vector<std::vector<superinfo_t>> stored;
+  for (int f = 0; f < above.blocks(); f++) {
+    std::vector<superinfo_t> values(above.nodes(f));
+    for (auto& v : values) v = random_pair(rng);
+    stored.push_back(values);
+    above.set(f, values);
+  }
+  above.freeze();
+  std::vector<int> readers(above_sections.size(), 2);
+  above.expect_reads(readers);
+  buffer_pool_t pool(uint64_t(above.blocks()) * buffer_pool_t::block_bytes);
+  block_store_t store(above_sections, above_keys, {}, heap, &pool);
+  superinfo_t* free_buffer = pool.take();
+  ASSERT_NE(free_buffer, nullptr);
+  pool.give(free_buffer);  // one free buffer: one copy at a time
+  // Block 0 is read at places 0 and 1, block 1 at 2 and 3 (then by nobody here: planned only
+  // once here, its other read is another rank's).
+  const std::vector<std::pair<int, uint32_t>> plan = {{0, 0}, {0, 1}, {1, 2}};
+  store.plan_input_reads(above.blocks(), plan);
+  const auto bytes = [&](int f) { return stored[size_t(f)].size() * sizeof(superinfo_t); };
+  std::vector<superinfo_t> out0(above.nodes(0)), out1(above.nodes(0)), out2(above.nodes(1));
+  input_pin_t first, second, third;
+  const superinfo_t* a = store.read_input(above, 0, out0, 0, first);
+  EXPECT_EQ(a, free_buffer);  // decoded into the cache's copy
+  const superinfo_t* b = store.read_input(above, 0, out1, 1, second);
+  EXPECT_EQ(b, a);  // served in place
+  EXPECT_EQ(0, std::memcmp(b, stored[0].data(), bytes(0)));
+  EXPECT_EQ(store.input_cache_hits(), 1u);
+  const superinfo_t* c = store.read_input(above, 1, out2, 2, third);
+  EXPECT_EQ(c, out2.data());  // no later read here: into the line's buffer
+  EXPECT_EQ(0, std::memcmp(c, stored[1].data(), bytes(1)));
+  EXPECT_EQ(pool.take_free(), nullptr);  // block 0's copy is still pinned
+  first.reset();
+  EXPECT_EQ(pool.take_free(), nullptr);
+  second.reset();
+  superinfo_t* back = pool.take_free();
+  EXPECT_EQ(back, free_buffer);
+  if (back) pool.give(back);
+  if (above.read_done(1) == 0) store.forget_input(1);  // block 1's other reader
+  for (int f = 2; f < above.blocks(); f++) above.read_done(f), above.read_done(f);
+  above.check_reads_done();
+}

@@ -1,7 +1,8 @@
 // input_cache: copies read back exactly, only free pool buffers (or the buffer of the copy read
 // last) taken, a block read later than every copy not kept, buffers back to the pool when a
 // block's last read is done or the cache is cleared, the copy read last reclaimed first, copies
-// pinned while read, and declined offers where copies are seldom read back.
+// pinned while filled or read (and read where they lie until released), and declined offers
+// where copies are seldom read back.
 #include "pentago/end/input_cache.h"
 
 #include <gtest/gtest.h>
@@ -229,4 +230,49 @@ TEST(input_cache, concurrent_reads_offers_and_forgets_keep_copies_whole) {
   while (superinfo_t* b = pool.take_free()) taken.push_back(b), free_buffers++;
   EXPECT_EQ(free_buffers, buffers);
   for (auto* b : taken) pool.give(b);
+}
+
+// Readers that use a copy where it lies: a reserved buffer is pinned and not readable until
+// filled; a pinned copy is neither reclaimed nor given back when forgotten, and its buffer
+// returns to the pool with the last pin (input_pin_t releases on reset or destruction).
+TEST(input_cache, pinned_copies_stay_until_their_readers_release_them) {
+  const size_t nodes = 32;
+  buffer_pool_t pool(2 * nodes * sizeof(superinfo_t), nodes);
+  pool.set_buffer_nodes(nodes);
+  fill_free_list(pool, 2);
+  input_cache_t cache(pool);
+  superinfo_t* buffer = cache.reserve(7, nodes, 5);
+  ASSERT_NE(buffer, nullptr);
+  input_pin_t filler(cache, 7);
+  EXPECT_EQ(cache.pin(7, nodes), nullptr);         // not filled yet
+  EXPECT_EQ(cache.reserve(7, nodes, 9), nullptr);  // held: its next read moves to 9
+  const auto values = block_of(7, nodes);
+  std::memcpy(static_cast<void*>(buffer), values.data(), nodes * sizeof(superinfo_t));
+  cache.filled(7);
+  const superinfo_t* seen = cache.pin(7, nodes);
+  ASSERT_EQ(seen, buffer);
+  input_pin_t reader(cache, 7);
+  EXPECT_EQ(0, std::memcmp(seen, values.data(), nodes * sizeof(superinfo_t)));
+  EXPECT_EQ(cache.hits(), 1u);
+  EXPECT_EQ(cache.reclaim(), nullptr);  // pinned twice: not reclaimed
+  filler.reset();
+  EXPECT_EQ(cache.reclaim(), nullptr);  // still pinned by the reader
+  cache.forget(7);                      // the last read: dead, yet its reader holds it
+  EXPECT_EQ(cache.pin(7, nodes), nullptr);
+  superinfo_t* other = pool.take_free();  // the one other free buffer
+  ASSERT_NE(other, nullptr);
+  EXPECT_EQ(pool.take_free(), nullptr);
+  {
+    input_pin_t moved = std::move(reader);  // the pin moves; released once, by `moved`
+  }
+  EXPECT_EQ(pool.take_free(), buffer);
+  pool.give(buffer);
+  pool.give(other);
+  // A reserved copy unpinned without a reader is reclaimable like any other.
+  superinfo_t* again = cache.reserve(8, nodes, 3);
+  ASSERT_NE(again, nullptr);
+  cache.filled(8);
+  cache.release(8);
+  EXPECT_EQ(cache.reclaim(), again);
+  pool.give(again);
 }

@@ -123,9 +123,13 @@ class block_store_t {
                         const block_store_t& above,
                         const std::function<bool(const section_t&, const block_t&)>& here = {});
   // One read of input block `flat` of `above` (the frozen store of the slice above, with
-  // expect_reads) into out by the line at `place` of the planned reads, followed by
-  // above.read_done: served from this store's input_cache when a copy is there, and copied
-  // into it when a later line of the plan reads it again.
+  // expect_reads) by the line at `place` of the planned reads, followed by above.read_done.
+  // Returns the block's nodes: a copy in this store's input cache where one is there, or where
+  // a later line of the plan reads the block again and the cache takes a copy (decoded into
+  // it); `pin` then holds the copy until it is reset or destroyed. Otherwise decoded into out.
+  const superinfo_t* read_input(block_store_t& above, int flat, std::span<superinfo_t> out,
+                                uint32_t place, input_pin_t& pin);
+  // The same, always into out.
   void read_input(block_store_t& above, int flat, std::span<superinfo_t> out, uint32_t place);
   // Input block `flat`'s last read was done elsewhere (sent to another rank): drops its copy.
   void forget_input(int flat) {

@@ -1,8 +1,9 @@
 // Decoded input blocks kept for their next reader. A slice reads each block of the slice above
 // once per line that needs it (3.9 times on average at 33 stones), and decoding is most of the
-// reading. After a line decodes an input block that more of this rank's lines will read, a copy
-// goes into a free buffer of the slice's partial pool; a later reader copies it out instead of
-// decoding. Where copies are seldom read back, most offers are declined (offer).
+// reading. A line that reads an input block which more of this rank's lines will read decodes
+// it into a free buffer of the slice's partial pool (reserve); later readers use that copy
+// where it lies instead of decoding (pin), each holding it until its line is computed
+// (input_pin_t). Where copies are seldom read back, most reservations are declined.
 // Each copy carries its next read: the place, in the rank's line order, of the next line that
 // reads it (the order is fixed before the slice starts: block_store_t::plan_input_reads). When
 // buffers run short the copy read last gives way, and a block read later than every copy held
@@ -37,13 +38,22 @@ class input_cache_t {
   input_cache_t(const input_cache_t&) = delete;
   input_cache_t& operator=(const input_cache_t&) = delete;
 
-  // If block `key` is held, copies its nodes into out (exactly as many) and returns true.
+  // If block `key` is held and filled, pins it for a reader that uses it where it lies and
+  // returns its nodes (exactly `nodes` of them); null otherwise. release(key) drops the pin.
+  const superinfo_t* pin(int key, size_t nodes);
+  // A buffer for a copy of a block whose next read is at `next_read` (a place in the line
+  // order), which the caller fills with the block's `nodes` nodes and then announces with
+  // filled(key); pinned for the caller until release(key). It is a free buffer of the pool,
+  // else (when at least half of 64 or more copies were read back) a fresh one within the pool's
+  // budget, else the buffer of the copy read last if that is read after this block; null
+  // otherwise, if the block is larger than the pool's buffers, or if the block is held already
+  // (another reader's copy: its next read moves to `next_read` if that is later).
+  superinfo_t* reserve(int key, size_t nodes, uint32_t next_read);
+  void filled(int key);   // the reserved copy holds the nodes: later readers may pin it
+  void release(int key);  // drops one pin (pin or reserve)
+  // pin, copy into out (exactly as many nodes), release; false where no copy is held.
   bool copy_out(int key, std::span<superinfo_t> out);
-  // Keeps a copy of a block whose next read is at `next_read` (a place in the line order):
-  // in a free buffer of the pool, else (when at least half of 64 or more copies were read back)
-  // in a fresh one within the pool's budget, else in the buffer of the copy read last if that
-  // is read after this block; not at all otherwise or if the block is larger than the pool's
-  // buffers.
+  // reserve, copy `values` in, filled, release.
   void offer(int key, std::span<const superinfo_t> values, uint32_t next_read);
   // After copy_out served a read, the copy's next read is at `next_read` (or later, where a
   // later reader already said so: reads of a block on several threads may end out of order).
@@ -83,6 +93,32 @@ class input_cache_t {
   std::unordered_map<int, entry_t> entries_;
   std::set<std::pair<uint32_t, int>> by_next_read_;  // (next read, key) of every live copy
   uint64_t hits_ = 0, copies_ = 0, reclaimed_ = 0, skipped_ = 0;
+};
+
+// One pin of an input cache copy (pin or reserve), released when reset or destroyed.
+class input_pin_t {
+ public:
+  input_pin_t() = default;
+  input_pin_t(input_cache_t& cache, int key) : cache_(&cache), key_(key) {}
+  input_pin_t(input_pin_t&& other) noexcept : cache_(other.cache_), key_(other.key_) {
+    other.cache_ = nullptr;
+  }
+  input_pin_t& operator=(input_pin_t&& other) noexcept {
+    if (this != &other) {
+      reset();
+      cache_ = std::exchange(other.cache_, nullptr);
+      key_ = other.key_;
+    }
+    return *this;
+  }
+  ~input_pin_t() { reset(); }
+  void reset() {
+    if (cache_) std::exchange(cache_, nullptr)->release(key_);
+  }
+
+ private:
+  input_cache_t* cache_ = nullptr;
+  int key_ = 0;
 };
 
 }  // namespace pentago
