@@ -206,9 +206,9 @@ std::string engine_usage(engine_program_t p) {
   add({predict},
       "  --ranks R            MPI ranks (required)\n"
       "  --memory SIZE        memory per rank, e.g. 7G (required)\n");
-  add({endgame}, "  --gather-limit N     lines gathering inputs at once (default 4, 1..64)\n");
+  add({endgame}, "  --gather-limit N     lines gathering inputs at once (default 16, 1..64)\n");
   add({endgame, predict},
-      "  --line-limit N       lines allocated at once per rank (default 8, >= 2)\n");
+      "  --line-limit N       lines allocated at once per rank (default 32, >= 2)\n");
   add({endgame, local, predict},
       "  --samples K          sparse samples per section (default 256)\n");
   if (is(p, {endgame, local, predict})) s += codec_usage();

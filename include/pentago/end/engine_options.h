@@ -45,8 +45,8 @@ struct engine_options_t {
   bool echo = true;        // print the log on stdout as well as DIR/log (local: --quiet)
   // MPI runs (pentago-endgame; the ones pentago-predict plans).
   int ranks = 0;             // pentago-predict --ranks (pentago-endgame: the MPI size)
-  int gather_limit = 4;      // lines with outstanding input requests
-  int line_limit = 8;        // lines in flight per rank
+  int gather_limit = 16;     // lines with outstanding input requests
+  int line_limit = 32;       // lines in flight per rank
   uint64_t randomize = 17;   // partition key; 0: the simple deterministic partition
   std::string restart;       // pentago-endgame: resume from this slice file
   int restart_slice = -1;    // pentago-predict --restart N: the run resumes from slice N

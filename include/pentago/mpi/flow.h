@@ -18,8 +18,8 @@
 namespace pentago {
 
 struct flow_limits_t {
-  int gather_limit = 4;
-  int line_limit = 8;
+  int gather_limit = 16;
+  int line_limit = 32;
   // Bytes for lines in flight: half for this rank's lines (inputs and outputs), half for
   // other ranks' output blocks waiting to be merged here.
   uint64_t line_memory = 0;
