@@ -151,7 +151,7 @@ TEST(fast_store_raw, round_trips_aligned_and_not) {
     EXPECT_EQ(raw_block_nodes(bytes, n), buffer.data() + 1);
     EXPECT_EQ(raw_block_nodes(bytes, n + 1), nullptr);
     if (n) {
-      EXPECT_EQ(raw_block_nodes(bytes.first(bytes.size() - 64), n - 1), nullptr);
+      EXPECT_EQ(raw_block_nodes(bytes.first(bytes.size() - 64), n), nullptr);  // truncated
     }
     std::vector<superinfo_t> back(n);
     fast_uncompress(bytes, back);
