@@ -84,6 +84,23 @@ random_slice_t make_random_slice(uint64_t seed) {
   return r;
 }
 
+// Sets every block of `store` to random nodes, freezes it and expects `reads` reads of each
+// block; returns the nodes set.
+std::vector<std::vector<superinfo_t>> fill_and_freeze(block_store_t& store, std::mt19937_64& rng,
+                                                      int reads) {
+  std::vector<std::vector<superinfo_t>> stored;
+  for (int f = 0; f < store.blocks(); f++) {
+    std::vector<superinfo_t> values(store.nodes(f));
+    for (auto& v : values) v = random_pair(rng);
+    stored.push_back(values);
+    store.set(f, values);
+  }
+  store.freeze();
+  std::vector<int> readers(store.sections().size(), reads);
+  store.expect_reads(readers);
+  return stored;
+}
+
 }  // namespace
 
 TEST(block_store, random_merge_orders_give_the_same_blocks) {
@@ -424,15 +441,7 @@ TEST(block_store, input_reads_come_from_the_cache_after_the_first) {
     std::mt19937_64 rng(3);
     compacting_store_t heap(64 << 20);
     block_store_t above(above_sections, above_keys, {}, heap, uint64_t(0));
-    std::vector<std::vector<superinfo_t>> stored;
-    for (int f = 0; f < above.blocks(); f++) {
-      std::vector<superinfo_t> values(above.nodes(f));
-      for (auto& v : values) v = random_pair(rng);
-      stored.push_back(values);
-      above.set(f, values);
-    }
-    above.freeze();
-    above.expect_reads(std::vector<int>(above_sections.size(), reads));
+    const auto stored = fill_and_freeze(above, rng, reads);
 
     buffer_pool_t pool(uint64_t(above.blocks()) * buffer_pool_t::block_bytes);
     // (A store of the same blocks, so that its pool's buffers fit every input block.)
@@ -481,16 +490,7 @@ TEST(block_store, input_reads_in_place_hold_their_copies_until_released) {
   std::mt19937_64 rng(5);
   compacting_store_t heap(64 << 20);
   block_store_t above(above_sections, above_keys, {}, heap, uint64_t(0));
-  std::vector<std::vector<superinfo_t>> stored;
-  for (int f = 0; f < above.blocks(); f++) {
-    std::vector<superinfo_t> values(above.nodes(f));
-    for (auto& v : values) v = random_pair(rng);
-    stored.push_back(values);
-    above.set(f, values);
-  }
-  above.freeze();
-  std::vector<int> readers(above_sections.size(), 2);
-  above.expect_reads(readers);
+  const auto stored = fill_and_freeze(above, rng, 2);
   buffer_pool_t pool(uint64_t(above.blocks()) * buffer_pool_t::block_bytes);
   block_store_t store(above_sections, above_keys, {}, heap, &pool);
   superinfo_t* free_buffer = pool.take();
