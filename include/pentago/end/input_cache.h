@@ -55,9 +55,9 @@ class input_cache_t {
   bool copy_out(int key, std::span<superinfo_t> out);
   // reserve, copy `values` in, filled, release.
   void offer(int key, std::span<const superinfo_t> values, uint32_t next_read);
-  // After copy_out served a read, the copy's next read is at `next_read` (or later, where a
-  // later reader already said so: reads of a block on several threads may end out of order).
-  // An offer of a block already held does the same.
+  // After pin (or copy_out) served a read, the copy's next read is at `next_read` (or later, where
+  // a later reader already said so: reads of a block on several threads may end out of order). An
+  // offer of a block already held does the same.
   void reschedule(int key, uint32_t next_read);
   // No more reads of the block will come here: its copy's buffer goes back to the pool.
   void forget(int key);
