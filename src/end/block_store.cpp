@@ -2,7 +2,6 @@
 #include "pentago/end/block_store.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "pentago/data/compress.h"
 #include "pentago/end/arena_lending.h"
@@ -524,13 +523,6 @@ const superinfo_t* block_store_t::read_input(block_store_t& above, int flat,
   else if (hit)
     cache_->reschedule(flat, *next);
   return nodes;
-}
-
-void block_store_t::read_input(block_store_t& above, int flat, std::span<superinfo_t> out,
-                               uint32_t place) {
-  input_pin_t pin;
-  const superinfo_t* nodes = read_input(above, flat, out, place, pin);
-  if (nodes != out.data()) std::memcpy(static_cast<void*>(out.data()), nodes, out.size_bytes());
 }
 
 void block_store_t::check_reads_done() const {

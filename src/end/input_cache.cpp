@@ -2,10 +2,7 @@
 // filled or read.
 #include "pentago/end/input_cache.h"
 
-#include <cstring>
-
 #include "pentago/util/error.h"
-#include "pentago/util/stream_copy.h"
 
 namespace pentago {
 
@@ -52,23 +49,6 @@ void input_cache_t::filled(int key) {
 void input_cache_t::release(int key) {
   std::lock_guard<std::mutex> lock(mutex_);
   unpin(key);
-}
-
-bool input_cache_t::copy_out(int key, std::span<superinfo_t> out) {
-  const superinfo_t* held = pin(key, out.size());
-  if (!held) return false;
-  std::memcpy(static_cast<void*>(out.data()), held, out.size_bytes());
-  release(key);
-  return true;
-}
-
-void input_cache_t::offer(int key, std::span<const superinfo_t> values, uint32_t next_read) {
-  superinfo_t* buffer = reserve(key, values.size(), next_read);
-  if (!buffer) return;
-  // Read at a later line, if at all: stream it past the cache.
-  stream_copy(buffer, values.data(), values.size_bytes());
-  filled(key);
-  release(key);
 }
 
 void input_cache_t::reschedule(int key, uint32_t next_read) {

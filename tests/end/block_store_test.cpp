@@ -459,8 +459,9 @@ TEST(block_store, input_reads_come_from_the_cache_after_the_first) {
     for (int f = 0; f < above.blocks(); f++)
       for (int round = 0; round < here; round++) {
         std::vector<superinfo_t> out(above.nodes(f));
-        store.read_input(above, f, out, uint32_t(here * f + round));
-        ASSERT_EQ(0, std::memcmp(out.data(), stored[f].data(), out.size() * sizeof(superinfo_t)))
+        input_pin_t pin;
+        const superinfo_t* got = store.read_input(above, f, out, uint32_t(here * f + round), pin);
+        ASSERT_EQ(0, std::memcmp(got, stored[f].data(), out.size() * sizeof(superinfo_t)))
             << "round " << round << ", block " << f;
       }
     EXPECT_EQ(store.input_reads(), uint64_t(here * above.blocks()));

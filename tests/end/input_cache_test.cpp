@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -41,6 +42,25 @@ void fill_free_list(buffer_pool_t& pool, int buffers) {
   }
 }
 
+// A reader that copies a held block out: pin, copy, release; false where no copy is held.
+bool copy_out(input_cache_t& cache, int key, std::span<superinfo_t> out) {
+  const superinfo_t* held = cache.pin(key, out.size());
+  if (!held) return false;
+  std::memcpy(static_cast<void*>(out.data()), held, out.size_bytes());
+  cache.release(key);
+  return true;
+}
+
+// A reader that decoded a block itself and keeps a copy where the cache takes one: reserve,
+// copy in, filled, release.
+void offer(input_cache_t& cache, int key, std::span<const superinfo_t> values, uint32_t next_read) {
+  superinfo_t* buffer = cache.reserve(key, values.size(), next_read);
+  if (!buffer) return;
+  std::memcpy(static_cast<void*>(buffer), values.data(), values.size_bytes());
+  cache.filled(key);
+  cache.release(key);
+}
+
 }  // namespace
 
 TEST(input_cache, copies_read_back_and_buffers_return) {
@@ -50,47 +70,47 @@ TEST(input_cache, copies_read_back_and_buffers_return) {
   input_cache_t cache(pool);
   std::vector<superinfo_t> out(nodes);
   // No free buffer yet: the cache never carves one.
-  cache.offer(1, block_of(1, nodes), 10);
-  EXPECT_FALSE(cache.copy_out(1, out));
+  offer(cache, 1, block_of(1, nodes), 10);
+  EXPECT_FALSE(copy_out(cache, 1, out));
   EXPECT_EQ(pool.carved_bytes(), 0u);
   fill_free_list(pool, 2);
-  cache.offer(1, block_of(1, nodes), 10);
-  cache.offer(2, block_of(2, nodes), 20);
+  offer(cache, 1, block_of(1, nodes), 10);
+  offer(cache, 2, block_of(2, nodes), 20);
   EXPECT_EQ(cache.copies(), 2u);
   EXPECT_EQ(pool.take_free(), nullptr);  // both free buffers hold copies
-  ASSERT_TRUE(cache.copy_out(2, out));
+  ASSERT_TRUE(copy_out(cache, 2, out));
   EXPECT_TRUE(same(out, block_of(2, nodes)));
-  ASSERT_TRUE(cache.copy_out(1, out));
+  ASSERT_TRUE(copy_out(cache, 1, out));
   EXPECT_TRUE(same(out, block_of(1, nodes)));
   EXPECT_EQ(cache.hits(), 2u);
   // Block 1 is next read at 30 now, 2 still at 20. A block next read at 40 is not kept: every
   // copy is read sooner.
   cache.reschedule(1, 30);
   cache.reschedule(1, 15);  // an earlier reader reporting late: 30 stays
-  cache.offer(5, block_of(5, nodes), 40);
-  EXPECT_FALSE(cache.copy_out(5, out));
+  offer(cache, 5, block_of(5, nodes), 40);
+  EXPECT_FALSE(copy_out(cache, 5, out));
   EXPECT_EQ(cache.copies(), 2u);
   // One read at 25 takes the buffer of the copy read last (1).
-  cache.offer(3, block_of(3, nodes), 25);
-  EXPECT_FALSE(cache.copy_out(1, out));
-  ASSERT_TRUE(cache.copy_out(3, out));
+  offer(cache, 3, block_of(3, nodes), 25);
+  EXPECT_FALSE(copy_out(cache, 1, out));
+  ASSERT_TRUE(copy_out(cache, 3, out));
   EXPECT_TRUE(same(out, block_of(3, nodes)));
-  ASSERT_TRUE(cache.copy_out(2, out));
+  ASSERT_TRUE(copy_out(cache, 2, out));
   EXPECT_TRUE(same(out, block_of(2, nodes)));
-  cache.offer(1, block_of(1, nodes), 30);
+  offer(cache, 1, block_of(1, nodes), 30);
   // The last read of 2: its buffer goes back to the pool.
   cache.forget(2);
-  EXPECT_FALSE(cache.copy_out(2, out));
+  EXPECT_FALSE(copy_out(cache, 2, out));
   superinfo_t* back = pool.take_free();
   ASSERT_NE(back, nullptr);
   pool.give(back);
   // A block larger than the pool's buffers is never kept.
-  cache.offer(4, block_of(4, nodes + 1), 1);
+  offer(cache, 4, block_of(4, nodes + 1), 1);
   std::vector<superinfo_t> big(nodes + 1);
-  EXPECT_FALSE(cache.copy_out(4, big));
+  EXPECT_FALSE(copy_out(cache, 4, big));
   // clear gives every buffer back: two free again.
   cache.clear();
-  EXPECT_FALSE(cache.copy_out(3, out));
+  EXPECT_FALSE(copy_out(cache, 3, out));
   superinfo_t* a = pool.take_free();
   superinfo_t* b = pool.take_free();
   EXPECT_NE(a, nullptr);
@@ -108,20 +128,20 @@ TEST(input_cache, reclaim_hands_the_copy_read_last_to_the_pool_user) {
   input_cache_t cache(pool);
   // Next reads 3, 10, 20; then 0 is next read at 5 and 1, offered again by a reader that
   // decoded it meanwhile, at 40: 1 is read last.
-  cache.offer(0, block_of(0, nodes), 3);
-  cache.offer(1, block_of(1, nodes), 10);
-  cache.offer(2, block_of(2, nodes), 20);
+  offer(cache, 0, block_of(0, nodes), 3);
+  offer(cache, 1, block_of(1, nodes), 10);
+  offer(cache, 2, block_of(2, nodes), 20);
   std::vector<superinfo_t> out(nodes);
-  ASSERT_TRUE(cache.copy_out(0, out));
+  ASSERT_TRUE(copy_out(cache, 0, out));
   cache.reschedule(0, 5);
-  cache.offer(1, block_of(1, nodes), 40);
+  offer(cache, 1, block_of(1, nodes), 40);
   EXPECT_EQ(cache.copies(), 3u);
   superinfo_t* buffer = cache.reclaim();
   ASSERT_NE(buffer, nullptr);
   EXPECT_EQ(cache.reclaimed(), 1u);
-  EXPECT_FALSE(cache.copy_out(1, out));
-  EXPECT_TRUE(cache.copy_out(0, out));
-  EXPECT_TRUE(cache.copy_out(2, out));
+  EXPECT_FALSE(copy_out(cache, 1, out));
+  EXPECT_TRUE(copy_out(cache, 0, out));
+  EXPECT_TRUE(copy_out(cache, 2, out));
   pool.give(buffer);  // the reclaimer's to give back
   cache.forget(0);
   cache.forget(2);
@@ -136,17 +156,17 @@ TEST(input_cache, seldom_read_copies_decline_most_offers) {
   input_cache_t cache(pool);
   // Copies never read back (each offer is read sooner than the copy before): after 64 of
   // them only one offer in eight is taken.
-  for (int key = 0; key < 64; key++) cache.offer(key, block_of(key, nodes), 1000 - key);
+  for (int key = 0; key < 64; key++) offer(cache, key, block_of(key, nodes), 1000 - key);
   EXPECT_EQ(cache.copies(), 64u);
-  for (int key = 64; key < 64 + 80; key++) cache.offer(key, block_of(key, nodes), 1000 - key);
+  for (int key = 64; key < 64 + 80; key++) offer(cache, key, block_of(key, nodes), 1000 - key);
   EXPECT_EQ(cache.copies(), 64u + 10u);
   cache.clear();
   // Copies that are read back are all taken.
   input_cache_t reread(pool);
   std::vector<superinfo_t> out(nodes);
   for (int key = 0; key < 100; key++) {
-    reread.offer(key, block_of(key, nodes), key + 1);
-    ASSERT_TRUE(reread.copy_out(key, out)) << key;
+    offer(reread, key, block_of(key, nodes), key + 1);
+    ASSERT_TRUE(copy_out(reread, key, out)) << key;
     EXPECT_TRUE(same(out, block_of(key, nodes)));
     reread.forget(key);
   }
@@ -166,7 +186,7 @@ TEST(input_cache, carves_fresh_buffers_only_for_copies_read_back) {
     fill_free_list(pool, 1);
     input_cache_t cache(pool);
     // 64 copies never read back, then more: the one buffer is reused, none carved.
-    for (int key = 0; key < 100; key++) cache.offer(key, block_of(key, nodes), 1000 - key);
+    for (int key = 0; key < 100; key++) offer(cache, key, block_of(key, nodes), 1000 - key);
     EXPECT_EQ(pool.carved_bytes(), buffer);
   }
   buffer_pool_t pool(4 * buffer, nodes);
@@ -176,19 +196,19 @@ TEST(input_cache, carves_fresh_buffers_only_for_copies_read_back) {
   // 64 copies, each read back once more, in the one free buffer (each takes the buffer of the
   // copy before, read later).
   for (int key = 0; key < 64; key++) {
-    cache.offer(key, block_of(key, nodes), 1000 - key);
-    ASSERT_TRUE(cache.copy_out(key, out)) << key;
+    offer(cache, key, block_of(key, nodes), 1000 - key);
+    ASSERT_TRUE(copy_out(cache, key, out)) << key;
   }
   EXPECT_EQ(pool.carved_bytes(), buffer);
   // Now offers carve fresh buffers up to the budget and keep the earlier copies; then they
   // take the buffer of the copy read last again.
-  for (int key = 64; key < 70; key++) cache.offer(key, block_of(key, nodes), 1000 - key);
+  for (int key = 64; key < 70; key++) offer(cache, key, block_of(key, nodes), 1000 - key);
   EXPECT_EQ(pool.carved_bytes(), 4 * buffer);
   for (int key = 67; key < 70; key++) {
-    ASSERT_TRUE(cache.copy_out(key, out)) << key;
+    ASSERT_TRUE(copy_out(cache, key, out)) << key;
     EXPECT_TRUE(same(out, block_of(key, nodes)));
   }
-  EXPECT_FALSE(cache.copy_out(64, out));
+  EXPECT_FALSE(copy_out(cache, 64, out));
 }
 
 // Readers and forgetters on several threads: every copy read back equals its block, and at
@@ -211,11 +231,11 @@ TEST(input_cache, concurrent_reads_offers_and_forgets_keep_copies_whole) {
         for (int i = 0; i < 3000; i++) {
           const int key = (i * 7 + t * 13) % keys;
           const uint32_t next = uint32_t(i + (key * 5) % 17);
-          if (cache.copy_out(key, out)) {
+          if (copy_out(cache, key, out)) {
             if (!same(out, blocks[key])) bad++;
             cache.reschedule(key, next);
           } else {
-            cache.offer(key, blocks[key], next);
+            offer(cache, key, blocks[key], next);
           }
           if (i % 5 == t) cache.forget((key + 1) % keys);
           if (i % 11 == t)

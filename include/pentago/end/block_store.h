@@ -129,8 +129,6 @@ class block_store_t {
   // it); `pin` then holds the copy until it is reset or destroyed. Otherwise decoded into out.
   const superinfo_t* read_input(block_store_t& above, int flat, std::span<superinfo_t> out,
                                 uint32_t place, input_pin_t& pin);
-  // The same, always into out.
-  void read_input(block_store_t& above, int flat, std::span<superinfo_t> out, uint32_t place);
   // Input block `flat`'s last read was done elsewhere (sent to another rank): drops its copy.
   void forget_input(int flat) {
     if (cache_) cache_->forget(flat);

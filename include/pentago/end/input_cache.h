@@ -32,7 +32,7 @@ namespace pentago {
 class input_cache_t {
  public:
   explicit input_cache_t(buffer_pool_t& pool) : pool_(pool) {}
-  // Gives back every buffer not being copied (after a failure a copy may still run: its
+  // Gives back every buffer not pinned (after a failure a reader may still hold one: its
   // buffer is left out of the pool rather than handed out under it).
   ~input_cache_t();
   input_cache_t(const input_cache_t&) = delete;
@@ -51,20 +51,16 @@ class input_cache_t {
   superinfo_t* reserve(int key, size_t nodes, uint32_t next_read);
   void filled(int key);   // the reserved copy holds the nodes: later readers may pin it
   void release(int key);  // drops one pin (pin or reserve)
-  // pin, copy into out (exactly as many nodes), release; false where no copy is held.
-  bool copy_out(int key, std::span<superinfo_t> out);
-  // reserve, copy `values` in, filled, release.
-  void offer(int key, std::span<const superinfo_t> values, uint32_t next_read);
-  // After pin (or copy_out) served a read, the copy's next read is at `next_read` (or later, where
-  // a later reader already said so: reads of a block on several threads may end out of order). An
-  // offer of a block already held does the same.
+  // After pin served a read, the copy's next read is at `next_read` (or later, where a later
+  // reader already said so: reads of a block on several threads may end out of order). A
+  // reserve of a block already held does the same.
   void reschedule(int key, uint32_t next_read);
   // No more reads of the block will come here: its copy's buffer goes back to the pool.
   void forget(int key);
   // The buffer of the copy read last, for the pool's other users (the caller gives it back to
   // the pool), or null when no copy is free to go.
   superinfo_t* reclaim();
-  // Every buffer back to the pool (no copy_out or offer may be running).
+  // Every buffer back to the pool (no copy may be pinned).
   void clear();
 
   uint64_t hits() const { return hits_; }            // reads served by a copy
@@ -75,7 +71,7 @@ class input_cache_t {
   struct entry_t {
     superinfo_t* buffer;
     size_t nodes;
-    int pins = 1;        // copies in flight (the offer's own while it fills the buffer)
+    int pins = 1;        // readers holding it (the reserver's own while it fills the buffer)
     bool ready = false;  // filled
     bool dead = false;   // forgotten while pinned: freed by the last unpin
     uint32_t next_read;  // its place in by_next_read_, unless dead
