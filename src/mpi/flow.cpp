@@ -41,6 +41,13 @@ struct line_state_t {
   std::atomic<int> unfinished_outputs{0};
   uint64_t memory = 0;
   uint32_t place = 0;  // in this rank's line order
+
+  // Input b is read where it lies (an input cache copy, or the receive buffer of an
+  // uncompressed block): the buffer kept for its decoded form goes back to the pool.
+  void read_in_place(int b, const superinfo_t* nodes) {
+    input_pointers[size_t(b)] = nodes;
+    inputs[size_t(b)].reset();
+  }
 };
 
 class flow_t {
@@ -356,10 +363,7 @@ class flow_t {
             const superinfo_t* in =
                 store_.read_input(*prev_, flat, std::span<superinfo_t>(s->inputs[b].get(), nodes),
                                   s->place, s->pins[b]);
-            if (in != s->inputs[b].get()) {  // a cache copy, read where it lies
-              s->input_pointers[b] = in;
-              s->inputs[b].reset();
-            }
+            if (in != s->inputs[b].get()) s->read_in_place(b, in);
           }
           input_arrived(s);
         });
@@ -381,10 +385,7 @@ class flow_t {
         const std::span<const uint8_t> received(
             reinterpret_cast<const uint8_t*>(s->received[b].get()), size_t(bytes));
         if (const superinfo_t* in_place = raw_block_nodes(received, size_t(nodes))) {
-          // An uncompressed block is read where it arrived: no copy, and the buffer kept for
-          // its decoded form goes back to the pool.
-          s->input_pointers[b] = in_place;
-          s->inputs[b].reset();
+          s->read_in_place(b, in_place);  // an uncompressed block: no copy
           input_arrived(s);
           return;
         }
