@@ -71,7 +71,19 @@ void restore_portable(const uint8_t* mask, const uint8_t* literal, const uint8_t
   }
 }
 
-bool portable() { return current_simd_level() == simd_level_t::portable; }
+elide_fn_t elide_fn() {
+  const simd_level_t level = current_simd_level();
+  return level >= simd_level_t::avx512 ? elide_granules_avx512
+         : level >= simd_level_t::sse  ? elide_granules_sse
+                                       : elide_granules_portable;
+}
+
+restore_fn_t restore_fn() {
+  const simd_level_t level = current_simd_level();
+  return level >= simd_level_t::avx512 ? restore_granules_avx512
+         : level >= simd_level_t::sse  ? restore_granules_sse
+                                       : restore_granules_portable;
+}
 
 }  // namespace
 
@@ -79,7 +91,7 @@ extern const elide_fn_t elide_granules_portable = elide_portable;
 extern const restore_fn_t restore_granules_portable = restore_portable;
 
 size_t elide_granules(const uint8_t* filtered, size_t nodes, uint8_t* out) {
-  return (portable() ? elide_granules_portable : elide_granules_sse)(filtered, nodes, out);
+  return elide_fn()(filtered, nodes, out);
 }
 
 void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t* filtered) {
@@ -95,8 +107,7 @@ void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t*
   if ((mask[0] & 0xf) || size != mask_bytes + 4 * (granules - marked))
     throw pentago_error_t("fast_uncompress: elided block of " + std::to_string(size) +
                           " bytes disagrees with its mask");
-  (portable() ? restore_granules_portable : restore_granules_sse)(mask, elided + mask_bytes,
-                                                                  elided + size, nodes, filtered);
+  restore_fn()(mask, elided + mask_bytes, elided + size, nodes, filtered);
 }
 
 }  // namespace pentago::detail

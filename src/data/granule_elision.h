@@ -24,12 +24,13 @@ size_t elide_granules(const uint8_t* filtered, size_t nodes, uint8_t* out);
 void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t* filtered);
 
 // The loops per ISA (granule_elision.cpp's portable ones, granule_elision_sse.cpp's SSSE3
-// ones, which every x86 level above portable uses). A restore gets a mask and literals that
-// the checks above found consistent, the literals ending at `end`.
+// ones for the SSE and AVX2 levels, granule_elision_avx512.cpp's for both AVX-512 levels). A
+// restore gets a mask and literals that the checks above found consistent, the literals ending
+// at `end`.
 using elide_fn_t = size_t (*)(const uint8_t* filtered, size_t nodes, uint8_t* out);
 using restore_fn_t = void (*)(const uint8_t* mask, const uint8_t* literal, const uint8_t* end,
                               size_t nodes, uint8_t* filtered);
-extern const elide_fn_t elide_granules_portable, elide_granules_sse;
-extern const restore_fn_t restore_granules_portable, restore_granules_sse;
+extern const elide_fn_t elide_granules_portable, elide_granules_sse, elide_granules_avx512;
+extern const restore_fn_t restore_granules_portable, restore_granules_sse, restore_granules_avx512;
 
 }  // namespace pentago::detail
