@@ -95,53 +95,56 @@ const block_codec_row_t& decoder_of(uint8_t flag) {
   return *row;
 }
 
-// Compresses already filtered nodes into out (size >= fast_compress_bound) with `codec`, after
-// granule elision where it leaves at most the row's share of the bytes, or stores them raw where
-// that is no smaller. Where elision runs and its form fits in `elided_room` bytes (flag and node
-// count included), that form is kept without the codec; *elided_size gets its size (0 where
-// elision did not run).
-size_t compress_filtered(const superinfo_t* nodes, size_t n, uint8_t* out,
-                         const block_codec_row_t& codec, size_t elided_room = 0,
-                         size_t* elided_size = nullptr) {
+void write_elided_header(uint8_t* at, uint8_t flag, size_t nodes) {
+  at[0] = flag;
+  const uint32_t nodes32 = uint32_t(nodes);
+  std::memcpy(at + 1, &nodes32, 4);
+}
+
+// Compresses already filtered nodes with `codec`, after granule elision where it leaves at most
+// the row's share of the bytes, or stores them raw where that is no smaller. Where elision runs
+// and its form fits in `elided_room` bytes (flag and node count included), that form is kept
+// without the codec; *elided_size gets its size (0 where elision did not run). The bytes lie in
+// this thread's scratch, until its next call: the elided bytes are written after room for
+// their header, so that every form is made where it is returned, without a copy.
+std::span<const uint8_t> compress_filtered(const superinfo_t* nodes, size_t n,
+                                           const block_codec_row_t& codec, size_t elided_room = 0,
+                                           size_t* elided_size = nullptr) {
   const size_t raw = 64 * n;
+  const auto out = scratch_bytes<scratch_use_t::output>(fast_compress_bound(n));
   if (elided_size) *elided_size = 0;
   // Elided where the row allows it and elision leaves little enough; else the codec alone.
   bool elide = raw && codec.may_elide();
   if (elide) {
-    const auto elided_bytes = scratch_bytes<scratch_use_t::elided>(detail::elision_bound(n));
-    const size_t size =
-        detail::elide_granules(reinterpret_cast<const uint8_t*>(nodes), n, elided_bytes.data());
+    const auto elided =
+        scratch_bytes<scratch_use_t::elided>(elided_header + detail::elision_bound(n));
+    uint8_t* const bytes = elided.data() + elided_header;
+    const size_t size = detail::elide_granules(reinterpret_cast<const uint8_t*>(nodes), n, bytes);
     if (elided_size) *elided_size = elided_header + size;
     // (The elided form is at most elision_bound(n), below raw + 2 n: never near SIZE_MAX.)
     const size_t kept = std::min(size, detail::elision_bound(n));
     if (elided_room >= elided_header && kept <= elided_room - elided_header &&
         elided_header + kept < 1 + raw) {
-      out[0] = elided_flag;
-      const uint32_t nodes32 = uint32_t(n);
-      std::memcpy(out + 1, &nodes32, 4);
-      std::memcpy(out + elided_header, elided_bytes.data(), kept);
-      return elided_header + kept;
+      write_elided_header(elided.data(), elided_flag, n);
+      return {elided.data(), elided_header + kept};
     }
     elide = double(size) <= codec.elision_limit * double(raw);
-    const size_t length =
-        elide ? codec.compress(elided_bytes.data(), size, out + elided_header) : 0;
+    const size_t length = elide ? codec.compress(bytes, size, out.data() + elided_header) : 0;
     if (length && elided_header + length < 1 + raw) {
-      out[0] = uint8_t(codec.id) | elided_flag;
-      const uint32_t nodes32 = uint32_t(n);
-      std::memcpy(out + 1, &nodes32, 4);
-      return elided_header + length;
+      write_elided_header(out.data(), uint8_t(codec.id) | elided_flag, n);
+      return {out.data(), elided_header + length};
     }
   }
   if (raw && !elide) {
-    const size_t length = codec.compress(reinterpret_cast<const uint8_t*>(nodes), raw, out + 1);
+    const size_t length = codec.compress(reinterpret_cast<const uint8_t*>(nodes), raw, &out[1]);
     if (length && length < raw) {
       out[0] = uint8_t(codec.id);
-      return 1 + length;
+      return {out.data(), 1 + length};
     }
   }
   out[0] = 0;
-  if (raw) std::memcpy(out + 1, nodes, raw);
-  return 1 + raw;
+  if (raw) std::memcpy(&out[1], nodes, raw);
+  return {out.data(), 1 + raw};
 }
 
 }  // namespace
@@ -238,30 +241,30 @@ size_t fast_compress_bound(size_t nodes) {
   return std::max(elided_header + bound, 1 + 64 * nodes);
 }
 
-namespace {
-
-// fast_compress_filtered with fast_compress's room for the elided form.
-void compress_filtered_into(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out,
-                            block_codec_t codec, size_t elided_room, size_t* elided_size) {
+std::span<const uint8_t> fast_compress_filtered_view(std::span<const superinfo_t> filtered,
+                                                     block_codec_t codec, size_t elided_room,
+                                                     size_t* elided_size) {
   require_block_codec(codec);
-  // Compress into scratch so that `out` never pays for zero-filling the whole bound.
-  const auto buffer = scratch_bytes<scratch_use_t::output>(fast_compress_bound(filtered.size()));
-  const size_t size = compress_filtered(filtered.data(), filtered.size(), buffer.data(),
-                                        block_codec_info(codec), elided_room, elided_size);
-  out.assign(buffer.data(), buffer.data() + size);
+  return compress_filtered(filtered.data(), filtered.size(), block_codec_info(codec), elided_room,
+                           elided_size);
 }
 
-}  // namespace
+std::span<const uint8_t> fast_compress_view(std::span<superinfo_t> nodes, block_codec_t codec,
+                                            size_t elided_room, size_t* elided_size) {
+  interleave(nodes);
+  return fast_compress_filtered_view(nodes, codec, elided_room, elided_size);
+}
 
 void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out,
                             block_codec_t codec) {
-  compress_filtered_into(filtered, out, codec, 0, nullptr);
+  const auto bytes = fast_compress_filtered_view(filtered, codec);
+  out.assign(bytes.begin(), bytes.end());
 }
 
 void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec_t codec,
                    size_t elided_room, size_t* elided_size) {
-  interleave(nodes);
-  compress_filtered_into(nodes, out, codec, elided_room, elided_size);
+  const auto bytes = fast_compress_view(nodes, codec, elided_room, elided_size);
+  out.assign(bytes.begin(), bytes.end());
 }
 
 void fast_store_raw(std::span<const superinfo_t> nodes, uint8_t* out) {
@@ -285,7 +288,9 @@ size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out,
                 "fast_compress output buffer too small");
   const auto filtered = scratch_nodes(nodes.size());
   interleave(nodes, filtered);
-  return compress_filtered(filtered.data(), filtered.size(), out.data(), block_codec_info(codec));
+  const auto bytes = compress_filtered(filtered.data(), filtered.size(), block_codec_info(codec));
+  std::memcpy(out.data(), bytes.data(), bytes.size());
+  return bytes.size();
 }
 
 size_t fast_uncompressed_nodes(std::span<const uint8_t> compressed) {

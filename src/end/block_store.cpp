@@ -24,9 +24,8 @@ uint64_t block_hash_key(int section, const block_t& b) {
 // The home slot of a key in a table of 2^(64 - shift) slots (Fibonacci hashing).
 size_t flat_slot(uint64_t key, int shift) { return size_t((key * 0x9e3779b97f4a7c15ull) >> shift); }
 
-// Per-thread scratch for decompressing a block and compressing one.
+// Per-thread scratch for decompressing a block.
 thread_local std::vector<superinfo_t> scratch_nodes;
-thread_local std::vector<uint8_t> scratch_bytes;
 
 }  // namespace
 
@@ -149,10 +148,10 @@ void block_store_t::held_changed(int flat, uint32_t size) {
 size_t block_store_t::store_compressed(int flat, std::span<superinfo_t> values, block_codec_t codec,
                                        size_t elided_room) {
   size_t elided = 0;
-  fast_compress(values, scratch_bytes, codec, elided_room, &elided);
-  if (scratch_bytes[0] == elided_flag) elided_bytes_ += scratch_bytes.size();
-  heap_.set(group_, flat, scratch_bytes.data(), scratch_bytes.size());
-  held_changed(flat, uint32_t(scratch_bytes.size()));
+  const auto bytes = fast_compress_view(values, codec, elided_room, &elided);
+  if (bytes[0] == elided_flag) elided_bytes_ += bytes.size();
+  heap_.set(group_, flat, bytes.data(), bytes.size());
+  held_changed(flat, uint32_t(bytes.size()));
   return elided;
 }
 
@@ -376,10 +375,10 @@ void block_store_t::accumulate(int flat, int dimension, std::span<superinfo_t> v
       fast_uncompress_filtered(stored, old);
     });
     merge_into(values, old);
-    fast_compress_filtered(values, scratch_bytes, partial_codec_);
+    const auto bytes = fast_compress_filtered_view(values, partial_codec_);
     recompressions_++;
-    heap_.set(group_, flat, scratch_bytes.data(), scratch_bytes.size());
-    held_changed(flat, uint32_t(scratch_bytes.size()));
+    heap_.set(group_, flat, bytes.data(), bytes.size());
+    held_changed(flat, uint32_t(bytes.size()));
     missing_dims_[flat].store(left, std::memory_order_relaxed);
     missing_--;
     return;

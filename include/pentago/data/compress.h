@@ -88,6 +88,10 @@ size_t fast_compress_bound(size_t nodes);
 // (0 where elision did not run).
 void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, block_codec_t codec,
                    size_t elided_room = 0, size_t* elided_size = nullptr);
+// The same, the bytes left where they were made: in this thread's scratch, valid until its next
+// fast compression (a store copies them once, into its own memory).
+std::span<const uint8_t> fast_compress_view(std::span<superinfo_t> nodes, block_codec_t codec,
+                                            size_t elided_room = 0, size_t* elided_size = nullptr);
 // Blocks kept uncompressed (where memory allows: no codec CPU to store or read them) have a
 // flag of their own: raw_block_flag, 63 bytes of padding, then the nodes as they are (not
 // filtered), so that in a 64-byte aligned buffer the nodes are aligned and can be used where
@@ -114,6 +118,9 @@ size_t fast_compress(std::span<const superinfo_t> nodes, std::span<uint8_t> out,
 // already interleaved, and decode to interleaved nodes (exactly `filtered.size()` of them).
 void fast_compress_filtered(std::span<const superinfo_t> filtered, std::vector<uint8_t>& out,
                             block_codec_t codec);
+std::span<const uint8_t> fast_compress_filtered_view(std::span<const superinfo_t> filtered,
+                                                     block_codec_t codec, size_t elided_room = 0,
+                                                     size_t* elided_size = nullptr);
 void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<superinfo_t> filtered);
 // The number of nodes a fast-compressed buffer decodes to; throws pentago::error unless the
 // flag is valid and the decoded length is a multiple of 64.
