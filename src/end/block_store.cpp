@@ -7,7 +7,6 @@
 #include "pentago/end/arena_lending.h"
 #include "pentago/end/line_order.h"
 #include "pentago/layout/line_mapping.h"
-#include "pentago/layout/quadrant_states.h"
 #include "pentago/util/atomic_max.h"
 #include "pentago/util/error.h"
 #include "pentago/util/random.h"
@@ -28,29 +27,6 @@ size_t flat_slot(uint64_t key, int shift) { return size_t((key * 0x9e3779b97f4a7
 thread_local std::vector<superinfo_t> scratch_nodes;
 
 }  // namespace
-
-section_counts_t count_block(const section_t& s, const block_t& b,
-                             std::span<const superinfo_t> values) {
-  const auto shape = block_shape(s, b);
-  int exponent[4][block_size];
-  for (int q = 0; q < 4; q++) {
-    const auto bucket = rmin_bucket(s.counts[q][0], s.counts[q][1]);
-    for (int i = 0; i < shape[q]; i++)
-      exponent[q][i] = quadrant_symmetry_exponent(bucket[block_size * b[q] + i]);
-  }
-  section_counts_t c{0, 0, 0};
-  size_t n = 0;
-  for (int i0 = 0; i0 < shape[0]; i0++)
-    for (int i1 = 0; i1 < shape[1]; i1++)
-      for (int i2 = 0; i2 < shape[2]; i2++)
-        for (int i3 = 0; i3 < shape[3]; i3++, n++) {
-          const int shift = exponent[0][i0] + exponent[1][i1] + exponent[2][i2] + exponent[3][i3];
-          c[0] += uint64_t(popcount(values[n].win)) >> shift;
-          c[1] += uint64_t(popcount(values[n].notlose)) >> shift;
-          c[2] += uint64_t(256) >> shift;
-        }
-  return c;
-}
 
 block_store_t::block_store_t(std::span<const section_t> sections, std::vector<block_key_t> blocks,
                              const block_store_options_t& options, compacting_store_t& heap,
