@@ -265,6 +265,9 @@ void block_store_t::track_buffer(int flat, uint8_t dims_before, uint8_t dims_aft
 void block_store_t::lend_freed_arena(arena_lending_t& lending) {
   PENTAGO_CHECK(!frozen_ && pool_, "lend_freed_arena needs an unfrozen store with a pool");
   lending_ = &lending;
+  // The input cache's copies, read back often enough to deserve fresh buffers, take the freed
+  // arena as well: in the whole game's slice 33 they hold most of it.
+  cache_->set_grow([this] { return lending_->step(); });
 }
 
 uint64_t block_store_t::arena_lent_bytes() const { return lending_ ? lending_->lent_freed() : 0; }

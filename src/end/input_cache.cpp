@@ -33,6 +33,7 @@ superinfo_t* input_cache_t::reserve(int key, size_t nodes, uint32_t next_read) {
   // The partial blocks reclaim it like any other copy's.
   const bool carve = copies_ >= 64 && hits_ * 2 >= copies_;
   superinfo_t* buffer = carve ? pool_.take() : pool_.take_free();
+  if (!buffer && carve && grow_ && grow_()) buffer = pool_.take();
   if (!buffer) buffer = take_read_last(next_read);
   if (!buffer) return nullptr;
   by_next_read_.insert({next_read, key});

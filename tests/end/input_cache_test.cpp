@@ -1,8 +1,8 @@
 // input_cache: copies read back exactly, only free pool buffers (or the buffer of the copy read
 // last) taken, a block read later than every copy not kept, buffers back to the pool when a
 // block's last read is done or the cache is cleared, the copy read last reclaimed first, copies
-// pinned while filled or read (and read where they lie until released), and declined offers
-// where copies are seldom read back.
+// pinned while filled or read (and read where they lie until released), declined offers
+// where copies are seldom read back, and a pool grown on request for copies read back.
 #include "pentago/end/input_cache.h"
 
 #include <gtest/gtest.h>
@@ -209,6 +209,41 @@ TEST(input_cache, carves_fresh_buffers_only_for_copies_read_back) {
     EXPECT_TRUE(same(out, block_of(key, nodes)));
   }
   EXPECT_FALSE(copy_out(cache, 64, out));
+}
+
+// Where copies deserve fresh buffers and the pool has none left to carve, the cache asks to
+// grow it (the block store's arena lending) and carves from what was added; when growing
+// fails, the copy read last gives way as before.
+TEST(input_cache, grows_the_pool_for_copies_read_back) {
+  const size_t nodes = 16;
+  const uint64_t buffer = nodes * sizeof(superinfo_t);
+  std::vector<superinfo_t> lent(4 * nodes);  // outlives the pool that carves from it
+  buffer_pool_t pool(2 * buffer, nodes);
+  pool.set_buffer_nodes(nodes);
+  fill_free_list(pool, 1);
+  input_cache_t cache(pool);
+  int asked = 0;
+  cache.set_grow([&] {
+    if (asked++) return false;
+    pool.add_chunk(std::span<uint8_t>(reinterpret_cast<uint8_t*>(lent.data()), 4 * buffer));
+    return true;
+  });
+  std::vector<superinfo_t> out(nodes);
+  for (int key = 0; key < 64; key++) {
+    offer(cache, key, block_of(key, nodes), 1000 - key);
+    ASSERT_TRUE(copy_out(cache, key, out)) << key;
+  }
+  EXPECT_EQ(asked, 0);  // one buffer served every copy
+  // Key 64 carves the pool's second buffer, 65 asks to grow and carves from the lent memory,
+  // as do 66-68; 69 asks again, in vain, and takes the buffer of 63, read last.
+  for (int key = 64; key < 70; key++) offer(cache, key, block_of(key, nodes), 1000 - key);
+  EXPECT_EQ(asked, 2);
+  for (int key = 64; key < 70; key++) {
+    ASSERT_TRUE(copy_out(cache, key, out)) << key;
+    EXPECT_TRUE(same(out, block_of(key, nodes))) << key;
+  }
+  EXPECT_FALSE(copy_out(cache, 63, out));
+  cache.clear();
 }
 
 // Readers and forgetters on several threads: every copy read back equals its block, and at

@@ -12,12 +12,15 @@
 // (input_reuse_bench).
 // The cache takes buffers that are carved and free, and fresh ones within the pool's budget
 // only while most of its copies are read back (a fresh buffer costs its first touch, and then
-// serves copy after copy). The partial blocks take the copies read last back first (reclaim),
-// so it never adds to the plan's memory. The lines run with sections that read the same
-// children next to each other (line_order.h), which brings a block's readers close together.
-// Thread safe.
+// serves copy after copy); where the budget is spent, it asks the store to grow the pool with
+// the arena freed by the inputs already released (set_grow: on the whole game's slice 33, 6.3
+// GiB lent, 71% of the reads served by copies instead of 58%). The partial blocks take the copies
+// read last back first (reclaim), so it never adds to the plan's memory. The lines run with
+// sections that read the same children next to each other (line_order.h), which brings a block's
+// readers close together. Thread safe.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <span>
@@ -32,6 +35,9 @@ namespace pentago {
 class input_cache_t {
  public:
   explicit input_cache_t(buffer_pool_t& pool) : pool_(pool) {}
+  // Where the pool has no buffer left to carve for a copy worth a fresh buffer, `grow` may add
+  // room to it (the block store's arena lending: arena_lending_t::step); it says whether it did.
+  void set_grow(std::function<bool()> grow) { grow_ = std::move(grow); }
   // Gives back every buffer not pinned (after a failure a reader may still hold one: its
   // buffer is left out of the pool rather than handed out under it).
   ~input_cache_t();
@@ -85,6 +91,7 @@ class input_cache_t {
   void unpin(int key);
 
   buffer_pool_t& pool_;
+  std::function<bool()> grow_;
   std::mutex mutex_;
   std::unordered_map<int, entry_t> entries_;
   std::set<std::pair<uint32_t, int>> by_next_read_;  // (next read, key) of every live copy
