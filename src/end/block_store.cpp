@@ -5,6 +5,7 @@
 
 #include "pentago/data/compress.h"
 #include "pentago/end/arena_lending.h"
+#include "pentago/end/line_compute.h"
 #include "pentago/end/line_order.h"
 #include "pentago/layout/line_mapping.h"
 #include "pentago/util/atomic_max.h"
@@ -487,20 +488,28 @@ const superinfo_t* block_store_t::read_input(block_store_t& above, int flat,
   } else if (superinfo_t* copy =
                  cache_ && next != last ? cache_->reserve(flat, out.size(), *next) : nullptr) {
     pin = input_pin_t(*cache_, flat);
-    above.read(flat, std::span<superinfo_t>(copy, out.size()));
+    above.read_or_compute(flat, std::span<superinfo_t>(copy, out.size()));
     cache_->filled(flat);
     nodes = copy;
   } else {
-    above.read(flat, out);
+    above.read_or_compute(flat, out);
     nodes = out.data();
   }
-  const int left = above.read_done(flat);
+  // A recomputed store holds nothing to release: its copies go after their last planned read.
+  const int left = above.drops_complete_blocks() ? 1 : above.read_done(flat);
   if (!cache_) return nodes;
   if (!left || next == last)
     cache_->forget(flat);
   else if (hit)
     cache_->reschedule(flat, *next);
   return nodes;
+}
+
+void block_store_t::read_or_compute(int flat, std::span<superinfo_t> out) const {
+  if (drop_complete_)
+    compute_block_again(section(flat), keys_[size_t(flat)].block, out);
+  else
+    read(flat, out);
 }
 
 void block_store_t::check_reads_done() const {

@@ -70,7 +70,9 @@ bool take_engine_option(argument_cursor_t& args, engine_options_t& o, bool& have
     const std::string name = args.value();
     o.codec_auto = name == "auto";
     o.codec = o.codec_auto ? block_codec_t::snappy : parse_block_codec(name);
-  } else if (arg == "--samples")
+  } else if (arg == "--recompute-34")
+    o.recompute_34 = true;
+  else if (arg == "--samples")
     o.samples = int(args.int_value(0, 1 << 20));
   else if (arg == "--stop-after")
     o.stop_after = int(args.int_value(0, 35));
@@ -212,6 +214,9 @@ std::string engine_usage(engine_program_t p) {
   add({endgame, local, predict},
       "  --samples K          sparse samples per section (default 256)\n");
   if (is(p, {endgame, local, predict})) s += codec_usage();
+  add({endgame, local, predict},
+      "  --recompute-34       do not store slice 34: slice 33 computes each block it reads\n"
+      "                       again from slice 35 (where 33 is computed and 34 not saved)\n");
   add({endgame, predict},
       "  --randomize KEY      partition key (default 17; 0 = simple deterministic partition)\n");
   add({endgame, local, predict},
@@ -250,6 +255,7 @@ run_request_t make_run_request(const engine_options_t& o, int ranks, uint64_t me
   r.samples = o.samples;
   r.codec = o.codec;
   r.codec_auto = o.codec_auto;
+  r.recompute_34 = o.recompute_34;
   // In one process every worker computes one line at a time.
   r.line_limit = o.program == engine_program_t::local ? o.threads : o.line_limit;
   r.save = o.save;

@@ -167,4 +167,42 @@ void compute_top_block(const section_t& s, const block_t& b, std::vector<superin
   compute_top_block(s, b, std::span<superinfo_t>(value));
 }
 
+void compute_block_again(const section_t& s, const block_t& b, std::span<superinfo_t> value) {
+  if (s.sum() == 35) return compute_top_block(s, b, value);
+  PENTAGO_CHECK(s.sum() == 34, "compute_block_again: section " + s.name() + " is not in slice 34");
+  PENTAGO_CHECK(value.size() == size_t(block_nodes(s, b)), "compute_block_again: wrong block size");
+  thread_local std::vector<std::vector<superinfo_t>> inputs;
+  thread_local std::vector<superinfo_t> part;
+  std::vector<const superinfo_t*> pointers;
+  bool first = true;
+  for (int d = 0; d < 4; d++) {
+    if (s.quadrant_full(d)) continue;
+    line_t line;
+    line.section = s;
+    line.dimension = d;
+    for (int a = 0, j = 0; a < 4; a++)
+      if (a != d) line.base[j++] = b[a];
+    const line_dependency_t dep = line_dependency_of(line);
+    const int length = dep.input.length();
+    if (int(inputs.size()) < length) inputs.resize(size_t(length));
+    pointers.clear();
+    for (int k = 0; k < length; k++) {
+      compute_top_block(dep.child, dep.input.block(k), inputs[size_t(k)]);
+      pointers.push_back(inputs[size_t(k)].data());
+    }
+    // The first open quadrant's line writes the block; the others' are merged in with max.
+    if (first) {
+      compute_line_block(dep, pointers, b[d], value.data());
+      first = false;
+      continue;
+    }
+    part.resize(value.size());
+    compute_line_block(dep, pointers, b[d], part.data());
+    for (size_t i = 0; i < value.size(); i++) {
+      value[i].win |= part[i].win;
+      value[i].notlose |= part[i].notlose;
+    }
+  }
+}
+
 }  // namespace pentago

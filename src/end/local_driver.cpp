@@ -64,7 +64,8 @@ class local_computer_t : public slice_computer_t {
   void compute(int, block_store_t& store, block_store_t* above, slice_report_t&) override {
     const slice_lines_t& lines = *current_;
     const std::vector<line_t> ordered = lines_in_completion_order(lines);
-    if (above && !above->drops_complete_blocks()) store.plan_input_reads(ordered, *above_, *above);
+    if (above && (!above->drops_complete_blocks() || above->computed_again_by_readers()))
+      store.plan_input_reads(ordered, *above_, *above);
     parallel_for(pool_, ordered.size(), [&](uint64_t i) {
       const line_t& line = ordered[i];
       const line_dependency_t dep = line_dependency_of(line);
@@ -78,9 +79,11 @@ class local_computer_t : public slice_computer_t {
         const int length = dep.input.length();
         input_blocks.resize(std::max<size_t>(input_blocks.size(), length));
         pins.resize(length);
-        // Slice 35 dropped its blocks (run_plan.h's recomputed): compute them again.
-        const bool recompute = above->drops_complete_blocks();
-        activity_timer_t timer(pool_, recompute ? activity_t::compute : activity_t::decompress);
+        // Slice 35 dropped its blocks (run_plan.h's recomputed): compute them again. A
+        // recomputed slice 34's go through read_input, which computes them again.
+        const bool again = above->drops_complete_blocks();
+        const bool recompute = again && !above->computed_again_by_readers();
+        activity_timer_t timer(pool_, again ? activity_t::compute : activity_t::decompress);
         for (int b = 0; b < length; b++) {
           const int f = above->flat_id(cs, dep.input.block(b));
           PENTAGO_CHECK(f >= 0, "input block missing");

@@ -177,8 +177,8 @@ slice_loop_result_t run_slice_loop(const slice_loop_setup_t& setup, slice_comput
     slice_report_t r;
     if (above) lend_arena_to_pool(plan, n, *above, lending);
     const slice_plan_t& sp = *plan.slice_plan(n);
-    auto store =
-        computer.new_store(n, store_options(plan, n, o.samples, sp.dropped), heap, &partials, r);
+    auto store = computer.new_store(
+        n, store_options(plan, n, o.samples, sp.dropped || sp.recomputed), heap, &partials, r);
     if (sp.dropped || (plan.raw_bytes && !sp.recomputed)) {
       // As the inputs leave, the arena lends what it no longer needs to the partial pool; it
       // keeps the plan's room for this slice's store (a dropped slice's compressed incomplete

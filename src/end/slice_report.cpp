@@ -34,9 +34,10 @@ std::vector<std::string> format_slice_report(const slice_report_t& r) {
                     format_seconds(r.seconds));
   } else {
     // A dropped or recomputed slice keeps no complete blocks: no compression ratio to report.
-    const std::string compression = r.compression  ? ratio
-                                    : r.recomputed ? "- (not stored: recomputed by slice 34)"
-                                                   : "- (complete blocks dropped)";
+    const std::string compression =
+        r.compression  ? ratio
+        : r.recomputed ? "- (not stored: recomputed by slice " + std::to_string(r.slice - 1) + ")"
+                       : "- (complete blocks dropped)";
     std::snprintf(buf, sizeof buf,
                   "slice %d: %llu sections, %llu nodes in %s (compute %s, io %s), %.4g "
                   "nodes/s/core, compression %s, memory high water %s/rank, elapsed %s, eta %s",

@@ -75,7 +75,8 @@ class flow_t {
     buffer_bytes_ = buffers_.buffer_bytes();
     sort_lines_for_completion(lines_, partition.lines());
     for (const auto& l : lines_) total_outputs_ += uint64_t(l.length());
-    if (prev_ && !inputs_recomputed()) plan_own_input_reads();
+    if (prev_ && (!inputs_recomputed() || prev_->computed_again_by_readers()))
+      plan_own_input_reads();
     int tag_ub = 32767, flag = 0;
     int* value = nullptr;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &flag);
@@ -340,13 +341,25 @@ class flow_t {
       const int nodes = block_nodes(s->dep.child, block);
       s->inputs[b] = buffers_.take_shared();
       s->input_pointers[b] = s->inputs[b].get();
-      if (recompute) {  // every rank computes any slice-35 block itself, with no messages
-        pool_.push_back([this, s, b, block, nodes] {
+      if (recompute) {
+        // Every rank computes any block of a recomputed slice (35 or 34) itself, with no
+        // messages; its own blocks of slice 34 through read_input, which keeps copies for its
+        // next readers.
+        const int flat = prev_->computed_again_by_readers() &&
+                                 prev_partition_->find_block(s->dep.child, block).rank == rank_
+                             ? prev_->flat_id(child_index, block)
+                             : -1;
+        pool_.push_back([this, s, b, block, nodes, flat] {
           {
             activity_timer_t timer(pool_, activity_t::compute);
             trace_scope_t t(trace_, "recompute input");
-            compute_top_block(s->dep.child, block,
-                              std::span<superinfo_t>(s->inputs[b].get(), size_t(nodes)));
+            const std::span<superinfo_t> out(s->inputs[b].get(), size_t(nodes));
+            if (flat < 0) {
+              compute_block_again(s->dep.child, block, out);
+            } else {
+              const superinfo_t* in = store_.read_input(*prev_, flat, out, s->place, s->pins[b]);
+              if (in != out.data()) s->read_in_place(b, in);
+            }
           }
           input_arrived(s);
         });

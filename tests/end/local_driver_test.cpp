@@ -29,7 +29,7 @@ std::string fresh_dir(const std::string& name) {
 
 std::string run(const std::string& root, int threads, const std::string& name, int meaningless = 0,
                 block_codec_t codec = block_codec_t::snappy, uint64_t memory = uint64_t(12) << 30,
-                bool codec_auto = false) {
+                bool codec_auto = false, bool recompute_34 = false) {
   local_options_t o;
   o.root = section_t::parse(root);
   o.threads = threads;
@@ -39,6 +39,7 @@ std::string run(const std::string& root, int threads, const std::string& name, i
   o.memory = memory;
   o.codec = codec;
   o.codec_auto = codec_auto;
+  o.recompute_34 = recompute_34;
   run_local(o);
   return o.dir;
 }
@@ -189,6 +190,27 @@ TEST(local_driver, codec_independence) {
     std::getline(record, header);
     EXPECT_NE(header.find("\"codec\":\"zstd\",\"codec_auto\":true"), std::string::npos) << header;
   }
+}
+
+// Slice 34 computed again by slice 33 instead of stored (--recompute-34) changes no output
+// byte; the plan holds only its incomplete blocks, and the run record says it was recomputed.
+TEST(local_driver, recomputed_slice_34_changes_no_output) {
+  const uint64_t memory = uint64_t(1220) << 20;
+  const auto stored = run("54454443", 2, "recompute-stored", 0, block_codec_t::snappy, memory);
+  const auto again =
+      run("54454443", 2, "recompute-again", 0, block_codec_t::snappy, memory, false, true);
+  for (int n = 33; n <= 35; n++)
+    for (const char* kind : {"counts", "sparse"}) {
+      const std::string file = std::string("/") + kind + "-" + std::to_string(n) + ".npy";
+      EXPECT_EQ(file_bytes(stored + file), file_bytes(again + file)) << file;
+    }
+  const auto records = pentago::testing::expect_run_record(again, "pentago-endgame-local");
+  ASSERT_EQ(records.size(), 5u);  // header, slices 35, 34, 33, done
+  EXPECT_EQ(records[2].at("slice").get<int>(), 34);
+  EXPECT_TRUE(records[2].at("recomputed").get<bool>());
+  const auto stored_records = pentago::testing::expect_run_record(stored, "pentago-endgame-local");
+  EXPECT_LT(records[0].at("plan").at("needed").get<uint64_t>(),
+            stored_records[0].at("plan").at("needed").get<uint64_t>());
 }
 
 TEST(local_driver, meaningless_agrees_with_forward_search) {

@@ -97,8 +97,8 @@ TEST(run_plan, codec_scales_the_ratios) {
   EXPECT_EQ(codec_ratio_factor(block_codec_t::snappy), 1);
 }
 
-// --codec auto takes the least-CPU codec whose plan fits (LZ4, else Snappy) and zstd where
-// only that one fits.
+// --codec auto takes the least-CPU codec whose plan fits (LZ4, else Snappy); where only zstd
+// fits, it plans slice 34 computed again by slice 33 instead of stored, and the codecs again.
 TEST(run_plan, codec_auto_takes_zstd_only_where_snappy_does_not_fit) {
   if (!block_codec_available(block_codec_t::zstd)) GTEST_SKIP() << "zstd not built in";
   const auto slices = descendant_sections(section_t::parse("44444454"), 35);
@@ -125,7 +125,18 @@ TEST(run_plan, codec_auto_takes_zstd_only_where_snappy_does_not_fit) {
   r.memory = (snappy_need + zstd_need) / 2;
   const run_plan_t tight = make_run_plan(r, slices);
   EXPECT_TRUE(tight.fits);
-  EXPECT_EQ(tight.codec, block_codec_t::zstd);
+  // There only zstd fits with slice 34 stored, and it leaves no room for blocks outside it:
+  // slice 33 computes slice 34's blocks again instead, and without that store the least-CPU
+  // codec fits, in less memory. A codec named on the command line keeps slice 34 stored.
+  ASSERT_NE(tight.slice_plan(34), nullptr);
+  EXPECT_TRUE(tight.slice_plan(34)->recomputed);
+  EXPECT_EQ(tight.codec, fastest);
+  EXPECT_LT(tight.needed, zstd_need);
+  fixed.memory = r.memory;
+  const run_plan_t named = make_run_plan(fixed, slices);
+  EXPECT_TRUE(named.fits);
+  EXPECT_FALSE(named.slice_plan(34)->recomputed);
+  EXPECT_EQ(named.raw_bytes, 0u);
   // Neither fits: the refusal names zstd's (smaller) need.
   r.memory = zstd_need / 2;
   const run_plan_t refused = make_run_plan(r, slices);

@@ -144,6 +144,12 @@ class block_store_t {
   // then not be read. Call before the first write.
   void drop_complete_blocks();
   bool drops_complete_blocks() const { return drop_complete_; }
+  // A store that drops complete blocks above the lowest slice (run_plan.h's recomputed, slice
+  // 35 or 34): the slice below computes each of its blocks again where it reads them
+  // (line_compute.h's compute_block_again). Slice 35's readers compute them directly, slice
+  // 34's through read_input, which keeps copies for their next readers as for stored blocks.
+  bool computed_again_by_readers() const { return drop_complete_ && slice() == 34; }
+  int slice() const { return sections_.empty() ? -1 : sections_.front().sum(); }
   // While this (dropped) slice runs, the arena space that the slice above frees as its inputs
   // are released goes to the partial pool: when the pool runs dry, the store asks `lending`
   // (which owns the protocol and its reserve: arena_lending_t::lend_freed) for a step. `lending`
@@ -173,6 +179,8 @@ class block_store_t {
 
  private:
   void complete_block(int flat, std::span<const superinfo_t> values);
+  // read, or for a recomputed store, compute_block_again.
+  void read_or_compute(int flat, std::span<superinfo_t> out) const;
   // Stores (or drops) a complete block in the first of three tiers that the arena has room
   // for: uncompressed, granule elision alone, the codec.
   void store_complete(int flat, std::span<superinfo_t> values);

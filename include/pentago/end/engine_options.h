@@ -39,10 +39,11 @@ struct engine_options_t {
   uint64_t memory = 0;  // bytes per rank; 0: the program's default (predict: required)
   int samples = 256;    // sparse samples per section
   block_codec_t codec = block_codec_t::snappy;  // in-core block codec (data/compress.h)
-  bool codec_auto = true;  // --codec auto, the default: the plan chooses (run_plan.h)
-  int stop_after = -1;     // lowest slice computed; -1: the root's slice
-  int meaningless = 0;     // synthesize slice K pseudorandomly and solve below it (test mode)
-  bool echo = true;        // print the log on stdout as well as DIR/log (local: --quiet)
+  bool codec_auto = true;     // --codec auto, the default: the plan chooses (run_plan.h)
+  bool recompute_34 = false;  // --recompute-34 (run_plan.h's run_request_t::recompute_34)
+  int stop_after = -1;        // lowest slice computed; -1: the root's slice
+  int meaningless = 0;        // synthesize slice K pseudorandomly and solve below it (test mode)
+  bool echo = true;           // print the log on stdout as well as DIR/log (local: --quiet)
   // MPI runs (pentago-endgame; the ones pentago-predict plans).
   int ranks = 0;             // pentago-predict --ranks (pentago-endgame: the MPI size)
   int gather_limit = 16;     // lines with outstanding input requests

@@ -27,5 +27,9 @@ uint64_t line_block_moves(const line_dependency_t& dep, int k);
 void compute_top_block(const section_t& s, const block_t& b, std::span<superinfo_t> value);
 // The same into a vector, resized.
 void compute_top_block(const section_t& s, const block_t& b, std::vector<superinfo_t>& value);
+// The complete values of block b of a section of slice 34 or 35 computed again, for a slice
+// that reads a recomputed one (run_plan.h): slice 35's as compute_top_block; slice 34's as the
+// max over its open quadrants of each one's line block, from slice 35's blocks computed again.
+void compute_block_again(const section_t& s, const block_t& b, std::span<superinfo_t> value);
 
 }  // namespace pentago

@@ -39,6 +39,11 @@ struct run_request_t {
   // --codec auto: the first built-in codec whose plan fits, in the codec table's auto order
   // (data/compress.h: LZ4, Snappy, zstd; least CPU first, densest last); `codec` is ignored.
   bool codec_auto = false;
+  // --recompute-34: slice 34 too, where slice 33 is computed and 34 is not saved, is counted
+  // and freed, and slice 33 computes each block it reads again from slice 35's lines
+  // (compute_block_again), keeping copies for their next readers: no store of slice 34, no
+  // codec; only its incomplete blocks are held while it runs.
+  bool recompute_34 = false;
 };
 
 // Throws usage_error (one line) if the request names no computable run: invalid root, a
@@ -53,6 +58,7 @@ struct slice_plan_t {
   // Slice 35 above the lowest slice, not saved: counted and freed like a dropped slice, and
   // the slice below computes each input block again (compute_top_block, one line per block),
   // which costs less than compressing, holding and decompressing it, and sends no messages.
+  // Slice 34 too with run_request_t::recompute_34.
   bool recomputed = false;
   uint64_t held_nodes = 0;   // nodes whose blocks the store holds at its peak (all unless dropped)
   uint64_t pair_bytes = 0;   // per rank: this store and the one above, inputs released early
