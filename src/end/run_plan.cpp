@@ -361,12 +361,15 @@ run_plan_t make_run_plan(const run_request_t& r,
       if (p.fits) break;
     }
     p.codec_auto = true;
-    // Where only the densest codec fits, with no room to keep blocks out of it, a slice 34
-    // that slice 33 reads and nothing saves is not stored (recompute_34): compressing it into
-    // the densest codec and decoding it costs more than computing each block again (the whole
-    // game's slice 33 in 14G: 4 min 9 s, against 2 min 50 s). The codecs are tried again
-    // without its store.
-    if (!r.recompute_34 && p.fits && order.size() > 1 && p.codec == order.back() && !p.raw_bytes) {
+    // On one rank, where only the densest codec fits, with no room to keep blocks out of it, a
+    // slice 34 that slice 33 reads and nothing saves is not stored (recompute_34): compressing
+    // it into the densest codec and decoding it costs more than computing each block again
+    // (the whole game's slice 33 in 14G: 3 min 48 s, against 2 min 50 s). One rank reads only
+    // its own blocks, all through its input cache; more ranks compute other ranks' blocks at
+    // every read. The codecs are tried again without the store.
+    const slice_plan_t* stored_34 = p.slice_plan(34);
+    if (!r.recompute_34 && r.ranks == 1 && p.fits && order.size() > 1 && p.codec == order.back() &&
+        !p.raw_bytes && stored_34 && stored_34->computed && !stored_34->dropped && 34 > r.save) {
       run_request_t again = r;
       again.recompute_34 = true;
       const run_plan_t q = make_run_plan(again, slices);

@@ -125,18 +125,34 @@ TEST(run_plan, codec_auto_takes_zstd_only_where_snappy_does_not_fit) {
   r.memory = (snappy_need + zstd_need) / 2;
   const run_plan_t tight = make_run_plan(r, slices);
   EXPECT_TRUE(tight.fits);
-  // There only zstd fits with slice 34 stored, and it leaves no room for blocks outside it:
-  // slice 33 computes slice 34's blocks again instead, and without that store the least-CPU
-  // codec fits, in less memory. A codec named on the command line keeps slice 34 stored.
-  ASSERT_NE(tight.slice_plan(34), nullptr);
-  EXPECT_TRUE(tight.slice_plan(34)->recomputed);
-  EXPECT_EQ(tight.codec, fastest);
-  EXPECT_LT(tight.needed, zstd_need);
+  EXPECT_EQ(tight.codec, block_codec_t::zstd);
+  EXPECT_FALSE(tight.slice_plan(34)->recomputed);
+  // On one rank there only zstd fits with slice 34 stored, and it leaves no room for blocks
+  // outside it: slice 33 computes slice 34's blocks again instead, and without that store the
+  // least-CPU codec fits, in less memory. A codec named on the command line keeps slice 34
+  // stored.
+  r.ranks = 1;
+  fixed.ranks = 1;
+  fixed.codec = block_codec_t::snappy;
+  fixed.memory = uint64_t(3) << 30;
+  const uint64_t snappy_need_1 = make_run_plan(fixed, slices).needed;
+  fixed.codec = block_codec_t::zstd;
+  fixed.memory = snappy_need_1;
+  const uint64_t zstd_need_1 = make_run_plan(fixed, slices).needed;
+  ASSERT_LT(zstd_need_1, snappy_need_1);
+  r.memory = (snappy_need_1 + zstd_need_1) / 2;
+  const run_plan_t one = make_run_plan(r, slices);
+  EXPECT_TRUE(one.fits);
+  ASSERT_NE(one.slice_plan(34), nullptr);
+  EXPECT_TRUE(one.slice_plan(34)->recomputed);
+  EXPECT_EQ(one.codec, fastest);
+  EXPECT_LT(one.needed, zstd_need_1);
   fixed.memory = r.memory;
   const run_plan_t named = make_run_plan(fixed, slices);
   EXPECT_TRUE(named.fits);
   EXPECT_FALSE(named.slice_plan(34)->recomputed);
   EXPECT_EQ(named.raw_bytes, 0u);
+  r.ranks = 2;
   // Neither fits: the refusal names zstd's (smaller) need.
   r.memory = zstd_need / 2;
   const run_plan_t refused = make_run_plan(r, slices);
