@@ -3,6 +3,7 @@
 // it, which applies the recurrence with super_wins, the child transforms and rmax.
 #include "pentago/end/line_compute.h"
 
+#include <array>
 #include <vector>
 
 #include "pentago/end/line_kernel.h"
@@ -167,11 +168,40 @@ void compute_top_block(const section_t& s, const block_t& b, std::vector<superin
   compute_top_block(s, b, std::span<superinfo_t>(value));
 }
 
+namespace {
+
+// A line of slice 35's blocks computed again, as a slice-34 block's line reads it.
+struct top_line_t {
+  line_t line;
+  std::vector<std::vector<superinfo_t>> blocks;
+  bool filled = false;
+};
+
+// The blocks of slice-35 line `input`, from this thread's two lines computed last where one is
+// it: a slice-34 line's blocks are read one after another, and along the line's own axis all
+// of them read the same slice-35 line.
+const top_line_t& top_line(const line_t& input) {
+  thread_local std::array<top_line_t, 2> recent;
+  thread_local size_t next = 0;
+  for (const top_line_t& r : recent)
+    if (r.filled && r.line == input) return r;
+  top_line_t& r = recent[next];
+  next ^= 1;
+  r.filled = false;
+  r.line = input;
+  r.blocks.resize(size_t(input.length()));
+  for (int k = 0; k < input.length(); k++)
+    compute_top_block(input.section, input.block(k), r.blocks[size_t(k)]);
+  r.filled = true;
+  return r;
+}
+
+}  // namespace
+
 void compute_block_again(const section_t& s, const block_t& b, std::span<superinfo_t> value) {
   if (s.sum() == 35) return compute_top_block(s, b, value);
   PENTAGO_CHECK(s.sum() == 34, "compute_block_again: section " + s.name() + " is not in slice 34");
   PENTAGO_CHECK(value.size() == size_t(block_nodes(s, b)), "compute_block_again: wrong block size");
-  thread_local std::vector<std::vector<superinfo_t>> inputs;
   thread_local std::vector<superinfo_t> part;
   std::vector<const superinfo_t*> pointers;
   bool first = true;
@@ -183,13 +213,8 @@ void compute_block_again(const section_t& s, const block_t& b, std::span<superin
     for (int a = 0, j = 0; a < 4; a++)
       if (a != d) line.base[j++] = b[a];
     const line_dependency_t dep = line_dependency_of(line);
-    const int length = dep.input.length();
-    if (int(inputs.size()) < length) inputs.resize(size_t(length));
     pointers.clear();
-    for (int k = 0; k < length; k++) {
-      compute_top_block(dep.child, dep.input.block(k), inputs[size_t(k)]);
-      pointers.push_back(inputs[size_t(k)].data());
-    }
+    for (const auto& block : top_line(dep.input).blocks) pointers.push_back(block.data());
     // The first open quadrant's line writes the block; the others' are merged in with max.
     if (first) {
       compute_line_block(dep, pointers, b[d], value.data());
