@@ -485,8 +485,9 @@ const superinfo_t* block_store_t::read_input(block_store_t& above, int flat,
   const bool hit = nodes;
   if (hit) {
     pin = input_pin_t(*cache_, flat);
-  } else if (superinfo_t* copy =
-                 cache_ && next != last ? cache_->reserve(flat, out.size(), *next) : nullptr) {
+  } else if (superinfo_t* copy = cache_ && next != last && !above.holds_uncompressed(flat)
+                                     ? cache_->reserve(flat, out.size(), *next)
+                                     : nullptr) {
     pin = input_pin_t(*cache_, flat);
     above.read_or_compute(flat, std::span<superinfo_t>(copy, out.size()));
     cache_->filled(flat);
@@ -503,6 +504,12 @@ const superinfo_t* block_store_t::read_input(block_store_t& above, int flat,
   else if (hit)
     cache_->reschedule(flat, *next);
   return nodes;
+}
+
+bool block_store_t::holds_uncompressed(int flat) const {
+  // Every other form is smaller (fast_compress keeps a codec's or elision's output only where
+  // it is).
+  return held_size_[size_t(flat)] == raw_block_bytes(size_t(nodes(flat)));
 }
 
 void block_store_t::read_or_compute(int flat, std::span<superinfo_t> out) const {

@@ -181,6 +181,8 @@ class block_store_t {
   void complete_block(int flat, std::span<const superinfo_t> values);
   // read, or for a recomputed store, compute_block_again.
   void read_or_compute(int flat, std::span<superinfo_t> out) const;
+  // Whether a block is held uncompressed (its read is one copy: no input cache copy pays).
+  bool holds_uncompressed(int flat) const;
   // Stores (or drops) a complete block in the first of three tiers that the arena has room
   // for: uncompressed, granule elision alone, the codec.
   void store_complete(int flat, std::span<superinfo_t> values);
