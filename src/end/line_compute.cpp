@@ -147,18 +147,27 @@ void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_
   run_line_block(job);
 }
 
+namespace {
+
+// The block line of section s through block b along quadrant d.
+line_t line_through(const section_t& s, const block_t& b, int d) {
+  line_t line;
+  line.section = s;
+  line.dimension = d;
+  for (int a = 0, j = 0; a < 4; a++)
+    if (a != d) line.base[j++] = b[a];
+  return line;
+}
+
+}  // namespace
+
 void compute_top_block(const section_t& s, const block_t& b, std::span<superinfo_t> value) {
   PENTAGO_CHECK(s.sum() == 35, "compute_top_block: section " + s.name() + " is not in slice 35");
   PENTAGO_CHECK(value.size() == size_t(block_nodes(s, b)), "compute_top_block: wrong block size");
   // 35 stones leave one empty square: one open quadrant, whose line is the block's value.
   for (int d = 0; d < 4; d++) {
     if (s.quadrant_full(d)) continue;
-    line_t line;
-    line.section = s;
-    line.dimension = d;
-    for (int a = 0, j = 0; a < 4; a++)
-      if (a != d) line.base[j++] = b[a];
-    compute_line_block(line_dependency_of(line), {}, b[d], value.data());
+    compute_line_block(line_dependency_of(line_through(s, b, d)), {}, b[d], value.data());
     return;
   }
 }
@@ -207,12 +216,7 @@ void compute_block_again(const section_t& s, const block_t& b, std::span<superin
   bool first = true;
   for (int d = 0; d < 4; d++) {
     if (s.quadrant_full(d)) continue;
-    line_t line;
-    line.section = s;
-    line.dimension = d;
-    for (int a = 0, j = 0; a < 4; a++)
-      if (a != d) line.base[j++] = b[a];
-    const line_dependency_t dep = line_dependency_of(line);
+    const line_dependency_t dep = line_dependency_of(line_through(s, b, d));
     pointers.clear();
     for (const auto& block : top_line(dep.input).blocks) pointers.push_back(block.data());
     // The first open quadrant's line writes the block; the others' are merged in with max.

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "pentago/util/error.h"
+#include "simd_levels.h"
 
 using namespace pentago;
 
@@ -36,28 +37,15 @@ superinfo_t reference_interleave(const superinfo_t& p) {
   return r;
 }
 
-std::vector<simd_level_t> levels() {
-  std::vector<simd_level_t> r;
-  for (auto l : {simd_level_t::portable, simd_level_t::sse, simd_level_t::avx2,
-                 simd_level_t::avx512, simd_level_t::avx512vbmi})
-    if (simd_supported(l)) r.push_back(l);
-  return r;
-}
-
-struct level_guard_t {
-  simd_level_t saved = current_simd_level();
-  ~level_guard_t() { set_simd_level(saved); }
-};
-
 TEST(interleave, matches_definition_at_every_level) {
-  level_guard_t guard;
+  test::simd_level_guard_t guard;
   std::vector<superinfo_t> pairs;
   for (int i = 0; i < 200; i++) pairs.push_back(random_pair());
   superinfo_t single;
   single.win.set(0), single.notlose.set(255);
   pairs.push_back(single);
   pairs.push_back(superinfo_t{super_t::ones(), super_t::zero()});
-  for (auto level : levels()) {
+  for (auto level : test::supported_simd_levels()) {
     SCOPED_TRACE(simd_name(level));
     set_simd_level(level);
     for (const auto& p : pairs) {
@@ -256,10 +244,10 @@ TEST(block_codecs, the_table_is_consistent) {
 // Every size, SIMD level (of the filter) and codec round-trips; compressible data is flagged
 // with the codec in use.
 TEST(fast_compress, every_size_level_and_codec_round_trips) {
-  level_guard_t levels_back;
+  test::simd_level_guard_t levels_back;
   for (const block_codec_t codec : built_in_codecs()) {
     SCOPED_TRACE(block_codec_name(codec));
-    for (auto level : levels()) {
+    for (auto level : test::supported_simd_levels()) {
       set_simd_level(level);
       for (size_t n : {0, 1, 2, 63, 64, 1000, 4096}) {
         auto nodes = regular_nodes(n);
@@ -284,7 +272,7 @@ TEST(fast_compress, every_size_level_and_codec_round_trips) {
 // any level decodes at every level: nodes of solver-like data with random ones among them, of
 // sizes that end on every mask nibble and leave short final literals.
 TEST(fast_compress, elision_is_the_same_at_every_level) {
-  level_guard_t guard;
+  test::simd_level_guard_t guard;
   for (const block_codec_t codec : built_in_codecs()) {
     if (!block_codec_info(codec).may_elide()) continue;
     SCOPED_TRACE(block_codec_name(codec));
@@ -293,7 +281,7 @@ TEST(fast_compress, elision_is_the_same_at_every_level) {
       for (size_t i = 3; i < n; i += 7) nodes[i] = random_pair();
       for (size_t i = 1; i < n; i += 11) nodes[i].notlose.w[i % 4] ^= uint64_t(1) << (i % 64);
       std::vector<std::vector<uint8_t>> written;
-      for (auto level : levels()) {
+      for (auto level : test::supported_simd_levels()) {
         set_simd_level(level);
         std::vector<uint8_t> bytes(fast_compress_bound(n));
         bytes.resize(fast_compress(std::span<const superinfo_t>(nodes), bytes, codec));
@@ -305,7 +293,7 @@ TEST(fast_compress, elision_is_the_same_at_every_level) {
         }
         written.push_back(bytes);
       }
-      for (auto level : levels()) {
+      for (auto level : test::supported_simd_levels()) {
         set_simd_level(level);
         for (const auto& bytes : written) {
           std::vector<superinfo_t> back(n);
@@ -530,7 +518,7 @@ TEST(fast_compress, codec_names) {
 
 TEST(fast_compress, speed) {
   // Informational: filter and compression throughput on solver-like data, per SIMD level.
-  level_guard_t guard;
+  test::simd_level_guard_t guard;
   const auto nodes = regular_nodes(4096);
   std::vector<superinfo_t> work = nodes;
   std::vector<uint8_t> out;
@@ -538,7 +526,7 @@ TEST(fast_compress, speed) {
   using clock_type_t = std::chrono::steady_clock;
   const double mb = 64.0 * nodes.size() * reps / 1e6;
   auto rate = [&](auto a, auto b) { return mb / std::chrono::duration<double>(b - a).count(); };
-  for (auto level : levels()) {
+  for (auto level : test::supported_simd_levels()) {
     set_simd_level(level);
     auto t0 = clock_type_t::now();
     for (int r = 0; r < reps; r++) interleave(work), uninterleave(work);

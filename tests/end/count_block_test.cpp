@@ -11,6 +11,7 @@
 #include "pentago/layout/blocks.h"
 #include "pentago/layout/quadrant_states.h"
 #include "pentago/layout/section.h"
+#include "simd_levels.h"
 
 using namespace pentago;
 
@@ -38,23 +39,10 @@ section_counts_t count_by_node(const section_t& s, const block_t& b,
   return c;
 }
 
-std::vector<simd_level_t> supported_levels() {
-  std::vector<simd_level_t> r;
-  for (auto l : {simd_level_t::portable, simd_level_t::sse, simd_level_t::avx2,
-                 simd_level_t::avx512, simd_level_t::avx512vbmi})
-    if (simd_supported(l)) r.push_back(l);
-  return r;
-}
-
-struct level_guard_t {
-  simd_level_t saved = current_simd_level();
-  ~level_guard_t() { set_simd_level(saved); }
-};
-
 // Every block of the sections, with `fill` giving its values.
 template <class fill_t>
 void expect_every_level_counts_by_node(const std::vector<section_t>& sections, fill_t fill) {
-  level_guard_t guard;
+  test::simd_level_guard_t guard;
   int blocks = 0;
   for (const section_t& s : sections)
     for (uint64_t f = 0; f < section_block_count(s); f++) {
@@ -62,7 +50,7 @@ void expect_every_level_counts_by_node(const std::vector<section_t>& sections, f
       std::vector<superinfo_t> values(size_t(block_nodes(s, b)));
       fill(s, b, values);
       const section_counts_t expected = count_by_node(s, b, values);
-      for (const simd_level_t level : supported_levels()) {
+      for (const simd_level_t level : test::supported_simd_levels()) {
         set_simd_level(level);
         ASSERT_EQ(count_block(s, b, values), expected)
             << s.name() << " block " << f << " at " << simd_name(level);

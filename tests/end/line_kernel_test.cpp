@@ -13,22 +13,18 @@
 #include "pentago/end/line_compute.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/layout/line_mapping.h"
+#include "simd_levels.h"
 
 using namespace pentago;
 
 namespace {
-
-struct level_guard_t {
-  simd_level_t saved = current_simd_level();
-  ~level_guard_t() { set_simd_level(saved); }
-};
 
 class line_kernel_levels : public ::testing::TestWithParam<const char*> {};
 
 }  // namespace
 
 TEST_P(line_kernel_levels, every_level_equals_portable) {
-  level_guard_t guard;
+  test::simd_level_guard_t guard;
   const section_t s = section_t::parse(GetParam()).standardize();
   const slice_lines_t lines(std::vector<section_t>{s});
   std::mt19937_64 rng(2024);
@@ -80,7 +76,7 @@ INSTANTIATE_TEST_SUITE_P(sections, line_kernel_levels,
 // At every SIMD level, a line's blocks computed one after another (tables kept), in order and
 // in reverse, equal the same blocks each computed with every table built afresh.
 TEST(line_kernel, kept_tables_equal_fresh_ones) {
-  level_guard_t guard;
+  test::simd_level_guard_t guard;
   const section_t s = section_t::parse("44444433").standardize();
   const slice_lines_t lines(std::vector<section_t>{s});
   std::mt19937_64 rng(7);
