@@ -224,7 +224,8 @@ std::string engine_usage(engine_program_t p) {
   add({endgame},
       "  --restart FILE       resume from a saved slice file (any rank count and key)\n"
       "  --checkpoint-every K write a restart file every K slices (also on SIGUSR1/SIGTERM;\n"
-      "                       not of slice 35 unless saved: slice 34 recomputes it)\n");
+      "                       not of a slice the one below recomputes: 35, or 34 with\n"
+      "                       --recompute-34)\n");
   add({predict}, "  --restart N          the run restarts from a slice-N file\n");
   add({endgame, local, predict},
       "  --meaningless K      synthesize slice K pseudorandomly and solve below it (test mode)\n");
