@@ -71,18 +71,11 @@ void restore_portable(const uint8_t* mask, const uint8_t* literal, const uint8_t
   }
 }
 
-elide_fn_t elide_fn() {
+// The loop of the current SIMD level among the three.
+template <class fn_t>
+fn_t for_level(fn_t portable, fn_t sse, fn_t avx512) {
   const simd_level_t level = current_simd_level();
-  return level >= simd_level_t::avx512 ? elide_granules_avx512
-         : level >= simd_level_t::sse  ? elide_granules_sse
-                                       : elide_granules_portable;
-}
-
-restore_fn_t restore_fn() {
-  const simd_level_t level = current_simd_level();
-  return level >= simd_level_t::avx512 ? restore_granules_avx512
-         : level >= simd_level_t::sse  ? restore_granules_sse
-                                       : restore_granules_portable;
+  return level >= simd_level_t::avx512 ? avx512 : level >= simd_level_t::sse ? sse : portable;
 }
 
 }  // namespace
@@ -91,7 +84,8 @@ extern const elide_fn_t elide_granules_portable = elide_portable;
 extern const restore_fn_t restore_granules_portable = restore_portable;
 
 size_t elide_granules(const uint8_t* filtered, size_t nodes, uint8_t* out) {
-  return elide_fn()(filtered, nodes, out);
+  return for_level(elide_granules_portable, elide_granules_sse, elide_granules_avx512)(filtered,
+                                                                                       nodes, out);
 }
 
 void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t* filtered) {
@@ -107,7 +101,8 @@ void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t*
   if ((mask[0] & 0xf) || size != mask_bytes + 4 * (granules - marked))
     throw pentago_error_t("fast_uncompress: elided block of " + std::to_string(size) +
                           " bytes disagrees with its mask");
-  restore_fn()(mask, elided + mask_bytes, elided + size, nodes, filtered);
+  for_level(restore_granules_portable, restore_granules_sse, restore_granules_avx512)(
+      mask, elided + mask_bytes, elided + size, nodes, filtered);
 }
 
 }  // namespace pentago::detail

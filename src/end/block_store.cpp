@@ -127,9 +127,13 @@ size_t block_store_t::store_compressed(int flat, std::span<superinfo_t> values, 
   size_t elided = 0;
   const auto bytes = fast_compress_view(values, codec, elided_room, &elided);
   if (bytes[0] == elided_flag) elided_bytes_ += bytes.size();
+  hold(flat, bytes);
+  return elided;
+}
+
+void block_store_t::hold(int flat, std::span<const uint8_t> bytes) {
   heap_.set(group_, flat, bytes.data(), bytes.size());
   held_changed(flat, uint32_t(bytes.size()));
-  return elided;
 }
 
 uint64_t block_store_t::room_for(size_t nodes, double rest_ratio) const {
@@ -216,17 +220,6 @@ void block_store_t::complete_block(int flat, std::span<const superinfo_t> values
   for (int i = 0; i < 3; i++) counts_[k.section][i] += c[i];
   samples_.insert(samples_.end(), found.begin(), found.end());
 }
-
-namespace {
-
-void merge_into(std::span<superinfo_t> into, std::span<const superinfo_t> from) {
-  for (size_t i = 0; i < into.size(); i++) {
-    into[i].win |= from[i].win;
-    into[i].notlose |= from[i].notlose;
-  }
-}
-
-}  // namespace
 
 void block_store_t::attach_pool() {
   int largest = 0;
@@ -355,10 +348,8 @@ void block_store_t::accumulate(int flat, int dimension, std::span<superinfo_t> v
       fast_uncompress_filtered(stored, old);
     });
     merge_into(values, old);
-    const auto bytes = fast_compress_filtered_view(values, partial_codec_);
+    hold(flat, fast_compress_filtered_view(values, partial_codec_));
     recompressions_++;
-    heap_.set(group_, flat, bytes.data(), bytes.size());
-    held_changed(flat, uint32_t(bytes.size()));
     missing_dims_[flat].store(left, std::memory_order_relaxed);
     missing_--;
     return;

@@ -63,13 +63,10 @@ std::array<uint64_t, 3> shifted_counts(const superinfo_t* values, const uint8_t*
     notlose = _mm512_add_epi64(notlose, _mm512_srlv_epi64(notloses, shift));
     total = _mm512_add_epi64(total, _mm512_srlv_epi64(all, shift));
   }
-  std::array<uint64_t, 3> c{lanes_sum(win), lanes_sum(notlose), lanes_sum(total)};
-  for (; i < n; i++) {
-    c[0] += uint64_t(popcount(values[i].win)) >> shifts[i];
-    c[1] += uint64_t(popcount(values[i].notlose)) >> shifts[i];
-    c[2] += uint64_t(256) >> shifts[i];
-  }
-  return c;
+  // The last n % 8 nodes one at a time.
+  const std::array<uint64_t, 3> tail =
+      detail::shifted_counts_portable(values + i, shifts + i, n - i);
+  return {lanes_sum(win) + tail[0], lanes_sum(notlose) + tail[1], lanes_sum(total) + tail[2]};
 }
 
 }  // namespace

@@ -227,10 +227,7 @@ void compute_block_again(const section_t& s, const block_t& b, std::span<superin
     }
     part.resize(value.size());
     compute_line_block(dep, pointers, b[d], part.data());
-    for (size_t i = 0; i < value.size(); i++) {
-      value[i].win |= part[i].win;
-      value[i].notlose |= part[i].notlose;
-    }
+    merge_into(value, part);
   }
 }
 

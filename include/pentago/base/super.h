@@ -6,6 +6,7 @@
 // line kernel with pairs of supers in 512-bit registers).
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "pentago/base/board.h"
@@ -69,6 +70,15 @@ struct alignas(64) superinfo_t {
   super_t win, notlose;
   bool operator==(const superinfo_t&) const = default;
 };
+
+// Merges `from` into `into` (as many nodes) with max: the value of the better of the two move
+// sets, win and notlose each the union of both.
+inline void merge_into(std::span<superinfo_t> into, std::span<const superinfo_t> from) {
+  for (size_t i = 0; i < into.size(); i++) {
+    into[i].win |= from[i].win;
+    into[i].notlose |= from[i].notlose;
+  }
+}
 
 // SIMD levels for the kernels. At avx512 (AVX-512 F, BW and VL) the line kernel has its own
 // code; every other kernel runs its avx2 code there. avx512vbmi (avx512 with VBMI and GFNI)

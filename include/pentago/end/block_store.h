@@ -193,7 +193,8 @@ class block_store_t {
   // bytes (fast_compress); returns the elided form's size (0 where elision did not run).
   size_t store_compressed(int flat, std::span<superinfo_t> values, block_codec_t codec,
                           size_t elided_room = 0);
-  void drop(int flat);  // frees a block's compressed bytes
+  void hold(int flat, std::span<const uint8_t> bytes);  // a block's bytes into the heap
+  void drop(int flat);                                  // frees a block's compressed bytes
   void held_changed(int flat, uint32_t size);
   // Sizes the pool's buffers to the largest held block.
   void attach_pool();
