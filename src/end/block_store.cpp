@@ -54,6 +54,7 @@ block_store_t::block_store_t(std::span<const section_t> sections, std::vector<bl
       partial_codec_(options.partial_codec),
       raw_reserve_ratio_(options.raw_reserve_ratio),
       raw_excess_bytes_(options.raw_excess_bytes),
+      elided_first_(options.elided_first),
       counts_(sections_.size(), section_counts_t{0, 0, 0}) {
   require_block_codec(codec_);
   require_block_codec(partial_codec_);
@@ -163,6 +164,7 @@ void block_store_t::store_complete(int flat, std::span<superinfo_t> values) {
   // Uncompressed only where the rest would still fit elided alone (at the share measured so
   // far; before any measure, at its raw size), so that the room goes to the cheap tier first.
   // Where elision gains nothing (nodes without repeats), the tier is empty: the plan's reserve.
+  // Never where the plan keeps complete blocks elided first.
   const uint64_t seen = elided_seen_nodes_.load(std::memory_order_relaxed);
   const double elided_share =
       seen ? double(elided_seen_bytes_.load(std::memory_order_relaxed)) / (64 * double(seen)) : 1;
@@ -170,7 +172,7 @@ void block_store_t::store_complete(int flat, std::span<superinfo_t> values) {
                             : seen           ? raw_reserve_ratio_
                                              : 1;
   const size_t raw = raw_block_bytes(values.size());
-  if (raw <= room_for(values.size(), rest_ratio)) {
+  if (!elided_first_ && raw <= room_for(values.size(), rest_ratio)) {
     heap_.set_filled(group_, flat, raw, [&](uint8_t* array) { fast_store_raw(values, array); });
     held_changed(flat, uint32_t(raw));
     raw_bytes_ += raw;

@@ -51,6 +51,10 @@ constexpr uint64_t spare_share_divisor = 16;
 // Blocks of slice 35 compressed to measure a root's ratio, and the range of the scale applied.
 constexpr int ratio_samples = 32;
 constexpr double min_ratio_scale = 0.5, max_ratio_scale = 1.25;
+// Where granule elision leaves at most this share of slice 35's bytes, complete blocks are kept
+// elided rather than uncompressed: restoring them costs about what copying the raw nodes does,
+// and they take half the pages or less (every page first touched costs a fault).
+constexpr double elided_first_share = 0.5;
 // Share of --memory kept back from the spare memory (lines, arena headroom, partial blocks):
 // allocator slack and MPI buffers the fixed part does not itemize. With the flow's buffers
 // pooled, every measured rank stays within --memory at 2% (docs/performance.md).
@@ -105,10 +109,11 @@ void validate_run(const run_request_t& r) {
                         std::to_string(top) + " of this run");
 }
 
-double sampled_top_ratio(const std::vector<section_t>& slice35, int samples, block_codec_t codec) {
+top_sample_t sample_top_slice(const std::vector<section_t>& slice35, int samples,
+                              block_codec_t codec) {
   uint64_t total_blocks = 0;
   for (const auto& s : slice35) total_blocks += section_block_count(s);
-  if (!total_blocks || samples < 1) return 0;
+  if (!total_blocks || samples < 1) return {};
   // Every (total / samples)-th block of the slice, in section then block order.
   std::vector<std::pair<int, uint64_t>> picks;
   for (int i = 0; i < samples && uint64_t(i) < total_blocks; i++) {
@@ -118,19 +123,18 @@ double sampled_top_ratio(const std::vector<section_t>& slice35, int samples, blo
     while (flat >= section_block_count(slice35[s])) flat -= section_block_count(slice35[s++]);
     picks.push_back({s, flat});
   }
-  uint64_t compressed = 0, raw = 0;
+  uint64_t compressed = 0, elided = 0, raw = 0;
   std::vector<superinfo_t> value;
-  std::vector<uint8_t> bytes;
   for (const auto& [si, index] : picks) {
     const section_t& s = slice35[si];
     const block_t b = block_from_index(s, index);
     compute_top_block(s, b, value);
-    bytes.resize(fast_compress_bound(value.size()));
-    compressed +=
-        fast_compress(std::span<const superinfo_t>(value), std::span<uint8_t>(bytes), codec);
+    size_t elided_size = 0;
+    compressed += fast_compress_view(std::span<superinfo_t>(value), codec, 0, &elided_size).size();
+    elided += elided_size ? elided_size : 1 + 64 * value.size();
     raw += 64 * value.size();
   }
-  return double(compressed) / double(raw);
+  return {double(compressed) / double(raw), double(elided) / double(raw)};
 }
 
 double codec_ratio_factor(block_codec_t codec) { return block_codec_info(codec).planned_ratio; }
@@ -379,18 +383,18 @@ run_plan_t make_run_plan(const run_request_t& r,
     return p;
   }
   validate_run(r);
-  const double top_ratio = !r.meaningless && slices.size() > 35 && !slices[35].empty()
-                               ? sampled_top_ratio(slices[35], ratio_samples, r.codec)
-                               : 0;
+  const top_sample_t top = !r.meaningless && slices.size() > 35 && !slices[35].empty()
+                               ? sample_top_slice(slices[35], ratio_samples, r.codec)
+                               : top_sample_t{};
   // A dropped slice keeps its first incomplete blocks in the partial pool, uncompressed and
   // outside the arena: planning for the pool the last pass handed out shrinks the arena, which
   // leaves a larger pool. Each pass hands out at least what the one before assumed.
   auto pooled_plan = [&](block_codec_t partial_codec) {
-    run_plan_t p = plan_with_pool(r, slices, top_ratio, 0, partial_codec);
+    run_plan_t p = plan_with_pool(r, slices, top.ratio, 0, partial_codec);
     const uint64_t needed = p.needed;
     const bool dropped = !p.slices.empty() && p.slices.back().dropped;
     for (int pass = 0; dropped && p.fits && pass < pool_passes; pass++) {
-      run_plan_t q = plan_with_pool(r, slices, top_ratio, p.partial_bytes, partial_codec);
+      run_plan_t q = plan_with_pool(r, slices, top.ratio, p.partial_bytes, partial_codec);
       if (!q.fits || q.partial_bytes < q.pooled_bytes) break;
       const bool settled = q.partial_bytes < p.partial_bytes + MiB;
       p = q;
@@ -417,6 +421,17 @@ run_plan_t make_run_plan(const run_request_t& r,
   if (p.fits) {
     const uint64_t need = partial_pool_need(p, slices);
     p.raw_bytes = p.partial_bytes > need ? p.partial_bytes - need : 0;
+    // Where elision leaves little of slice 35's bytes, complete blocks are kept elided rather
+    // than uncompressed, and the room is what the stores need in that form: the rest of the
+    // pool's share stays with the pool, which touches only the buffers it uses.
+    p.top_elided_share = top.elided_share;
+    if (top.elided_share > 0 && top.elided_share <= elided_first_share) {
+      p.elided_first = true;
+      const double planned_top = p.ratio_scale * store_ratio(35);
+      const double elided_room =
+          double(p.store_peak) * std::max(0.0, top.elided_share / planned_top - 1);
+      p.raw_bytes = std::min(p.raw_bytes, uint64_t(elided_room));
+    }
     p.partial_bytes -= p.raw_bytes;
     p.arena_bytes += p.raw_bytes;
     // The pool still holds all of a dropped slice's incomplete peak (its need), where the
@@ -432,19 +447,21 @@ std::vector<std::string> format_run_plan(const run_plan_t& p) {
   std::snprintf(
       buf, sizeof buf,
       "memory plan per rank: %s of %s (fixed %s, arena %s for stores up to %s at slices "
-      "%d+%d and %s uncompressed, lines %s, partial blocks %s, writing %s)",
+      "%d+%d and %s %s, lines %s, partial blocks %s, writing %s)",
       format_bytes(double(p.needed)).c_str(), format_bytes(double(p.memory)).c_str(),
       format_bytes(double(p.fixed_bytes)).c_str(), format_bytes(double(p.arena_bytes)).c_str(),
       format_bytes(double(p.store_peak)).c_str(), p.peak_slice + 1, p.peak_slice,
-      format_bytes(double(p.raw_bytes)).c_str(), format_bytes(double(p.line_bytes)).c_str(),
-      format_bytes(double(p.partial_bytes)).c_str(), format_bytes(double(p.write_bytes)).c_str());
+      format_bytes(double(p.raw_bytes)).c_str(), p.elided_first ? "elided" : "uncompressed",
+      format_bytes(double(p.line_bytes)).c_str(), format_bytes(double(p.partial_bytes)).c_str(),
+      format_bytes(double(p.write_bytes)).c_str());
   lines.push_back(buf);
   if (p.top_ratio > 0) {
     std::snprintf(
         buf, sizeof buf,
-        "  compression (%s%s): slice 35 sampled at %.3f, calibrated ratios scaled by %.2f",
+        "  compression (%s%s): slice 35 sampled at %.3f (elided alone %.3f%s), calibrated "
+        "ratios scaled by %.2f",
         block_codec_name(p.codec), p.codec_auto ? ", chosen by --codec auto" : "", p.top_ratio,
-        p.ratio_scale);
+        p.top_elided_share, p.elided_first ? ": complete blocks kept elided" : "", p.ratio_scale);
     lines.push_back(buf);
   }
   for (const auto& s : p.slices) {

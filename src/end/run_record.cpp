@@ -114,6 +114,8 @@ json_t plan_json(const run_plan_t& p, int save) {
           {"first", p.first},
           {"bottom", p.bottom},
           {"top_ratio", p.top_ratio > 0 ? json_t(p.top_ratio) : json_t(nullptr)},
+          {"top_elided_share", p.top_ratio > 0 ? json_t(p.top_elided_share) : json_t(nullptr)},
+          {"elided_first", p.elided_first},
           {"ratio_scale", p.ratio_scale},
           {"fixed_bytes", p.fixed_bytes},
           {"store_peak", p.store_peak},

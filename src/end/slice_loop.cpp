@@ -56,15 +56,16 @@ void lend_arena_to_pool(const run_plan_t& plan, int n, const block_store_t& abov
 }
 
 // The options of slice n's store: the run's codec, for a dropped slice the plan's codec of
-// incomplete blocks, and for a stored one complete blocks kept uncompressed where the arena
-// has room beyond the rest of the store at its planned ratio.
+// incomplete blocks, and for a stored one complete blocks kept uncompressed (or, where the plan
+// says so, elided) where the arena has room beyond the rest of the store at its planned ratio.
 block_store_options_t store_options(const run_plan_t& plan, int n, int samples, bool dropped) {
   const slice_plan_t* p = plan.slice_plan(n);
   const double raw_reserve = plan.raw_bytes && p && !dropped ? p->ratio : 0;
   // A slice below that reads this one shares the arena with it.
   const slice_plan_t* below = plan.slice_plan(n - 1);
   const uint64_t raw_excess = below && below->computed ? plan.raw_bytes : UINT64_MAX;
-  return {samples, plan.codec, dropped ? plan.partial_codec : plan.codec, raw_reserve, raw_excess};
+  return {samples,     plan.codec, dropped ? plan.partial_codec : plan.codec,
+          raw_reserve, raw_excess, plan.elided_first};
 }
 
 }  // namespace

@@ -285,6 +285,46 @@ TEST(block_store, complete_blocks_take_the_elided_tier_before_the_codec) {
   EXPECT_LT(coded, store.blocks() / 20);
 }
 
+// Where the plan keeps complete blocks elided first, none is kept uncompressed, even in an
+// arena with room for all of them so: they go elided, and every block reads back the same.
+TEST(block_store, elided_first_keeps_no_block_uncompressed) {
+  random_slice_t slice = make_random_slice(11);
+  auto& [sections, keys, expected, contributions, rng] = slice;
+  const auto repeat_words = [](superinfo_t& v) {
+    for (int w = 1; w < 4; w++) v.win.w[w] = v.win.w[0], v.notlose.w[w] = v.notlose.w[0];
+  };
+  for (auto& c : contributions)
+    for (auto& v : c.values) repeat_words(v);
+  for (auto& e : expected)
+    for (auto& v : e) repeat_words(v);
+  uint64_t all_raw = 0;
+  for (const auto& e : expected) all_raw += raw_block_bytes(e.size());
+  for (const bool elided_first : {false, true}) {
+    SCOPED_TRACE(elided_first ? "elided first" : "uncompressed first");
+    compacting_store_t heap((size_t(16) << 20) + 2 * all_raw);
+    block_store_options_t options;
+    options.raw_reserve_ratio = 0.1;
+    options.elided_first = elided_first;
+    block_store_t store(sections, keys, options, heap, uint64_t(0));
+    for (auto c : contributions) store.accumulate(c.flat, c.dimension, c.values);
+    store.freeze();
+    int elided = 0;
+    for (int f = 0; f < store.blocks(); f++) {
+      const auto bytes = store.compressed(f);
+      elided += bytes[0] == elided_flag;
+      std::vector<superinfo_t> got(store.nodes(f));
+      store.read(f, got);
+      ASSERT_EQ(got, expected[f]) << "block " << f;
+    }
+    if (elided_first) {
+      EXPECT_EQ(store.raw_bytes(), 0u);
+      EXPECT_GT(elided, store.blocks() * 9 / 10);
+    } else {
+      EXPECT_GT(store.raw_bytes(), all_raw / 2);
+    }
+  }
+}
+
 TEST(block_store, incomplete_slice_cannot_freeze) {
   const auto sections = slice_sections(2);
   std::vector<block_key_t> keys{{0, block_from_index(sections[0], 0)}};

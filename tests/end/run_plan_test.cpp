@@ -78,8 +78,41 @@ TEST(run_plan, compression_ratios_scale_with_the_sampled_slice_35) {
         a.ratio_scale * store_ratio(s.slice) *
             (s.dropped ? codec_ratio_factor(a.partial_codec) / codec_ratio_factor(a.codec) : 1));
   // The sample is deterministic, so every rank plans the same.
-  EXPECT_EQ(sampled_top_ratio(compressible[35], 32), a.top_ratio);
-  EXPECT_EQ(sampled_top_ratio({}, 32), 0);
+  EXPECT_EQ(sample_top_slice(compressible[35], 32).ratio, a.top_ratio);
+  EXPECT_EQ(sample_top_slice({}, 32).ratio, 0);
+}
+
+// Where elision leaves little of slice 35's bytes (25263480: about 0.38), complete blocks are
+// kept elided, and the arena's room for them is the stores' growth to that share, not all
+// that the pool leaves; the pool keeps the rest. Where it leaves most (44444454: about 0.8),
+// they stay uncompressed in all of it, as before. The admission figure does not move.
+TEST(run_plan, complete_blocks_kept_elided_where_elision_leaves_little) {
+  const auto elides = descendant_sections(section_t::parse("25263480"), 35);
+  const auto dense = descendant_sections(section_t::parse("44444454"), 35);
+  run_request_t r = request("25263480", -1);
+  r.memory = uint64_t(1) << 30;
+  const run_plan_t a = make_run_plan(r, elides);
+  const top_sample_t sample = sample_top_slice(elides[35], 32);
+  EXPECT_EQ(a.top_elided_share, sample.elided_share);
+  EXPECT_GT(sample.elided_share, sample.ratio);
+  EXPECT_LT(sample.elided_share, 0.5);
+  ASSERT_TRUE(a.fits);
+  EXPECT_TRUE(a.elided_first);
+  const double growth = sample.elided_share / (a.ratio_scale * store_ratio(35)) - 1;
+  EXPECT_EQ(a.raw_bytes, uint64_t(double(a.store_peak) * growth));
+  // The same plan without the cap: the pool's whole surplus became arena room.
+  run_request_t bigger = r;
+  bigger.memory = uint64_t(3) << 30;
+  const run_plan_t b = make_run_plan(bigger, elides);
+  EXPECT_EQ(b.raw_bytes, a.raw_bytes);
+  EXPECT_GT(b.partial_bytes, a.partial_bytes + (uint64_t(1) << 30));
+  EXPECT_EQ(b.needed, a.needed);
+  run_request_t d = request("44444454", -1);
+  d.memory = uint64_t(3) << 30;
+  const run_plan_t c = make_run_plan(d, dense);
+  EXPECT_GT(c.top_elided_share, 0.5);
+  EXPECT_FALSE(c.elided_first);
+  EXPECT_GT(c.raw_bytes, uint64_t(1) << 30);
 }
 
 // Another codec scales the (Snappy) calibration by its factor before the sampled scale.

@@ -64,6 +64,9 @@ struct block_store_options_t {
   // plan's room for uncompressed blocks (run_plan_t::raw_bytes) where a slice below reads this
   // one, whose own store then needs the rest of the arena while this one is still resident.
   uint64_t raw_excess_bytes = UINT64_MAX;
+  // Complete blocks are kept as granule elision's form alone, never uncompressed, within that
+  // room (run_plan_t::elided_first: where elision leaves little of the bytes).
+  bool elided_first = false;
 };
 
 class block_store_t {
@@ -245,6 +248,7 @@ class block_store_t {
   std::atomic<uint64_t> held_{0}, peak_held_{0};
   const double raw_reserve_ratio_;
   const uint64_t raw_excess_bytes_;
+  const bool elided_first_;
   std::atomic<uint64_t> unstored_nodes_{0};  // nodes of blocks not yet stored complete
   std::atomic<uint64_t> raw_bytes_{0}, raw_nodes_{0};
   // Complete blocks' elided forms measured so far (the share the rest would take elided alone),

@@ -77,10 +77,15 @@ double store_ratio(int slice);
 // The ratio of a codec's compressed size to Snappy's on this data (store_ratio is Snappy's):
 // the codec table's planned_ratio (data/compress.h).
 double codec_ratio_factor(block_codec_t codec);
-// The compressed share of a root's slice 35, from `samples` of its blocks computed and
-// compressed here with `codec` (0 if the slice is empty).
-double sampled_top_ratio(const std::vector<section_t>& slice35, int samples,
-                         block_codec_t codec = block_codec_t::snappy);
+// A root's slice 35 measured on `samples` of its blocks, computed and compressed here with
+// `codec`: the compressed share of their bytes, and the share granule elision alone leaves
+// (zeros where the slice is empty).
+struct top_sample_t {
+  double ratio = 0;
+  double elided_share = 0;
+};
+top_sample_t sample_top_slice(const std::vector<section_t>& slice35, int samples,
+                              block_codec_t codec = block_codec_t::snappy);
 constexpr double meaningless_ratio = 1.0;
 
 struct run_plan_t {
@@ -95,7 +100,11 @@ struct run_plan_t {
   // The codec of a dropped slice's incomplete blocks outside the partial pool: the first of the
   // auto order (LZ4, the least CPU to recompress) where its larger blocks fit, else `codec`.
   block_codec_t partial_codec = block_codec_t::snappy;
-  double top_ratio = 0;    // this root's slice 35 compression, sampled (0: not measured)
+  double top_ratio = 0;         // this root's slice 35 compression, sampled (0: not measured)
+  double top_elided_share = 0;  // and the share elision alone leaves of its bytes
+  // Complete blocks are kept elided rather than uncompressed (block_store_options_t::
+  // elided_first), where top_elided_share is small; raw_bytes is then their room.
+  bool elided_first = false;
   double ratio_scale = 1;  // applied to store_ratio: the codec's factor, times top_ratio against
                            // the calibration's (clamped)
   // Per rank: code, MPI, partitions, block tables, samples, thread scratch.
@@ -107,7 +116,8 @@ struct run_plan_t {
   uint64_t min_line_bytes = 0;  // the least that keeps two of the largest lines in flight
   uint64_t partial_bytes = 0;   // uncompressed incomplete blocks, from what is left
   // Arena room for complete blocks kept uncompressed (block_store_options_t::raw_reserve_ratio):
-  // what is left beyond the partial pool's need at the incomplete peak of every computed slice.
+  // what is left beyond the partial pool's need at the incomplete peak of every computed slice,
+  // at most the stores' growth from the plan's ratios to the elided share where elided_first.
   // It is part of arena_bytes; a dropped slice lends it to the pool as its inputs leave.
   uint64_t raw_bytes = 0;
   uint64_t pooled_bytes = 0;  // of those, what the dropped slice's store estimate leaves out
