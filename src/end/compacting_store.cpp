@@ -184,10 +184,25 @@ bool compacting_store_t::frozen(group_id_t group) const {
   return checked_group(group, "frozen").frozen;
 }
 
-bool compacting_store_t::try_bump(size_t n, size_t& offset) {
+bool compacting_store_t::fresh_pages_worth_sparing(size_t next) const {
+  // Garbage that arrived since the last collection (released inputs, replaced arrays), at
+  // least an eighth of the bytes below the bump pointer: a hole-filling collection copies
+  // about as many bytes as it frees, within pages already resident, where the write would
+  // otherwise fault fresh ones in (a page fault clears the page, and on some VMs costs far
+  // more); the eighth bounds the collections to a few per pass over the heap.
+  const size_t live = live_bytes_.load(std::memory_order_relaxed);
+  const size_t garbage = next > live ? next - live : 0;
+  const size_t left = garbage_after_collection_.load(std::memory_order_relaxed);
+  return garbage > left && garbage - left >= std::max(next / 8, size_t(16) << 20);
+}
+
+bool compacting_store_t::try_bump(size_t n, size_t& offset, bool spare_fresh_pages) {
   size_t next = heap_next_.load(std::memory_order_relaxed);
   do {
     if (n > limit_.load(std::memory_order_relaxed) - next) return false;
+    if (spare_fresh_pages && next + n > bump_high_water_.load(std::memory_order_relaxed) &&
+        fresh_pages_worth_sparing(next))
+      return false;
   } while (!heap_next_.compare_exchange_weak(next, next + n, std::memory_order_relaxed));
   offset = next;
   allocated_bytes_.fetch_add(n, std::memory_order_relaxed);
@@ -215,7 +230,7 @@ void compacting_store_t::set_filled(group_id_t group, size_t index, size_t size,
     lock_entry(entry);
     const size_t have = align(entry.size);
     size_t offset = entry.offset;
-    const bool fits = need <= have || try_bump(need, offset);
+    const bool fits = need <= have || try_bump(need, offset, true);
     if (fits) {
       fill(heap_ + offset);
       entry.offset = offset;
@@ -238,7 +253,7 @@ void compacting_store_t::set_exclusive(group_id_t group, size_t index, size_t si
   const size_t need = align(size);
   size_t have = align(entry.size);
   size_t offset = entry.offset;
-  if (need > have && !try_bump(need, offset)) {
+  if (need > have && !try_bump(need, offset, true)) {
     // Detach the array so the collection reclaims its old bytes too.
     entry.size = 0;
     add_live(0, have);
@@ -272,7 +287,7 @@ void compacting_store_t::set_exclusive(group_id_t group, size_t index, size_t si
       throw pentago_error_t(counts +
                             " after a collection, leaving less than the minimum free fraction " +
                             std::to_string(min_free_fraction_));
-    PENTAGO_CHECK(try_bump(need, offset), "bump after collection");
+    PENTAGO_CHECK(try_bump(need, offset, false), "bump after collection");
   }
   fill(heap_ + offset);
   entry.offset = offset;
@@ -479,6 +494,8 @@ void compacting_store_t::collect_exclusive(bool full, size_t need) {
     if (groups_[slot].generation && groups_[slot].frozen)
       frozen_end_ = std::max(frozen_end_, groups_[slot].frozen_end);
   heap_next_.store(top, std::memory_order_relaxed);
+  const size_t live_now = live_bytes_.load(std::memory_order_relaxed);
+  garbage_after_collection_.store(top > live_now ? top - live_now : 0, std::memory_order_relaxed);
   collections_.fetch_add(1, std::memory_order_relaxed);
   moved_bytes_.fetch_add(moved, std::memory_order_relaxed);
   last_collection_free_ratio_ = double(heap_size_ - top) / double(heap_size_);

@@ -124,6 +124,38 @@ TEST(CompactingStore, StatsTrackLiveBytes) {
   EXPECT_EQ(compacting_store_t::memory_usage(1000, 10), 1024u + 160u);
 }
 
+// A write that would touch pages no write has touched collects instead where enough garbage
+// (an eighth of the bytes below the bump pointer, at least 16 MiB) came since the last
+// collection: the heap's touched bytes stay where they were. With less garbage it bumps into
+// fresh pages as before, and no collection runs.
+TEST(CompactingStore, CollectsRatherThanTouchFreshPages) {
+  constexpr size_t mib = size_t(1) << 20, arrays = 160;
+  for (const size_t freed : {size_t(24), size_t(8)}) {
+    SCOPED_TRACE("freed " + std::to_string(freed) + " MiB");
+    compacting_store_t store(256 * mib);
+    const group_id_t g = store.create_group(arrays);
+    for (size_t i = 0; i < 128; i++) store.set(g, i, pattern(uint32_t(i), mib));
+    EXPECT_EQ(store.stats().bump_high_water, 128 * mib);
+    for (size_t i = 0; i < freed; i++) store.set(g, 2 * i, bytes_t());
+    for (size_t i = 128; i < 128 + freed; i++) store.set(g, i, pattern(uint32_t(i), mib));
+    const auto s = store.stats();
+    if (freed == 24) {
+      EXPECT_GE(s.collections, 1u);
+      EXPECT_EQ(s.bump_high_water, 128 * mib);
+    } else {
+      EXPECT_EQ(s.collections, 0u);
+      EXPECT_EQ(s.bump_high_water, (128 + freed) * mib);
+    }
+    for (size_t i = 0; i < 128 + freed; i++) {
+      const bytes_t got = get(store, g, i);
+      if (i < 2 * freed && i % 2 == 0)
+        EXPECT_TRUE(got.empty()) << i;
+      else
+        EXPECT_EQ(got, pattern(uint32_t(i), mib)) << i;
+    }
+  }
+}
+
 // A write that finds the heap full moves the arrays at the top into the holes at the bottom
 // (here four of them), not every live array as a full slide (collect) does.
 TEST(CompactingStore, CollectionFillsHolesFromTheTop) {

@@ -9,7 +9,10 @@
 //   Each array costs bytes_per_array = 16 bytes of table: offset, size and a 4-byte lock word.
 // * Writes overwrite in place when align64(new size) <= align64(old size); otherwise they
 //   bump-allocate, and the old bytes become garbage. When the bump pointer would pass the end
-//   of the heap the writer collects. A collection fills holes: the arrays at the top move,
+//   of the heap the writer collects; it also collects rather than touch pages no write has
+//   touched yet, where garbage of at least an eighth of the bytes below the bump pointer
+//   arrived since the last collection (a collection moves bytes within resident pages, where a
+//   fresh page costs a fault). A collection fills holes: the arrays at the top move,
 //   each into the lowest hole below it that holds it, until the top array finds none, so it
 //   copies about as many bytes as it frees (where the holes lie at the bottom, as released
 //   inputs do, sliding everything down would copy the whole live set each time). When the
@@ -210,7 +213,10 @@ class compacting_store_t {
   void lock_shared() const;
   void unlock_shared() const;
   // Reserves n bytes at the bump pointer without locks; returns false if they do not fit.
-  bool try_bump(size_t n, size_t& offset);
+  // Where `spare_fresh_pages`, a bump that would pass the highest bump so far (pages never
+  // touched) fails while garbage below makes a collection worth it (fresh_pages_worth_sparing).
+  bool try_bump(size_t n, size_t& offset, bool spare_fresh_pages);
+  bool fresh_pages_worth_sparing(size_t next) const;
   // The slow path of set, holding the heap lock exclusively.
   void set_exclusive(group_id_t group, size_t index, size_t size, const array_filler_t& fill);
   // Makes room above the live data. `full`: slides every array that may move down, in
@@ -240,6 +246,8 @@ class compacting_store_t {
   size_t frozen_end_ = 0;  // all frozen arrays lie in [0, frozen_end_)
   std::atomic<size_t> heap_next_{0};
   std::atomic<size_t> bump_high_water_{0};
+  // The garbage below the bump pointer right after the last collection (holes it left).
+  std::atomic<size_t> garbage_after_collection_{0};
   std::atomic<size_t> live_bytes_{0};
   std::atomic<size_t> peak_live_bytes_{0};
   std::atomic<uint64_t> collections_{0};
