@@ -84,6 +84,20 @@ random_slice_t make_random_slice(uint64_t seed) {
   return r;
 }
 
+// A random slice whose nodes repeat their first 64-bit word (as a node's values over rotations
+// mostly do): granule elision keeps about a quarter of their bytes.
+random_slice_t make_repeating_slice(uint64_t seed) {
+  random_slice_t r = make_random_slice(seed);
+  const auto repeat_words = [](superinfo_t& v) {
+    for (int w = 1; w < 4; w++) v.win.w[w] = v.win.w[0], v.notlose.w[w] = v.notlose.w[0];
+  };
+  for (auto& c : r.contributions)
+    for (auto& v : c.values) repeat_words(v);
+  for (auto& e : r.expected)
+    for (auto& v : e) repeat_words(v);
+  return r;
+}
+
 // Sets every block of `store` to random nodes, freezes it and expects `reads` reads of each
 // block; returns the nodes set.
 std::vector<std::vector<superinfo_t>> fill_and_freeze(block_store_t& store, std::mt19937_64& rng,
@@ -246,15 +260,8 @@ TEST(block_store, complete_blocks_stay_uncompressed_where_the_arena_has_room) {
 // incomplete blocks, held compressed in this store without a pool, take room the estimate does
 // not see), and every block reads back the same.
 TEST(block_store, complete_blocks_take_the_elided_tier_before_the_codec) {
-  random_slice_t slice = make_random_slice(11);
-  auto& [sections, keys, expected, contributions, rng] = slice;
-  const auto repeat_words = [](superinfo_t& v) {
-    for (int w = 1; w < 4; w++) v.win.w[w] = v.win.w[0], v.notlose.w[w] = v.notlose.w[0];
-  };
-  for (auto& c : contributions)
-    for (auto& v : c.values) repeat_words(v);
-  for (auto& e : expected)
-    for (auto& v : e) repeat_words(v);
+  const random_slice_t slice = make_repeating_slice(11);
+  const auto& [sections, keys, expected, contributions, rng] = slice;
   uint64_t all_raw = 0;
   for (const auto& e : expected) all_raw += raw_block_bytes(e.size());
   compacting_store_t heap((size_t(16) << 20) + all_raw * 6 / 10);
@@ -288,15 +295,8 @@ TEST(block_store, complete_blocks_take_the_elided_tier_before_the_codec) {
 // Where the plan keeps complete blocks elided first, none is kept uncompressed, even in an
 // arena with room for all of them so: they go elided, and every block reads back the same.
 TEST(block_store, elided_first_keeps_no_block_uncompressed) {
-  random_slice_t slice = make_random_slice(11);
-  auto& [sections, keys, expected, contributions, rng] = slice;
-  const auto repeat_words = [](superinfo_t& v) {
-    for (int w = 1; w < 4; w++) v.win.w[w] = v.win.w[0], v.notlose.w[w] = v.notlose.w[0];
-  };
-  for (auto& c : contributions)
-    for (auto& v : c.values) repeat_words(v);
-  for (auto& e : expected)
-    for (auto& v : e) repeat_words(v);
+  const random_slice_t slice = make_repeating_slice(11);
+  const auto& [sections, keys, expected, contributions, rng] = slice;
   uint64_t all_raw = 0;
   for (const auto& e : expected) all_raw += raw_block_bytes(e.size());
   for (const bool elided_first : {false, true}) {
