@@ -418,13 +418,14 @@ run_plan_t make_run_plan(const run_request_t& r,
       p = q;
     }
   }
+  // Recorded beside top_ratio, whether the plan fits or not.
+  p.top_elided_share = top.elided_share;
   if (p.fits) {
     const uint64_t need = partial_pool_need(p, slices);
     p.raw_bytes = p.partial_bytes > need ? p.partial_bytes - need : 0;
     // Where elision leaves little of slice 35's bytes, complete blocks are kept elided rather
     // than uncompressed, and the room is what the stores need in that form: the rest of the
     // pool's share stays with the pool, which touches only the buffers it uses.
-    p.top_elided_share = top.elided_share;
     if (top.elided_share > 0 && top.elided_share <= elided_first_share) {
       p.elided_first = true;
       const double planned_top = p.ratio_scale * store_ratio(35);
