@@ -137,6 +137,16 @@ void block_store_t::hold(int flat, std::span<const uint8_t> bytes) {
   held_changed(flat, uint32_t(bytes.size()));
 }
 
+void block_store_t::hold_incomplete(int flat, std::span<const uint8_t> bytes) {
+  hold(flat, bytes);
+  recompressions_++;
+  if (bytes[0] == elided_flag) partial_elided_++;
+}
+
+uint64_t block_store_t::partial_elided_room(int flat) const {
+  return elided_first_ ? room_for(size_t(nodes(flat)), raw_reserve_ratio_) : 0;
+}
+
 uint64_t block_store_t::room_for(size_t nodes, double rest_ratio) const {
   if (raw_reserve_ratio_ <= 0) return 0;
   // Room for this block, the rest of the store at `rest_ratio` and a margin of a sixteenth of
@@ -272,6 +282,15 @@ superinfo_t* block_store_t::take_buffer(int flat, uint8_t left) {
   // A free buffer, then an input cache copy's, and only then fresh pages.
   if (superinfo_t* b = pool_->take_free()) return b;
   if (superinfo_t* b = cache_->reclaim()) return b;
+  if (elided_first_) {
+    // Where the plan keeps blocks elided first, pages touched already come next; then the
+    // block is kept elided in the arena where it has room (a third of the bytes, no fresh
+    // pages of the pool's own), else the arena's freed top is lent to the pool.
+    if (superinfo_t* b = pool_->take_resident()) return b;
+    if (partial_elided_room(flat) >= raw_block_bytes(size_t(nodes(flat)))) return nullptr;
+    if (lending_ && lending_->step())
+      if (superinfo_t* b = pool_->take_resident()) return b;
+  }
   if (superinfo_t* b = pool_->take()) return b;
   if (lending_ && lending_->step())
     if (superinfo_t* b = pool_->take()) return b;
@@ -288,7 +307,8 @@ superinfo_t* block_store_t::take_buffer(int flat, uint8_t left) {
   const uint8_t dims = missing_dims_[victim].load(std::memory_order_relaxed);
   if (b && next_time(victim, dims) > mine) {
     track_buffer(victim, dims, 0);
-    store_compressed(victim, std::span<superinfo_t>(b, size_t(nodes(victim))), partial_codec_);
+    hold(victim, fast_compress_view(std::span<superinfo_t>(b, size_t(nodes(victim))),
+                                    partial_codec_, partial_elided_room(victim)));
     partial_[victim] = nullptr;
     evictions_++;
   } else {
@@ -350,8 +370,8 @@ void block_store_t::accumulate(int flat, int dimension, std::span<superinfo_t> v
       fast_uncompress_filtered(stored, old);
     });
     merge_into(values, old);
-    hold(flat, fast_compress_filtered_view(values, partial_codec_));
-    recompressions_++;
+    hold_incomplete(flat,
+                    fast_compress_filtered_view(values, partial_codec_, partial_elided_room(flat)));
     missing_dims_[flat].store(left, std::memory_order_relaxed);
     missing_--;
     return;
@@ -371,8 +391,7 @@ void block_store_t::accumulate(int flat, int dimension, std::span<superinfo_t> v
       partial = nullptr;
     }
   } else if (!partial) {
-    store_compressed(flat, merged, partial_codec_);
-    recompressions_++;
+    hold_incomplete(flat, fast_compress_view(merged, partial_codec_, partial_elided_room(flat)));
   }
   missing_--;
 }

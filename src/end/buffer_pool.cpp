@@ -85,7 +85,7 @@ void buffer_pool_t::set_budget(uint64_t budget) {
 
 void buffer_pool_t::add_chunk(std::span<uint8_t> memory) {
   std::lock_guard<std::mutex> lock(mutex_);
-  chunks_.push_back({memory.data(), memory.size(), false, 0});
+  chunks_.push_back({memory.data(), memory.size(), false, 0, 0});
   mapped_ += memory.size();
   budget_ += memory.size();
 }
@@ -98,22 +98,35 @@ size_t buffer_pool_t::buffer_nodes() const {
 superinfo_t* buffer_pool_t::take() {
   if (superinfo_t* b = take_free()) return b;
   std::lock_guard<std::mutex> lock(mutex_);
+  return carve(false);
+}
+
+superinfo_t* buffer_pool_t::take_resident() {
+  if (superinfo_t* b = take_free()) return b;
+  std::lock_guard<std::mutex> lock(mutex_);
+  return carve(true);
+}
+
+superinfo_t* buffer_pool_t::carve(bool resident) {
   if (carved_ + size_ > budget_) return nullptr;
   // Lent chunks first (their pages are resident already), then the pool's own in order.
   const auto first_with_room = [&](bool owned) -> chunk_t* {
     for (chunk_t& k : chunks_)
-      if (k.owned == owned && k.size - k.used >= size_) return &k;
+      if (k.owned == owned && k.size - k.used >= size_ &&
+          (!resident || !owned || k.used + size_ <= k.touched))
+        return &k;
     return nullptr;
   };
   chunk_t* c = first_with_room(false);
   if (!c) c = first_with_room(true);
+  if (!c && resident) return nullptr;
   if (!c) {
     const uint64_t chunk =
         std::min<uint64_t>(uint64_t(64) << 20, budget_ - mapped_) / size_ * size_;
     if (!chunk) return nullptr;
     void* p = map_chunk(chunk, pages_);
     if (!p) return nullptr;
-    chunks_.push_back({p, chunk, true, 0});
+    chunks_.push_back({p, chunk, true, 0, 0});
     mapped_ += chunk;
     c = &chunks_.back();
   }
@@ -123,6 +136,7 @@ superinfo_t* buffer_pool_t::take() {
   auto* b =
       reinterpret_cast<superinfo_t*>(c->owned ? base + c->used : base + c->size - c->used - size_);
   c->used += size_;
+  c->touched = std::max(c->touched, c->used);
   carved_ += size_;
   high_ = std::max(high_, carved_);
   out_++;

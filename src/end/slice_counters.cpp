@@ -70,6 +70,7 @@ slice_counters_t measure_slice_counters(const block_store_t& store, const compac
   c.arena_lent_in_slice = store.arena_lent_bytes();
   c.partial_recompressions = store.partial_recompressions();
   c.partial_evictions = store.partial_evictions();
+  c.partial_elided = store.partial_elided();
   c.raw_block_bytes = store.raw_bytes();
   c.elided_block_bytes = store.elided_bytes();
   return c;

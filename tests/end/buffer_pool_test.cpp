@@ -137,6 +137,47 @@ TEST(buffer_pool, lent_chunks_are_carved_first) {
   for (auto* b : taken) pool.give(b);
 }
 
+// take_resident hands out only buffers whose pages were touched: free ones, lent ones, and those
+// of the pool's own chunks that earlier buffers covered (carved again at a new size); never
+// fresh pages, which take() alone carves.
+TEST(buffer_pool, resident_buffers_come_from_pages_touched_before) {
+  const size_t nodes = 1024, bytes = nodes * sizeof(superinfo_t);
+  buffer_pool_t pool(16 * bytes, 2 * nodes);
+  pool.set_buffer_nodes(2 * nodes);
+  EXPECT_EQ(pool.take_resident(), nullptr);  // nothing touched yet
+  std::vector<superinfo_t*> first;
+  for (int i = 0; i < 3; i++) first.push_back(pool.take());  // 6 * bytes of the own chunk
+  pool.give(first[1]);
+  EXPECT_EQ(pool.take_resident(), first[1]);  // a free buffer
+  EXPECT_EQ(pool.take_resident(), nullptr);
+  for (auto* b : first) pool.give(b);
+  // Half the size: the six buffers carved again from the chunk's start, then none.
+  pool.set_buffer_nodes(nodes);
+  std::set<superinfo_t*> resident;
+  while (superinfo_t* b = pool.take_resident()) {
+    EXPECT_GE(b, first[0]);
+    EXPECT_LT(b, first[0] + 6 * nodes);
+    EXPECT_TRUE(resident.insert(b).second);
+  }
+  EXPECT_EQ(resident.size(), 6u);
+  // A lent chunk counts as touched.
+  std::vector<superinfo_t> lent(2 * nodes);
+  pool.add_chunk({reinterpret_cast<uint8_t*>(lent.data()), 2 * bytes});
+  for (int i = 0; i < 2; i++) {
+    superinfo_t* b = pool.take_resident();
+    ASSERT_NE(b, nullptr);
+    EXPECT_GE(b, lent.data());
+    EXPECT_LT(b, lent.data() + lent.size());
+    resident.insert(b);
+  }
+  EXPECT_EQ(pool.take_resident(), nullptr);
+  superinfo_t* fresh = pool.take();  // beyond the touched pages
+  ASSERT_NE(fresh, nullptr);
+  EXPECT_GE(fresh, first[0] + 6 * nodes);
+  pool.give(fresh);
+  for (auto* b : resident) pool.give(b);
+}
+
 // A pool of huge pages hands out the same buffers within the same budget, its chunks starting
 // on a 2 MiB boundary (so that transparent huge pages can back them), for any buffer size.
 TEST(buffer_pool, huge_pages_start_chunks_on_a_huge_page) {

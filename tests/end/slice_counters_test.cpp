@@ -60,6 +60,7 @@ slice_report_t full_report() {
   c.arena_lent_in_slice = 6666666;
   c.partial_recompressions = 12;
   c.partial_evictions = 13;
+  c.partial_elided = 11;
   c.raw_block_bytes = 14680064;
   c.elided_block_bytes = 3145728;
   c.line_bytes = 7777777;
@@ -188,8 +189,9 @@ TEST(slice_counters, log_and_record_text) {
       "0.375; arena live 1.06 MiB, touched 2.12 MiB of 3.18 MiB; partial blocks 4.24 MiB "
       "of 5.30 MiB (12 compressed while incomplete, 13 evicted); resident 300.00 MiB of "
       "--memory 200.00 MiB; 6.36 MiB of the pool lent by the arena during the slice; the "
-      "lent arena's limit raised back 5 times; complete blocks 14.00 MiB uncompressed; complete "
-      "blocks 3.00 MiB elided, no codec; lines 7.42 MiB of 8.48 MiB");
+      "lent arena's limit raised back 5 times; 11 incomplete blocks elided, no codec; complete "
+      "blocks 14.00 MiB uncompressed; complete blocks 3.00 MiB elided, no codec; lines 7.42 MiB "
+      "of 8.48 MiB");
   EXPECT_EQ(lines[4], "  warning: slice 34: resident 300.00 MiB exceeds --memory 200.00 MiB");
   EXPECT_EQ(
       record_line(full_report(), "slice-counters-text"),
@@ -204,6 +206,7 @@ TEST(slice_counters, log_and_record_text) {
       R"("arena_live":1111111,"arena_touched":2222222,"arena_bytes":3333333,)"
       R"("arena_limit_raises":5,"partial_bytes":4444444,"partial_plan_bytes":5555555,)"
       R"("arena_lent_in_slice":6666666,"partial_recompressions":12,"partial_evictions":13,)"
+      R"("partial_elided":11,)"
       R"("raw_block_bytes":14680064,"elided_block_bytes":3145728,)"
       R"("line_bytes":7777777,"line_plan_bytes":8888888},"load_balance":{"lines":[0,1],)"
       R"("line_blocks":[1,3],"line_nodes":[2,5],"blocks":[3,7],"nodes":[4,9]},"files":[)"

@@ -179,6 +179,8 @@ class block_store_t {
   // block needed sooner.
   uint64_t partial_recompressions() const { return recompressions_.load(); }
   uint64_t partial_evictions() const { return evictions_.load(); }
+  // Of those recompressions, the ones kept as granule elision's form alone (elided_first).
+  uint64_t partial_elided() const { return partial_elided_.load(); }
 
  private:
   void complete_block(int flat, std::span<const superinfo_t> values);
@@ -197,7 +199,12 @@ class block_store_t {
   size_t store_compressed(int flat, std::span<superinfo_t> values, block_codec_t codec,
                           size_t elided_room = 0);
   void hold(int flat, std::span<const uint8_t> bytes);  // a block's bytes into the heap
-  void drop(int flat);                                  // frees a block's compressed bytes
+  // An incomplete block's compressed or elided bytes into the heap, counted.
+  void hold_incomplete(int flat, std::span<const uint8_t> bytes);
+  // The most bytes an incomplete block may take as its elided form alone: the arena's room
+  // for complete blocks (room_for) where the plan keeps blocks elided first, else 0.
+  uint64_t partial_elided_room(int flat) const;
+  void drop(int flat);  // frees a block's compressed bytes
   void held_changed(int flat, uint32_t size);
   // Sizes the pool's buffers to the largest held block.
   void attach_pool();
@@ -227,7 +234,7 @@ class block_store_t {
   std::vector<int> section_rank_;                   // place in section_completion_order
   std::mutex evict_mutex_;
   std::set<std::pair<uint64_t, int>> by_next_time_;  // buffer holders (guarded by evict_mutex_)
-  std::atomic<uint64_t> recompressions_{0}, evictions_{0};
+  std::atomic<uint64_t> recompressions_{0}, evictions_{0}, partial_elided_{0};
   std::unique_ptr<buffer_pool_t> own_pool_;
   buffer_pool_t* pool_ = nullptr;
   std::unique_ptr<input_cache_t> cache_;  // decoded input blocks of the slice above, in pool_

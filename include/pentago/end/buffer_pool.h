@@ -41,6 +41,10 @@ class buffer_pool_t {
   superinfo_t* take();  // nullptr when the budget is used up
   // A buffer given back earlier, never a newly carved one (no fresh pages); nullptr if none.
   superinfo_t* take_free();
+  // A buffer whose pages were touched already: a free one, or one carved from a lent chunk or
+  // from the part of the pool's own chunks that earlier buffers covered (a slice before, at
+  // another size); nullptr if none.
+  superinfo_t* take_resident();
   void give(superinfo_t* buffer);
   uint64_t budget() const;
   // A new budget, only while no buffer is out (between slices): lent chunks are forgotten
@@ -65,6 +69,9 @@ class buffer_pool_t {
  private:
   // Forgets the free buffers and carves again from the first chunk (mutex held, none out).
   void carve_from_start();
+  // take and take_resident past the free list (mutex held): a new buffer, or with `resident`
+  // only one whose pages were touched already.
+  superinfo_t* carve(bool resident);
 
   uint64_t budget_;
   const size_t max_nodes_;
@@ -75,8 +82,9 @@ class buffer_pool_t {
   struct chunk_t {
     void* memory;
     size_t size;
-    bool owned;   // mapped by the pool (else lent by add_chunk)
-    size_t used;  // bytes carved at the current buffer size
+    bool owned;      // mapped by the pool (else lent by add_chunk)
+    size_t used;     // bytes carved at the current buffer size
+    size_t touched;  // bytes from the start (own chunks) that buffers ever covered
   };
   std::vector<chunk_t> chunks_;
   uint64_t mapped_ = 0;  // bytes of all chunks (never above budget_)

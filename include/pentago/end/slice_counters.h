@@ -36,8 +36,9 @@ struct slice_counters_t {
   // Of the budget, what the arena lent during the slice (block_store_t::lend_freed_arena).
   uint64_t arena_lent_in_slice = 0;
   // Contributions compressed into incomplete blocks, and partial blocks compressed to free
-  // their buffer (block_store_t::partial_recompressions, _evictions).
-  uint64_t partial_recompressions = 0, partial_evictions = 0;
+  // their buffer (block_store_t::partial_recompressions, _evictions); of the former, those
+  // kept as granule elision's form alone (block_store_t::partial_elided).
+  uint64_t partial_recompressions = 0, partial_evictions = 0, partial_elided = 0;
   // Complete blocks kept uncompressed in the arena, and as granule elision's form alone, bytes
   // (block_store_t::raw_bytes, elided_bytes).
   uint64_t raw_block_bytes = 0, elided_block_bytes = 0;
@@ -124,6 +125,9 @@ inline constexpr std::array slice_counter_fields = {
     counter_field_t{"partial_evictions", counter_unit_t::count, counter_combine_t::sum,
                     counter_place_t::memory, counter_scope_t::every_run,
                     &slice_counters_t::partial_evictions},
+    counter_field_t{"partial_elided", counter_unit_t::count, counter_combine_t::sum,
+                    counter_place_t::memory, counter_scope_t::every_run,
+                    &slice_counters_t::partial_elided, "{} incomplete blocks elided, no codec"},
     counter_field_t{"raw_block_bytes", counter_unit_t::bytes, counter_combine_t::sum,
                     counter_place_t::memory, counter_scope_t::every_run,
                     &slice_counters_t::raw_block_bytes, "complete blocks {} uncompressed"},
