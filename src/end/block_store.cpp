@@ -143,6 +143,12 @@ void block_store_t::hold_incomplete(int flat, std::span<const uint8_t> bytes) {
   if (bytes[0] == elided_flag) partial_elided_++;
 }
 
+double block_store_t::measured_elided_share() const {
+  const uint64_t seen = elided_seen_nodes_.load(std::memory_order_relaxed);
+  return seen ? double(elided_seen_bytes_.load(std::memory_order_relaxed)) / (64 * double(seen))
+              : 1;
+}
+
 uint64_t block_store_t::partial_elided_room(int flat) const {
   return elided_first_ ? room_for(size_t(nodes(flat)), raw_reserve_ratio_) : 0;
 }
@@ -176,8 +182,7 @@ void block_store_t::store_complete(int flat, std::span<superinfo_t> values) {
   // Where elision gains nothing (nodes without repeats), the tier is empty: the plan's reserve.
   // Never where the plan keeps complete blocks elided first.
   const uint64_t seen = elided_seen_nodes_.load(std::memory_order_relaxed);
-  const double elided_share =
-      seen ? double(elided_seen_bytes_.load(std::memory_order_relaxed)) / (64 * double(seen)) : 1;
+  const double elided_share = measured_elided_share();
   const double rest_ratio = elided_share < 1 ? std::max(raw_reserve_ratio_, elided_share)
                             : seen           ? raw_reserve_ratio_
                                              : 1;
@@ -284,10 +289,12 @@ superinfo_t* block_store_t::take_buffer(int flat, uint8_t left) {
   if (superinfo_t* b = cache_->reclaim()) return b;
   if (elided_first_) {
     // Where the plan keeps blocks elided first, pages touched already come next; then the
-    // block is kept elided in the arena where it has room (a third of the bytes, no fresh
-    // pages of the pool's own), else the arena's freed top is lent to the pool.
+    // block is kept elided in the arena where its room holds the elided form at the share
+    // measured so far (a third of the bytes, no fresh pages of the pool's own), else the
+    // arena's freed top is lent to the pool.
     if (superinfo_t* b = pool_->take_resident()) return b;
-    if (partial_elided_room(flat) >= raw_block_bytes(size_t(nodes(flat)))) return nullptr;
+    const double raw = double(raw_block_bytes(size_t(nodes(flat))));
+    if (double(partial_elided_room(flat)) >= measured_elided_share() * raw) return nullptr;
     if (lending_ && lending_->step())
       if (superinfo_t* b = pool_->take_resident()) return b;
   }

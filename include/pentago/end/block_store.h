@@ -204,6 +204,9 @@ class block_store_t {
   // The most bytes an incomplete block may take as its elided form alone: the arena's room
   // for complete blocks (room_for) where the plan keeps blocks elided first, else 0.
   uint64_t partial_elided_room(int flat) const;
+  // The elided form's share of the raw bytes, over the complete blocks measured so far (1
+  // before any).
+  double measured_elided_share() const;
   void drop(int flat);  // frees a block's compressed bytes
   void held_changed(int flat, uint32_t size);
   // Sizes the pool's buffers to the largest held block.
