@@ -1,47 +1,21 @@
 // Node buffers carved from mmap chunks and reused (see buffer_pool.h).
 #include "pentago/end/buffer_pool.h"
 
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 
 #include "pentago/util/error.h"
+#include "pentago/util/huge_pages.h"
 
 namespace pentago {
-namespace {
 
-// A chunk's anonymous memory; with huge pages, starting on a 2 MiB boundary with transparent
-// huge pages asked for (where the kernel offers them). Null on failure.
-void* map_chunk(size_t bytes, buffer_pool_t::pages_t pages) {
-  if (pages == buffer_pool_t::pages_t::base) {
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? nullptr : p;
-  }
-  constexpr size_t huge = size_t(2) << 20;
-  const size_t page = size_t(sysconf(_SC_PAGESIZE));
-  const size_t length = (bytes + page - 1) / page * page;
-  void* p =
-      mmap(nullptr, length + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return nullptr;
-  const uintptr_t at = uintptr_t(p), start = (at + huge - 1) / huge * huge;
-  if (start > at) munmap(p, start - at);
-  munmap(reinterpret_cast<void*>(start + length), at + huge - start);
-  (void)madvise(reinterpret_cast<void*>(start), length, MADV_HUGEPAGE);  // advice only
-  return reinterpret_cast<void*>(start);
-}
-
-}  // namespace
-
-buffer_pool_t::buffer_pool_t(uint64_t budget, size_t max_nodes, pages_t pages)
-    : budget_(budget),
-      max_nodes_(max_nodes),
-      pages_(pages),
-      size_(max_nodes * sizeof(superinfo_t)) {}
+buffer_pool_t::buffer_pool_t(uint64_t budget, size_t max_nodes)
+    : budget_(budget), max_nodes_(max_nodes), size_(max_nodes * sizeof(superinfo_t)) {}
 
 buffer_pool_t::~buffer_pool_t() {
   for (const auto& c : chunks_)
-    if (c.owned) munmap(c.memory, c.size);
+    if (c.owned) unmap_huge_pages(c.memory, c.size);
 }
 
 void buffer_pool_t::set_buffer_nodes(size_t nodes) {
@@ -75,7 +49,7 @@ void buffer_pool_t::set_budget(uint64_t budget) {
     return true;
   });
   while (!chunks_.empty() && mapped_ > budget_) {
-    munmap(chunks_.back().memory, chunks_.back().size);
+    unmap_huge_pages(chunks_.back().memory, chunks_.back().size);
     mapped_ -= chunks_.back().size;
     chunks_.pop_back();
   }
@@ -124,7 +98,7 @@ superinfo_t* buffer_pool_t::carve(bool resident) {
     const uint64_t chunk =
         std::min<uint64_t>(uint64_t(64) << 20, budget_ - mapped_) / size_ * size_;
     if (!chunk) return nullptr;
-    void* p = map_chunk(chunk, pages_);
+    void* p = map_huge_pages(chunk);
     if (!p) return nullptr;
     chunks_.push_back({p, chunk, true, 0, 0});
     mapped_ += chunk;

@@ -14,6 +14,7 @@
 #include "pentago/util/atomic_max.h"
 #include "pentago/util/element_lock.h"
 #include "pentago/util/error.h"
+#include "pentago/util/huge_pages.h"
 
 namespace pentago {
 
@@ -74,8 +75,8 @@ compacting_store_t::compacting_store_t(size_t heap_size, double min_free_fractio
   if (!(min_free_fraction >= 0 && min_free_fraction < 1))
     throw pentago_error_t("compacting store: min_free_fraction must be in [0, 1), got " +
                           std::to_string(min_free_fraction));
-  void* p = mmap(nullptr, heap_size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED)
+  void* p = map_huge_pages(heap_size_);
+  if (!p)
     throw pentago_error_t("compacting store: cannot map " + std::to_string(heap_size_) +
                           " bytes: " + std::strerror(errno));
   heap_ = static_cast<uint8_t*>(p);
@@ -86,14 +87,14 @@ compacting_store_t::compacting_store_t(size_t heap_size, double min_free_fractio
   const int rc = pthread_rwlock_init(&heap_lock_, &attr);
   pthread_rwlockattr_destroy(&attr);
   if (rc) {
-    munmap(heap_, heap_size_);
+    unmap_huge_pages(heap_, heap_size_);
     check_pthread(rc, "rwlock init");
   }
 }
 
 compacting_store_t::~compacting_store_t() {
   pthread_rwlock_destroy(&heap_lock_);
-  munmap(heap_, heap_size_);
+  unmap_huge_pages(heap_, heap_size_);
 }
 
 void compacting_store_t::lock_shared() const {

@@ -23,12 +23,9 @@ class buffer_pool_t {
  public:
   static constexpr size_t block_nodes = 4096;  // a full 8^4 block, the default max_nodes
   static constexpr size_t block_bytes = block_nodes * sizeof(superinfo_t);
-  // Where pages are `huge`, chunks ask for transparent huge pages (buffers that MPI sends
-  // between ranks on a node: its single-copy transfers pin every page they read, and a huge
-  // page is one pin instead of 512).
-  enum class pages_t { base, huge };
-  explicit buffer_pool_t(uint64_t budget, size_t max_nodes = block_nodes,
-                         pages_t pages = pages_t::base);
+  // Chunks ask for transparent huge pages (util/huge_pages.h); for the buffers that MPI sends
+  // between ranks on a node a huge page is also one pin of its single-copy transfers, not 512.
+  explicit buffer_pool_t(uint64_t budget, size_t max_nodes = block_nodes);
   ~buffer_pool_t();
   buffer_pool_t(const buffer_pool_t&) = delete;
   buffer_pool_t& operator=(const buffer_pool_t&) = delete;
@@ -75,7 +72,6 @@ class buffer_pool_t {
 
   uint64_t budget_;
   const size_t max_nodes_;
-  const pages_t pages_;
   mutable std::mutex mutex_;
   size_t size_;  // bytes per buffer
   std::vector<superinfo_t*> free_;

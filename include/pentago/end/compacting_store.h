@@ -3,7 +3,8 @@
 // blocks cannot exhaust memory.
 //
 // Design (and where it departs from the 2013 code):
-// * One anonymous mmap of heap_size bytes (rounded up to 64), allocated once and never grown.
+// * One anonymous mmap of heap_size bytes (rounded up to 64), allocated once and never grown,
+//   on transparent huge pages where the kernel offers them (util/huge_pages.h).
 //   Arrays start at 64-byte aligned offsets and occupy align64(size) bytes.
 // * At most two groups of arrays exist at once (the frozen previous slice and the current one).
 //   Each array costs bytes_per_array = 16 bytes of table: offset, size and a 4-byte lock word.
