@@ -10,12 +10,15 @@
 
 namespace pentago {
 
-buffer_pool_t::buffer_pool_t(uint64_t budget, size_t max_nodes)
-    : budget_(budget), max_nodes_(max_nodes), size_(max_nodes * sizeof(superinfo_t)) {}
+buffer_pool_t::buffer_pool_t(uint64_t budget, size_t max_nodes, page_size_t pages)
+    : budget_(budget),
+      max_nodes_(max_nodes),
+      pages_(pages),
+      size_(max_nodes * sizeof(superinfo_t)) {}
 
 buffer_pool_t::~buffer_pool_t() {
   for (const auto& c : chunks_)
-    if (c.owned) unmap_huge_pages(c.memory, c.size);
+    if (c.owned) unmap_pages(c.memory, c.size);
 }
 
 void buffer_pool_t::set_buffer_nodes(size_t nodes) {
@@ -49,7 +52,7 @@ void buffer_pool_t::set_budget(uint64_t budget) {
     return true;
   });
   while (!chunks_.empty() && mapped_ > budget_) {
-    unmap_huge_pages(chunks_.back().memory, chunks_.back().size);
+    unmap_pages(chunks_.back().memory, chunks_.back().size);
     mapped_ -= chunks_.back().size;
     chunks_.pop_back();
   }
@@ -98,7 +101,7 @@ superinfo_t* buffer_pool_t::carve(bool resident) {
     const uint64_t chunk =
         std::min<uint64_t>(uint64_t(64) << 20, budget_ - mapped_) / size_ * size_;
     if (!chunk) return nullptr;
-    void* p = map_huge_pages(chunk);
+    void* p = map_pages(chunk, pages_);
     if (!p) return nullptr;
     chunks_.push_back({p, chunk, true, 0, 0});
     mapped_ += chunk;

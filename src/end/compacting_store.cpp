@@ -64,7 +64,8 @@ using exclusive_guard_t = heap_guard_t<true>;
 
 }  // namespace
 
-compacting_store_t::compacting_store_t(size_t heap_size, double min_free_fraction)
+compacting_store_t::compacting_store_t(size_t heap_size, double min_free_fraction,
+                                       page_size_t pages)
     : heap_size_(align(heap_size)),
       min_free_fraction_(min_free_fraction),
       groups_(new group_table_t[max_groups]),
@@ -75,7 +76,7 @@ compacting_store_t::compacting_store_t(size_t heap_size, double min_free_fractio
   if (!(min_free_fraction >= 0 && min_free_fraction < 1))
     throw pentago_error_t("compacting store: min_free_fraction must be in [0, 1), got " +
                           std::to_string(min_free_fraction));
-  void* p = map_huge_pages(heap_size_);
+  void* p = map_pages(heap_size_, pages);
   if (!p)
     throw pentago_error_t("compacting store: cannot map " + std::to_string(heap_size_) +
                           " bytes: " + std::strerror(errno));
@@ -87,14 +88,14 @@ compacting_store_t::compacting_store_t(size_t heap_size, double min_free_fractio
   const int rc = pthread_rwlock_init(&heap_lock_, &attr);
   pthread_rwlockattr_destroy(&attr);
   if (rc) {
-    unmap_huge_pages(heap_, heap_size_);
+    unmap_pages(heap_, heap_size_);
     check_pthread(rc, "rwlock init");
   }
 }
 
 compacting_store_t::~compacting_store_t() {
   pthread_rwlock_destroy(&heap_lock_);
-  unmap_huge_pages(heap_, heap_size_);
+  unmap_pages(heap_, heap_size_);
 }
 
 void compacting_store_t::lock_shared() const {

@@ -72,7 +72,17 @@ bool take_engine_option(argument_cursor_t& args, engine_options_t& o, bool& have
     o.codec = o.codec_auto ? block_codec_t::snappy : parse_block_codec(name);
   } else if (arg == "--recompute-34")
     o.recompute_34 = true;
-  else if (arg == "--samples")
+  else if (arg == "--huge-pages" && p != predict) {
+    const std::string m = args.value();
+    if (m == "on")
+      o.pages = page_size_t::huge;
+    else if (m == "off")
+      o.pages = page_size_t::base;
+    else if (m == "auto")
+      o.pages.reset();
+    else
+      throw usage_error_t("--huge-pages: expected auto, on or off, got '" + m + "'");
+  } else if (arg == "--samples")
     o.samples = int(args.int_value(0, 1 << 20));
   else if (arg == "--stop-after")
     o.stop_after = int(args.int_value(0, 35));
@@ -217,6 +227,9 @@ std::string engine_usage(engine_program_t p) {
   add({endgame, local, predict},
       "  --recompute-34       do not store slice 34: slice 33 computes each block it reads\n"
       "                       again from slice 35 (where 33 is computed and 34 not saved)\n");
+  add({endgame, local},
+      "  --huge-pages MODE    the arena and partial blocks on transparent huge pages: on, off\n"
+      "                       or auto (the default: where their first touch costs less)\n");
   add({endgame, predict},
       "  --randomize KEY      partition key (default 17; 0 = simple deterministic partition)\n");
   add({endgame, local, predict},

@@ -196,6 +196,7 @@ void run_local(const local_options_t& o) {
   header.bottom = plan.bottom;
   header.memory = memory;
   header.simd = simd_name(current_simd_level());
+  choose_pages(o, header);
   for (const auto& line : format_run_header(o, header, plan, "")) log.line(line);
   record.header(o, header, plan);
   if (o.meaningless) std::ofstream(o.dir + "/meaningless-" + std::to_string(o.meaningless));
@@ -205,6 +206,7 @@ void run_local(const local_options_t& o) {
   setup.options = &o;
   setup.plan = &plan;
   setup.slices = &slices;
+  setup.pages = header.pages;
   setup.log = &log;
   setup.record = &record;
   const slice_loop_result_t result = run_slice_loop(setup, computer);

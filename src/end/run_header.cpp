@@ -1,6 +1,8 @@
 // The log lines that start a run, the same for both drivers.
 #include "pentago/end/run_header.h"
 
+#include <cstdio>
+
 #include "pentago/end/meaningless.h"
 #include "pentago/util/format.h"
 
@@ -24,8 +26,16 @@ std::vector<std::string> format_run_header(const engine_options_t& o, const run_
     line += ", key " + std::to_string(o.randomize) + ", gather limit " +
             std::to_string(o.gather_limit) + ", line limit " + std::to_string(o.line_limit);
   lines.push_back(line);
+  std::string pages = std::string(", pages ") + page_size_name(h.pages);
+  if (h.page_probe) {
+    char probe[120];
+    std::snprintf(probe, sizeof probe,
+                  " (auto: first touch %.2f s/GiB on huge pages, %.2f on base)",
+                  h.page_probe->huge_seconds_per_gib, h.page_probe->base_seconds_per_gib);
+    pages += probe;
+  }
   line = "  " + (mpi.empty() ? "" : mpi + ", ") + "simd " + h.simd + ", codec " +
-         block_codec_name(plan.codec) + (plan.codec_auto ? " (auto)" : "") + ", samples " +
+         block_codec_name(plan.codec) + (plan.codec_auto ? " (auto)" : "") + pages + ", samples " +
          std::to_string(o.samples) +
          (o.meaningless ? ", meaningless " + std::to_string(o.meaningless) : "") +
          (o.restart.size() ? ", restart " + o.restart : "");
@@ -34,6 +44,16 @@ std::vector<std::string> format_run_header(const engine_options_t& o, const run_
   if (o.meaningless && h.restart_slice < 0)
     lines.push_back(meaningless_plan_note(o.meaningless, plan.slices.front().nodes));
   return lines;
+}
+
+void choose_pages(const engine_options_t& o, run_header_t& h) {
+  if (o.pages) {
+    h.pages = *o.pages;
+    h.page_probe.reset();
+    return;
+  }
+  h.page_probe = probe_page_sizes();
+  h.pages = h.page_probe->cheaper;
 }
 
 }  // namespace pentago

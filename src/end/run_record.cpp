@@ -69,6 +69,9 @@ json_t options_json(const engine_options_t& o) {
               {"memory", o.memory ? json_t(o.memory) : json_t(nullptr)},
               {"samples", o.samples},
               {"codec", o.codec_auto ? "auto" : block_codec_name(o.codec)},
+              {"huge_pages", !o.pages                        ? "auto"
+                             : *o.pages == page_size_t::huge ? "on"
+                                                             : "off"},
               {"stop_after", o.stop_after >= 0 ? json_t(o.stop_after) : json_t(nullptr)},
               {"meaningless", o.meaningless},
               {"command_line", o.arguments}};
@@ -179,6 +182,11 @@ void run_record_t::header(const engine_options_t& o, const run_header_t& h,
   j["codec"] = block_codec_name(plan.codec);
   j["codec_auto"] = plan.codec_auto;
   j["partial_codec"] = block_codec_name(plan.partial_codec);
+  j["pages"] = page_size_name(h.pages);
+  j["page_probe"] = h.page_probe
+                        ? json_t{{"base_seconds_per_gib", h.page_probe->base_seconds_per_gib},
+                                 {"huge_seconds_per_gib", h.page_probe->huge_seconds_per_gib}}
+                        : json_t(nullptr);
   j["started"] = utc_now();
   j["options"] = options_json(o);
   j["plan"] = plan_json(plan, o.save);

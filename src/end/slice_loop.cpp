@@ -85,8 +85,9 @@ slice_loop_result_t run_slice_loop(const slice_loop_setup_t& setup, slice_comput
   const bool leader = computer.leader();
   const auto start = clock_type_t::now();
   const int top = top_slice(o.meaningless);
-  compacting_store_t heap(plan.arena_bytes);
-  buffer_pool_t partials(plan.partial_bytes);
+  compacting_store_t heap(plan.arena_bytes, compacting_store_t::default_min_free_fraction,
+                          setup.pages);
+  buffer_pool_t partials(plan.partial_bytes, buffer_pool_t::block_nodes, setup.pages);
   arena_lending_t lending(heap, partials);
   slice_loop_result_t result;
   std::vector<int>& done = result.slices;

@@ -101,6 +101,7 @@ void run(const engine_options_t& o, const endgame_plan_t& p) {
   header.memory = p.memory;
   header.restart_slice = p.restart_slice;
   header.simd = simd_name(current_simd_level());
+  choose_pages(o, header);
   const std::string mpi = "MPI " + std::to_string(major) + "." + std::to_string(minor) +
                           ", thread mode " +
                           (o.mode == thread_mode_t::funneled ? "funneled" : "multiple");
@@ -118,6 +119,7 @@ void run(const engine_options_t& o, const endgame_plan_t& p) {
     setup.options = &o;
     setup.plan = &p.plan;
     setup.slices = &p.slices;
+    setup.pages = header.pages;
     setup.restart_slice = p.restart_slice;
     setup.log = &log;
     setup.record = rank == 0 ? &record : nullptr;

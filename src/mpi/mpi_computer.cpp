@@ -45,7 +45,7 @@ mpi_computer_t::mpi_computer_t(const engine_options_t& o,
       // The plan's line memory, and one more buffer: the flow always keeps one output
       // receive posted (flow.cpp, incoming_budget).
       line_buffers_(plan.line_bytes + sizeof(superinfo_t) * max_line_buffer_nodes,
-                    max_line_buffer_nodes),
+                    max_line_buffer_nodes, page_size_t::huge),
       pool_(o.threads - 1),
       limits_{o.gather_limit, o.line_limit, plan.line_bytes, o.mode},
       trace_(trace) {

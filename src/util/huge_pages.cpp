@@ -1,10 +1,13 @@
-// Huge-page-aligned anonymous memory (see huge_pages.h).
+// Memory on base or huge pages, and the probe of their first-touch cost (see huge_pages.h).
 #include "pentago/util/huge_pages.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <cstring>
 
 namespace pentago {
 namespace {
@@ -14,10 +17,7 @@ size_t whole_pages(size_t bytes) {
   return (bytes + page - 1) / page * page;
 }
 
-}  // namespace
-
-void* map_huge_pages(size_t bytes) {
-  const size_t length = whole_pages(bytes);
+void* map_huge(size_t length) {
   // Map a huge page more than asked, then trim both ends so that the rest starts on a boundary.
   void* p = mmap(nullptr, length + huge_page_bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -30,8 +30,51 @@ void* map_huge_pages(size_t bytes) {
   return reinterpret_cast<void*>(start);
 }
 
-void unmap_huge_pages(void* memory, size_t bytes) {
+// Seconds to write one byte into every base page of fresh memory of the given size.
+double first_touch_seconds(size_t bytes, page_size_t pages) {
+  auto* p = static_cast<uint8_t*>(map_pages(bytes, pages));
+  if (!p) return 0;
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < bytes; i += page) p[i] = 1;
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  unmap_pages(p, bytes);
+  return seconds;
+}
+
+}  // namespace
+
+const char* page_size_name(page_size_t pages) {
+  return pages == page_size_t::huge ? "huge" : "base";
+}
+
+void* map_pages(size_t bytes, page_size_t pages) {
+  const size_t length = whole_pages(bytes);
+  if (pages == page_size_t::huge) return map_huge(length);
+  void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  (void)madvise(p, length, MADV_NOHUGEPAGE);  // advice only
+  return p;
+}
+
+void unmap_pages(void* memory, size_t bytes) {
   if (memory) munmap(memory, whole_pages(bytes));
+}
+
+page_probe_t probe_page_sizes(size_t bytes, int rounds) {
+  const size_t whole = std::max(huge_page_bytes, bytes / huge_page_bytes * huge_page_bytes);
+  double base = 1e30, huge = 1e30;
+  for (int r = 0; r < std::max(rounds, 1); r++) {
+    base = std::min(base, first_touch_seconds(whole, page_size_t::base));
+    huge = std::min(huge, first_touch_seconds(whole, page_size_t::huge));
+  }
+  const double gib = double(whole) / double(size_t(1) << 30);
+  page_probe_t probe;
+  probe.base_seconds_per_gib = base / gib;
+  probe.huge_seconds_per_gib = huge / gib;
+  probe.cheaper = huge <= 0.9 * base ? page_size_t::huge : page_size_t::base;
+  return probe;
 }
 
 }  // namespace pentago

@@ -178,12 +178,12 @@ TEST(buffer_pool, resident_buffers_come_from_pages_touched_before) {
   for (auto* b : resident) pool.give(b);
 }
 
-// A pool's chunks start on a 2 MiB boundary (so that transparent huge pages can back them) and
-// hand out whole buffers within the budget, for any buffer size.
-TEST(buffer_pool, chunks_start_on_a_huge_page) {
+// A pool of huge pages hands out the same buffers within the same budget, its chunks starting
+// on a 2 MiB boundary (so that transparent huge pages can back them), for any buffer size.
+TEST(buffer_pool, huge_pages_start_chunks_on_a_huge_page) {
   for (size_t nodes : {buffer_pool_t::block_nodes, size_t(4097), size_t(333)}) {
     SCOPED_TRACE(nodes);
-    buffer_pool_t pool(70 * nodes * sizeof(superinfo_t), nodes);
+    buffer_pool_t pool(70 * nodes * sizeof(superinfo_t), nodes, page_size_t::huge);
     std::vector<superinfo_t*> taken;
     while (superinfo_t* b = pool.take()) taken.push_back(b);
     ASSERT_EQ(taken.size(), 70u);

@@ -111,6 +111,38 @@ TEST(local_driver, root_44444554_matches_published_counts_and_search) {
   EXPECT_GT(check_samples(dir, 34, 35), 256);
 }
 
+// The arena and partial pool on huge pages, on base pages, or on what the probe found cheaper
+// change no output byte; the run record names the pages and, where chosen, the probe.
+TEST(local_driver, page_size_changes_no_output) {
+  std::vector<std::string> dirs;
+  for (const std::string mode : {"on", "off", "auto"}) {
+    SCOPED_TRACE(mode);
+    local_options_t o;
+    o.root = section_t::parse("44444554");
+    o.threads = 2;
+    o.dir = fresh_dir("pages-" + mode);
+    o.echo = false;
+    o.memory = uint64_t(12) << 30;
+    if (mode != "auto") o.pages = mode == "on" ? page_size_t::huge : page_size_t::base;
+    run_local(o);
+    dirs.push_back(o.dir);
+    const auto records = pentago::testing::expect_run_record(o.dir, "pentago-endgame-local");
+    const auto& header = records.at(0);
+    EXPECT_EQ(header.at("options").at("huge_pages"), mode);
+    EXPECT_EQ(header.at("page_probe").is_null(), mode != "auto");
+    if (mode == "auto") {
+      const auto& probe = header.at("page_probe");
+      EXPECT_GT(probe.at("base_seconds_per_gib").get<double>(), 0);
+      EXPECT_GT(probe.at("huge_seconds_per_gib").get<double>(), 0);
+    } else {
+      EXPECT_EQ(header.at("pages"), mode == "on" ? "huge" : "base");
+    }
+  }
+  for (const std::string file : {"/counts-34.npy", "/counts-35.npy", "/sparse-34.npy"})
+    for (size_t i = 1; i < dirs.size(); i++)
+      EXPECT_EQ(file_bytes(dirs[0] + file), file_bytes(dirs[i] + file)) << dirs[i] << file;
+}
+
 // At 3G slice 34 (the one stored slice: 35 is recomputed, 33 dropped) keeps some of its
 // complete blocks uncompressed and the rest elided (no codec), as the plan's room holds them;
 // before slice 33 the arena lends what the store leaves of its plan to the partial pool (the

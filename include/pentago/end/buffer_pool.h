@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "pentago/base/super.h"
+#include "pentago/util/huge_pages.h"
 
 namespace pentago {
 
@@ -23,9 +24,10 @@ class buffer_pool_t {
  public:
   static constexpr size_t block_nodes = 4096;  // a full 8^4 block, the default max_nodes
   static constexpr size_t block_bytes = block_nodes * sizeof(superinfo_t);
-  // Chunks ask for transparent huge pages (util/huge_pages.h); for the buffers that MPI sends
-  // between ranks on a node a huge page is also one pin of its single-copy transfers, not 512.
-  explicit buffer_pool_t(uint64_t budget, size_t max_nodes = block_nodes);
+  // Chunks of `pages` (util/huge_pages.h). Huge for the buffers that MPI sends between ranks on
+  // a node: its single-copy transfers pin every page they read, and a huge page is one pin.
+  explicit buffer_pool_t(uint64_t budget, size_t max_nodes = block_nodes,
+                         page_size_t pages = page_size_t::base);
   ~buffer_pool_t();
   buffer_pool_t(const buffer_pool_t&) = delete;
   buffer_pool_t& operator=(const buffer_pool_t&) = delete;
@@ -72,6 +74,7 @@ class buffer_pool_t {
 
   uint64_t budget_;
   const size_t max_nodes_;
+  const page_size_t pages_;
   mutable std::mutex mutex_;
   size_t size_;  // bytes per buffer
   std::vector<superinfo_t*> free_;

@@ -4,7 +4,7 @@
 //
 // Design (and where it departs from the 2013 code):
 // * One anonymous mmap of heap_size bytes (rounded up to 64), allocated once and never grown,
-//   on transparent huge pages where the kernel offers them (util/huge_pages.h).
+//   on base or transparent huge pages as the owner asks (util/huge_pages.h).
 //   Arrays start at 64-byte aligned offsets and occupy align64(size) bytes.
 // * At most two groups of arrays exist at once (the frozen previous slice and the current one).
 //   Each array costs bytes_per_array = 16 bytes of table: offset, size and a 4-byte lock word.
@@ -52,6 +52,8 @@
 #include <span>
 #include <vector>
 
+#include "pentago/util/huge_pages.h"
+
 namespace pentago {
 
 // Names a group of arrays; ids of destroyed groups are detected and rejected.
@@ -94,7 +96,11 @@ class compacting_store_t {
 
   // Maps the arena. min_free_fraction is the least fraction of the heap that must stay free
   // after a collection and the write that triggered it (0 disables the check).
-  explicit compacting_store_t(size_t heap_size, double min_free_fraction = 0.02);
+  // Its pages are `pages` (util/huge_pages.h).
+  static constexpr double default_min_free_fraction = 0.02;
+  explicit compacting_store_t(size_t heap_size,
+                              double min_free_fraction = default_min_free_fraction,
+                              page_size_t pages = page_size_t::base);
   ~compacting_store_t();
   compacting_store_t(const compacting_store_t&) = delete;
   compacting_store_t& operator=(const compacting_store_t&) = delete;

@@ -6,11 +6,13 @@
 // it; an option of another program is an unknown option.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pentago/end/run_plan.h"
 #include "pentago/layout/section.h"
+#include "pentago/util/huge_pages.h"
 #include "pentago/util/options.h"
 
 namespace pentago {
@@ -41,9 +43,12 @@ struct engine_options_t {
   block_codec_t codec = block_codec_t::snappy;  // in-core block codec (data/compress.h)
   bool codec_auto = true;     // --codec auto, the default: the plan chooses (run_plan.h)
   bool recompute_34 = false;  // --recompute-34 (run_plan.h's run_request_t::recompute_34)
-  int stop_after = -1;        // lowest slice computed; -1: the root's slice
-  int meaningless = 0;        // synthesize slice K pseudorandomly and solve below it (test mode)
-  bool echo = true;           // print the log on stdout as well as DIR/log (local: --quiet)
+  // --huge-pages on / off: the arena's and partial pool's pages; none (auto, the default): the
+  // size whose first touch is cheaper on this machine (run_header.h's choose_pages).
+  std::optional<page_size_t> pages;
+  int stop_after = -1;  // lowest slice computed; -1: the root's slice
+  int meaningless = 0;  // synthesize slice K pseudorandomly and solve below it (test mode)
+  bool echo = true;     // print the log on stdout as well as DIR/log (local: --quiet)
   // MPI runs (pentago-endgame; the ones pentago-predict plans).
   int ranks = 0;             // pentago-predict --ranks (pentago-endgame: the MPI size)
   int gather_limit = 16;     // lines with outstanding input requests

@@ -2,11 +2,13 @@
 // same lines from both drivers) and in the run record's header (run_record.h).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pentago/end/engine_options.h"
 #include "pentago/end/run_plan.h"
+#include "pentago/util/huge_pages.h"
 
 namespace pentago {
 
@@ -17,7 +19,15 @@ struct run_header_t {
   uint64_t memory = 0;       // --memory per rank, resolved
   int restart_slice = -1;    // -1: not a restart
   std::string simd;
+  // The arena's and partial pool's pages, and the first-touch probe that chose them (where
+  // --huge-pages is auto).
+  page_size_t pages = page_size_t::base;
+  std::optional<page_probe_t> page_probe;
 };
+
+// Sets h.pages from --huge-pages, probing this machine where it is auto (each rank for itself:
+// a few tens of milliseconds).
+void choose_pages(const engine_options_t& o, run_header_t& h);
 
 // "PROGRAM: command line", the run's parameters, the memory plan (indented), and the note on
 // a synthesized meaningless slice. `mpi` (e.g. "MPI 4.0, thread mode funneled") is empty for

@@ -68,7 +68,8 @@ struct slice_loop_setup_t {
   const engine_options_t* options = nullptr;
   const run_plan_t* plan = nullptr;
   const std::vector<std::vector<section_t>>* slices = nullptr;
-  int restart_slice = -1;  // the slice of options->restart, or -1
+  int restart_slice = -1;                 // the slice of options->restart, or -1
+  page_size_t pages = page_size_t::base;  // the arena's and partial pool's (choose_pages)
   run_log_t* log = nullptr;
   run_record_t* record = nullptr;  // the leader's; null elsewhere
   // Polled after each slice: true if this process was asked to checkpoint (a signal).

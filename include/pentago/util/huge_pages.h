@@ -1,7 +1,9 @@
-// Anonymous memory backed by transparent huge pages where the kernel offers them: the block
-// arena, the partial-block pool and the MPI line buffers. A 2 MiB page is one fault and one
-// TLB entry where 4 KiB pages take 512 of each; under a hypervisor, whose nested page walks
-// make every TLB miss dear, that halves the engine's CPU on some roots (docs/performance.md).
+// Anonymous memory on base or transparent huge pages: the block arena, the partial-block pool
+// and the MPI line buffers. A 2 MiB page is one fault and one TLB entry where base pages take
+// 512 of each, but a huge page is cleared whole when first touched, and on some machines that
+// costs more than the faults it saves (docs/performance.md: under one hypervisor huge pages
+// nearly halve the engine's CPU, on another they add system time). probe_page_sizes measures
+// which first touch is cheaper on this machine.
 #pragma once
 #include <cstddef>
 
@@ -9,11 +11,24 @@ namespace pentago {
 
 constexpr size_t huge_page_bytes = size_t(2) << 20;
 
-// `bytes` (rounded up to whole base pages) of zeroed private memory starting on a huge-page
-// boundary, with huge pages asked for (madvise advice: where the kernel's transparent huge
-// pages are "never", or none is free, base pages back it). Nullptr on failure. Release it
-// with unmap_huge_pages and the same size.
-void* map_huge_pages(size_t bytes);
-void unmap_huge_pages(void* memory, size_t bytes);
+enum class page_size_t { base, huge };
+const char* page_size_name(page_size_t pages);  // "base", "huge"
+
+// `bytes` (rounded up to whole base pages) of zeroed private memory. Huge: starting on a
+// huge-page boundary with huge pages asked for (madvise advice: where the kernel's transparent
+// huge pages are "never", or none is free, base pages back it). Base: huge pages declined,
+// even where the kernel would give them unasked. Nullptr on failure. Release it with
+// unmap_pages and the same size.
+void* map_pages(size_t bytes, page_size_t pages);
+void unmap_pages(void* memory, size_t bytes);
+
+// The first touch of fresh memory on each page size, in seconds per GiB (the least of a few
+// rounds over `bytes` each, alternating), and the cheaper size: huge only where it costs at
+// most nine tenths of base.
+struct page_probe_t {
+  double base_seconds_per_gib = 0, huge_seconds_per_gib = 0;
+  page_size_t cheaper = page_size_t::base;
+};
+page_probe_t probe_page_sizes(size_t bytes = size_t(8) << 20, int rounds = 2);
 
 }  // namespace pentago
