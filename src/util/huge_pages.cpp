@@ -64,10 +64,13 @@ void unmap_pages(void* memory, size_t bytes) {
 
 page_probe_t probe_page_sizes(size_t bytes, int rounds) {
   const size_t whole = std::max(huge_page_bytes, bytes / huge_page_bytes * huge_page_bytes);
-  double base = 1e30, huge = 1e30;
+  // Base pages at their best round, huge ones at their worst: a later round may reuse the huge
+  // pages an earlier one freed, which a hypervisor has backed already, where the engine's
+  // gigabytes mostly need fresh ones. Huge pages win only where even their worst round does.
+  double base = 1e30, huge = 0;
   for (int r = 0; r < std::max(rounds, 1); r++) {
     base = std::min(base, first_touch_seconds(whole, page_size_t::base));
-    huge = std::min(huge, first_touch_seconds(whole, page_size_t::huge));
+    huge = std::max(huge, first_touch_seconds(whole, page_size_t::huge));
   }
   const double gib = double(whole) / double(size_t(1) << 30);
   page_probe_t probe;

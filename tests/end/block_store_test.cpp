@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <thread>
 
@@ -292,36 +293,48 @@ TEST(block_store, complete_blocks_take_the_elided_tier_before_the_codec) {
   EXPECT_LT(coded, store.blocks() / 20);
 }
 
-// Where the plan keeps complete blocks elided first, none is kept uncompressed, even in an
-// arena with room for all of them so: they go elided, and every block reads back the same.
-TEST(block_store, elided_first_keeps_no_block_uncompressed) {
-  const random_slice_t slice = make_repeating_slice(11);
+// Accumulates every contribution of a repeating slice into a store whose plan keeps blocks
+// elided first (or not), in an arena with room for every block uncompressed and with `pool`
+// (may be null), freezes it, expects every block to read back, and hands the store and the
+// slice's raw bytes to `check`.
+void with_elided_first_store(uint64_t seed, bool elided_first, buffer_pool_t* pool,
+                             const std::function<void(const block_store_t&, uint64_t)>& check) {
+  const random_slice_t slice = make_repeating_slice(seed);
   const auto& [sections, keys, expected, contributions, rng] = slice;
   uint64_t all_raw = 0;
   for (const auto& e : expected) all_raw += raw_block_bytes(e.size());
+  compacting_store_t heap((size_t(16) << 20) + 2 * all_raw);
+  block_store_options_t options;
+  options.raw_reserve_ratio = 0.1;
+  options.elided_first = elided_first;
+  block_store_t store(sections, keys, options, heap, pool);
+  for (auto c : contributions) store.accumulate(c.flat, c.dimension, c.values);
+  store.freeze();
+  for (int f = 0; f < store.blocks(); f++) {
+    std::vector<superinfo_t> got(store.nodes(f));
+    store.read(f, got);
+    ASSERT_EQ(got, expected[f]) << "block " << f;
+  }
+  check(store, all_raw);
+}
+
+// Where the plan keeps complete blocks elided first, none is kept uncompressed, even in an
+// arena with room for all of them so: they go elided, and every block reads back the same.
+TEST(block_store, elided_first_keeps_no_block_uncompressed) {
   for (const bool elided_first : {false, true}) {
     SCOPED_TRACE(elided_first ? "elided first" : "uncompressed first");
-    compacting_store_t heap((size_t(16) << 20) + 2 * all_raw);
-    block_store_options_t options;
-    options.raw_reserve_ratio = 0.1;
-    options.elided_first = elided_first;
-    block_store_t store(sections, keys, options, heap, uint64_t(0));
-    for (auto c : contributions) store.accumulate(c.flat, c.dimension, c.values);
-    store.freeze();
-    int elided = 0;
-    for (int f = 0; f < store.blocks(); f++) {
-      const auto bytes = store.compressed(f);
-      elided += bytes[0] == elided_flag;
-      std::vector<superinfo_t> got(store.nodes(f));
-      store.read(f, got);
-      ASSERT_EQ(got, expected[f]) << "block " << f;
-    }
-    if (elided_first) {
-      EXPECT_EQ(store.raw_bytes(), 0u);
-      EXPECT_GT(elided, store.blocks() * 9 / 10);
-    } else {
-      EXPECT_GT(store.raw_bytes(), all_raw / 2);
-    }
+    with_elided_first_store(11, elided_first, nullptr,
+                            [&](const block_store_t& store, uint64_t all_raw) {
+                              int elided = 0;
+                              for (int f = 0; f < store.blocks(); f++)
+                                elided += store.compressed(f)[0] == elided_flag;
+                              if (elided_first) {
+                                EXPECT_EQ(store.raw_bytes(), 0u);
+                                EXPECT_GT(elided, store.blocks() * 9 / 10);
+                              } else {
+                                EXPECT_GT(store.raw_bytes(), all_raw / 2);
+                              }
+                            });
   }
 }
 
@@ -329,33 +342,19 @@ TEST(block_store, elided_first_keeps_no_block_uncompressed) {
 // while it has room, rather than in fresh pages of the pool (which take three times the bytes);
 // otherwise the pool takes it. Both read back exactly.
 TEST(block_store, elided_first_keeps_incomplete_blocks_out_of_fresh_pool_pages) {
-  const random_slice_t slice = make_repeating_slice(12);
-  const auto& [sections, keys, expected, contributions, rng] = slice;
-  uint64_t all_raw = 0;
-  for (const auto& e : expected) all_raw += raw_block_bytes(e.size());
   for (const bool elided_first : {false, true}) {
     SCOPED_TRACE(elided_first ? "elided first" : "uncompressed first");
-    compacting_store_t heap((size_t(16) << 20) + 2 * all_raw);
-    buffer_pool_t pool(all_raw);
-    block_store_options_t options;
-    options.raw_reserve_ratio = 0.1;
-    options.elided_first = elided_first;
-    block_store_t store(sections, keys, options, heap, &pool);
-    for (auto c : contributions) store.accumulate(c.flat, c.dimension, c.values);
-    store.freeze();
-    for (int f = 0; f < store.blocks(); f++) {
-      std::vector<superinfo_t> got(store.nodes(f));
-      store.read(f, got);
-      ASSERT_EQ(got, expected[f]) << "block " << f;
-    }
-    if (elided_first) {
-      EXPECT_GT(store.partial_elided(), 0u);
-      EXPECT_EQ(store.partial_elided(), store.partial_recompressions());
-      EXPECT_EQ(pool.carved_bytes(), 0u);
-    } else {
-      EXPECT_EQ(store.partial_elided(), 0u);
-      EXPECT_GT(pool.carved_bytes(), 0u);
-    }
+    buffer_pool_t pool(uint64_t(64) << 20);
+    with_elided_first_store(12, elided_first, &pool, [&](const block_store_t& store, uint64_t) {
+      if (elided_first) {
+        EXPECT_GT(store.partial_elided(), 0u);
+        EXPECT_EQ(store.partial_elided(), store.partial_recompressions());
+        EXPECT_EQ(pool.carved_bytes(), 0u);
+      } else {
+        EXPECT_EQ(store.partial_elided(), 0u);
+        EXPECT_GT(pool.carved_bytes(), 0u);
+      }
+    });
   }
 }
 

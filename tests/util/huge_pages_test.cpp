@@ -39,7 +39,7 @@ TEST(huge_pages, memory_of_either_size_is_zeroed_and_huge_pages_start_on_a_bound
 }
 
 TEST(huge_pages, probe_measures_both_sizes_and_names_the_cheaper) {
-  const page_probe_t probe = probe_page_sizes(size_t(4) << 20, 1);
+  const page_probe_t probe = probe_page_sizes(size_t(4) << 20, 2);
   EXPECT_GT(probe.base_seconds_per_gib, 0);
   EXPECT_GT(probe.huge_seconds_per_gib, 0);
   EXPECT_EQ(probe.cheaper, probe.huge_seconds_per_gib <= 0.9 * probe.base_seconds_per_gib
