@@ -30,10 +30,11 @@ void* map_huge(size_t length) {
   return reinterpret_cast<void*>(start);
 }
 
-// Seconds to write one byte into every base page of fresh memory of the given size.
+// Seconds to write one byte into every base page of fresh memory of the given size; -1 where
+// the memory could not be mapped.
 double first_touch_seconds(size_t bytes, page_size_t pages) {
   auto* p = static_cast<uint8_t*>(map_pages(bytes, pages));
-  if (!p) return 0;
+  if (!p) return -1;
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
   const auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < bytes; i += page) p[i] = 1;
@@ -67,16 +68,21 @@ page_probe_t probe_page_sizes(size_t bytes, int rounds) {
   // Base pages at their best round, huge ones at their worst: a later round may reuse the huge
   // pages an earlier one freed, which a hypervisor has backed already, where the engine's
   // gigabytes mostly need fresh ones. Huge pages win only where even their worst round does.
+  // A round that could not map its memory leaves base pages, as if nothing was probed.
   double base = 1e30, huge = 0;
+  bool mapped = true;
   for (int r = 0; r < std::max(rounds, 1); r++) {
-    base = std::min(base, first_touch_seconds(whole, page_size_t::base));
-    huge = std::max(huge, first_touch_seconds(whole, page_size_t::huge));
+    const double b = first_touch_seconds(whole, page_size_t::base);
+    const double h = first_touch_seconds(whole, page_size_t::huge);
+    mapped = mapped && b >= 0 && h >= 0;
+    base = std::min(base, std::max(b, 0.0));
+    huge = std::max(huge, h);
   }
   const double gib = double(whole) / double(size_t(1) << 30);
   page_probe_t probe;
   probe.base_seconds_per_gib = base / gib;
   probe.huge_seconds_per_gib = huge / gib;
-  probe.cheaper = huge <= 0.9 * base ? page_size_t::huge : page_size_t::base;
+  probe.cheaper = mapped && huge <= 0.9 * base ? page_size_t::huge : page_size_t::base;
   return probe;
 }
 

@@ -24,7 +24,8 @@ void unmap_pages(void* memory, size_t bytes);
 
 // The first touch of fresh memory on each page size, in seconds per GiB, over `bytes` of each
 // in alternating rounds (base pages at their best round, huge ones at their worst), and the
-// cheaper size: huge only where it costs at most nine tenths of base.
+// cheaper size: huge only where it costs at most nine tenths of base (base where either size
+// could not be mapped).
 struct page_probe_t {
   double base_seconds_per_gib = 0, huge_seconds_per_gib = 0;
   page_size_t cheaper = page_size_t::base;
