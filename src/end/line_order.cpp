@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <mutex>
 #include <queue>
 #include <tuple>
 #include <unordered_map>
@@ -162,13 +163,30 @@ uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> order
   if (open < 2) return 0;  // each block is complete with its one line
   std::vector<uint8_t> seen(section_block_count(s), 0);
   const section_geometry_t geometry(s);
+  // Per axis: the nodes along it of each block coordinate, and its stride in block_index.
+  std::array<std::vector<uint64_t>, 4> extent;
+  std::array<uint64_t, 4> stride{};
+  for (int a = 3, step = 1; a >= 0; step *= geometry.blocks[a], a--) {
+    stride[a] = uint64_t(step);
+    for (int k = 0; k < geometry.blocks[a]; k++)
+      extent[a].push_back(
+          uint64_t(std::min(geometry.shape[a], block_size * (k + 1)) - block_size * k));
+  }
   uint64_t held = 0, peak = 0;
   for (const auto& line : ordered) {
     PENTAGO_CHECK(line.section == s, "incomplete_peak_nodes: line of another section");
-    for (int k = 0; k < geometry.blocks[line.dimension]; k++) {
-      const block_t b = line.block(k);
-      uint8_t& count = seen[geometry.block_index(b)];
-      const uint64_t nodes = uint64_t(geometry.block_nodes(b));
+    const int d = line.dimension;
+    // The line's blocks differ only along d: their index steps by d's stride, their nodes are
+    // the cross-section of the other axes times d's extent.
+    uint64_t index = 0, cross = 1;
+    for (int a = 0, j = 0; a < 4; a++) {
+      if (a == d) continue;
+      index += uint64_t(line.base[j]) * stride[a];
+      cross *= extent[a][line.base[j++]];
+    }
+    for (int k = 0; k < geometry.blocks[d]; k++, index += stride[d]) {
+      uint8_t& count = seen[index];
+      const uint64_t nodes = cross * extent[d][k];
       if (++count == 1) held += nodes;
       if (count == open) held -= nodes;
       peak = std::max(peak, held);
@@ -177,12 +195,46 @@ uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> order
   return peak;
 }
 
+uint64_t incomplete_peak_bound(const section_t& s) {
+  if (s.open_quadrant_count() < 2) return 0;
+  const std::array<int, 4> shape = s.shape();
+  uint64_t nodes = 1;
+  for (int a = 0; a < 4; a++)
+    nodes *= uint64_t(s.quadrant_full(a) ? std::min(shape[a], block_size) : shape[a]);
+  return nodes;
+}
+
+namespace {
+
+// Each section's peak, once per process: plans ask for the same slices again and again (every
+// codec tried, every pass, every stage of a chain).
+uint64_t section_incomplete_peak(const section_t& s) {
+  static std::mutex mutex;
+  static std::unordered_map<uint64_t, uint64_t> known;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = known.find(s.sig()); it != known.end()) return it->second;
+  }
+  const slice_lines_t one(std::span<const section_t>(&s, 1));
+  const uint64_t peak = incomplete_peak_nodes(s, lines_in_completion_order(one));
+  const std::lock_guard<std::mutex> lock(mutex);
+  known.emplace(s.sig(), peak);
+  return peak;
+}
+
+}  // namespace
+
 uint64_t incomplete_peak_nodes(const slice_lines_t& order) {
-  // Sections run one after another in completion order, so each is simulated on its own.
+  // Sections run one after another in completion order, so each is simulated on its own, the
+  // largest bound first: a section whose bound is at most the peak so far cannot raise it.
+  std::vector<std::pair<uint64_t, section_t>> bounded;
+  for (const auto& s : order.sections()) bounded.push_back({incomplete_peak_bound(s), s});
+  std::sort(bounded.begin(), bounded.end(),
+            [](const auto& x, const auto& y) { return x.first > y.first; });
   uint64_t peak = 0;
-  for (const auto& s : order.sections()) {
-    const slice_lines_t one(std::span<const section_t>(&s, 1));
-    peak = std::max(peak, incomplete_peak_nodes(s, lines_in_completion_order(one)));
+  for (const auto& [bound, s] : bounded) {
+    if (bound <= peak) break;
+    peak = std::max(peak, section_incomplete_peak(s));
   }
   return peak;
 }

@@ -166,6 +166,28 @@ TEST(line_order, full_quadrants_and_single_block_axes_keep_the_peak_low) {
   }
 }
 
+// A slice's peak is its largest section's, found without simulating the sections whose slab
+// bound cannot exceed it: the same as simulating every section, and every bound holds.
+TEST(line_order, slice_peak_is_the_largest_section_peak) {
+  for (const int slice : {29, 33}) {
+    const auto sections = slice_sections(slice);
+    ASSERT_GT(sections.size(), 10u);
+    uint64_t most = 0;
+    int below_bound = 0;
+    for (const auto& s : sections) {
+      const slice_lines_t one(std::span<const section_t>(&s, 1));
+      const uint64_t peak = incomplete_peak_nodes(s, lines_in_completion_order(one));
+      EXPECT_LE(peak, incomplete_peak_bound(s)) << s.name();
+      EXPECT_LE(peak, s.size()) << s.name();
+      most = std::max(most, peak);
+      below_bound += peak < incomplete_peak_bound(s);
+    }
+    EXPECT_GT(below_bound, 0) << slice;
+    EXPECT_EQ(incomplete_peak_nodes(slice_lines_t(sections)), most) << slice;
+    EXPECT_EQ(incomplete_peak_nodes(slice_lines_t(sections)), most) << slice;  // remembered
+  }
+}
+
 namespace {
 
 // The distinct children (by sig) that a section's lines read.

@@ -45,8 +45,12 @@ std::vector<line_t> lines_in_completion_order(const slice_lines_t& order);
 // The most nodes held at once by incomplete blocks of section s (reached by some but not all
 // of their lines) when its lines run one at a time in the given order.
 uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> ordered);
-// The same for a whole slice whose lines run in completion order.
+// The same for a whole slice whose lines run in completion order: the largest section's peak,
+// each section simulated once per process, and none whose bound cannot exceed the peak so far.
 uint64_t incomplete_peak_nodes(const slice_lines_t& order);
+// A bound on a section's incomplete peak: the nodes of its largest slab (lines never cross a
+// slab, and slabs run one after another); 0 where every block completes with its one line.
+uint64_t incomplete_peak_bound(const section_t& s);
 
 // How many lines of the slice read each block of each section of the slice above (indexed as
 // `above`): every (section, dimension) pair whose child standardizes to that section reads
