@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 #include "granule_elision.h"
@@ -375,7 +376,75 @@ void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<sup
     std::memcpy(out, data, size);
 }
 
-void compress_block_lzma(std::span<const uint8_t> data, std::vector<uint8_t>& out, int preset) {
+// A workspace hands liblzma's allocations out of the chunks the last encoding freed (the same
+// sizes come back at every block of a preset); others come from malloc. At most
+// `kept_chunks` freed chunks are kept.
+struct xz_workspaces_t::workspace_t {
+  static constexpr size_t kept_chunks = 16;
+  struct chunk_t {
+    size_t size;
+    void* memory;
+  };
+  std::vector<chunk_t> free, lent;
+  lzma_allocator allocator{&allocate, &release, this};
+
+  ~workspace_t() {
+    for (const chunk_t& c : free) std::free(c.memory);
+    for (const chunk_t& c : lent) std::free(c.memory);
+  }
+  static void* allocate(void* opaque, size_t count, size_t size) {
+    auto& w = *static_cast<workspace_t*>(opaque);
+    if (size && count > SIZE_MAX / size) return nullptr;
+    const size_t bytes = std::max<size_t>(count * size, 1);
+    const auto same = std::find_if(w.free.begin(), w.free.end(),
+                                   [&](const chunk_t& c) { return c.size == bytes; });
+    void* memory = nullptr;
+    if (same != w.free.end()) {
+      memory = same->memory;
+      w.free.erase(same);
+    } else if (!(memory = std::malloc(bytes))) {
+      return nullptr;
+    }
+    w.lent.push_back({bytes, memory});
+    return memory;
+  }
+  static void release(void* opaque, void* memory) {
+    if (!memory) return;
+    auto& w = *static_cast<workspace_t*>(opaque);
+    const auto it = std::find_if(w.lent.begin(), w.lent.end(),
+                                 [&](const chunk_t& c) { return c.memory == memory; });
+    PENTAGO_CHECK(it != w.lent.end(), "xz workspace: liblzma freed memory it was not given");
+    w.free.push_back(*it);
+    w.lent.erase(it);
+    if (w.free.size() > kept_chunks) {
+      std::free(w.free.front().memory);
+      w.free.erase(w.free.begin());
+    }
+  }
+};
+
+xz_workspaces_t::xz_workspaces_t() = default;
+xz_workspaces_t::~xz_workspaces_t() = default;
+
+std::unique_ptr<xz_workspaces_t::workspace_t> xz_workspaces_t::take() {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (!idle_.empty()) {
+      auto w = std::move(idle_.back());
+      idle_.pop_back();
+      return w;
+    }
+  }
+  return std::make_unique<workspace_t>();
+}
+
+void xz_workspaces_t::give(std::unique_ptr<workspace_t> workspace) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  idle_.push_back(std::move(workspace));
+}
+
+void compress_block_lzma(std::span<const uint8_t> data, std::vector<uint8_t>& out, int preset,
+                         xz_workspaces_t* workspaces) {
   if (preset < 0 || preset > 9)
     throw pentago_error_t("xz preset " + std::to_string(preset) + " not in 0..9");
   // Encoded into this thread's scratch, then copied at its exact size: a vector shrunk after
@@ -385,8 +454,11 @@ void compress_block_lzma(std::span<const uint8_t> data, std::vector<uint8_t>& ou
   const size_t bound = lzma_stream_buffer_bound(data.size());
   if (scratch.size() < bound) scratch.resize(bound);
   size_t pos = 0;
-  const lzma_ret r = lzma_easy_buffer_encode(uint32_t(preset), LZMA_CHECK_CRC64, nullptr,
+  auto workspace = workspaces ? workspaces->take() : nullptr;
+  const lzma_ret r = lzma_easy_buffer_encode(uint32_t(preset), LZMA_CHECK_CRC64,
+                                             workspace ? &workspace->allocator : nullptr,
                                              data.data(), data.size(), scratch.data(), &pos, bound);
+  if (workspace) workspaces->give(std::move(workspace));
   if (r != LZMA_OK)
     throw pentago_error_t("xz compression failed (liblzma error " + std::to_string(r) + ")");
   out.assign(scratch.begin(), scratch.begin() + ptrdiff_t(pos));

@@ -160,11 +160,11 @@ std::vector<uint8_t> slice_file_headers(std::span<const section_t> sections,
   return out;
 }
 
-void compress_disk_block(std::span<const superinfo_t> nodes, std::vector<uint8_t>& out,
-                         int preset) {
+void compress_disk_block(std::span<const superinfo_t> nodes, std::vector<uint8_t>& out, int preset,
+                         xz_workspaces_t* workspaces) {
   std::vector<superinfo_t> filtered(nodes.size());
   interleave(nodes, filtered);
-  compress_block_lzma(as_bytes(filtered), out, preset);
+  compress_block_lzma(as_bytes(filtered), out, preset, workspaces);
 }
 
 std::vector<uint8_t> compress_disk_block(std::span<const superinfo_t> nodes, int preset) {
@@ -235,9 +235,10 @@ void write_slice_file(const std::string& path, std::span<const section_t> sectio
   std::vector<job_t> batch;
   const size_t batch_limit = 4 * size_t(threads);
   worker_pool_t pool(threads - 1);  // one pool for all batches; the caller compresses too
+  xz_workspaces_t workspaces;
   auto flush = [&] {
     parallel_for(pool, batch.size(), [&](uint64_t j) {
-      compress_disk_block(batch[j].nodes, batch[j].compressed, preset);
+      compress_disk_block(batch[j].nodes, batch[j].compressed, preset, &workspaces);
     });
     for (auto& job : batch) {
       out.write_at(offset, job.compressed);

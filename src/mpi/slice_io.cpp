@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "pentago/data/compress.h"
 #include "pentago/data/npy.h"
 #include "pentago/data/supertensor.h"
 #include "pentago/end/run_plan.h"
@@ -130,6 +131,7 @@ uint64_t write_slice_parallel(const std::string& path, int slice, const partitio
   // 1. Compress every owned block (disk format, interleaved, xz) on the workers.
   const int blocks = store.blocks();
   std::vector<std::vector<uint8_t>> compressed(blocks);
+  xz_workspaces_t workspaces;
   for (int f = 0; f < blocks; f++)
     pool.push_back([&, f] {
       activity_timer_t timer(pool, activity_t::compress);
@@ -137,7 +139,7 @@ uint64_t write_slice_parallel(const std::string& path, int slice, const partitio
       store.read(f, values);
       const int turn = store.section(f).turn();
       for (auto& v : values) v = store_to_disk(v, turn);
-      compress_disk_block(values, compressed[f], level);
+      compress_disk_block(values, compressed[f], level, &workspaces);
     });
   pool.wait_idle();
   if (pool.failed()) throw pentago_error_t(pool.failure());

@@ -3,6 +3,8 @@
 // for files.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -130,9 +132,32 @@ size_t fast_uncompressed_nodes(std::span<const uint8_t> compressed);
 void fast_uncompress(std::span<const uint8_t> compressed, std::span<superinfo_t> nodes);
 
 // ---- xz (LZMA) for files -----------------------------------------------------------------
-// A complete .xz stream (lzma_easy_buffer_encode, check CRC64) of `data`. Preset 0..9.
+// What liblzma allocates and frees for every block it encodes (the encoder's tables: about
+// 1 MiB at preset 0, 94 MiB at preset 6, of which a block touches a part), kept by a writer
+// for its next blocks, so that those pages are not faulted in afresh at every block (liblzma
+// zeroes what it needs zeroed). Any number of threads encode through one at once, each with a
+// workspace of its own; everything is freed with it.
+class xz_workspaces_t {
+ public:
+  struct workspace_t;
+  xz_workspaces_t();
+  ~xz_workspaces_t();
+  xz_workspaces_t(const xz_workspaces_t&) = delete;
+  xz_workspaces_t& operator=(const xz_workspaces_t&) = delete;
+  // An idle workspace (a new one if none is idle), and back when its encoding is done.
+  std::unique_ptr<workspace_t> take();
+  void give(std::unique_ptr<workspace_t> workspace);
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<workspace_t>> idle_;
+};
+
+// A complete .xz stream (lzma_easy_buffer_encode, check CRC64) of `data`. Preset 0..9. With
+// `workspaces`, the encoder's memory comes from one of them.
 std::vector<uint8_t> compress_block_lzma(std::span<const uint8_t> data, int preset = 6);
-void compress_block_lzma(std::span<const uint8_t> data, std::vector<uint8_t>& out, int preset = 6);
+void compress_block_lzma(std::span<const uint8_t> data, std::vector<uint8_t>& out, int preset = 6,
+                         xz_workspaces_t* workspaces = nullptr);
 // Decompresses one xz stream (recognized by the magic FD 37 7A 58 5A 00) into exactly
 // out.size() bytes. Anything else (zlib data, a bad checksum, a size mismatch, trailing
 // bytes) throws pentago::error; `what` (e.g. "file.pentago: block 0,1,0,0") prefixes it.

@@ -19,6 +19,8 @@
 
 namespace pentago {
 
+class xz_workspaces_t;  // compress.h
+
 // ---- Format constants ---------------------------------------------------------------------
 constexpr char supertensor_magic[] = "pentago supertensor\n";  // 20 bytes, no terminator
 constexpr char sections_magic[] = "pentago sections   \n";
@@ -82,8 +84,9 @@ struct supertensor_header_t {
 std::vector<uint8_t> slice_file_headers(std::span<const section_t> sections,
                                         std::span<const blob_t> index_blobs);
 // (b) One block: disk-format nodes in C order -> interleaved little-endian bytes -> xz.
+// With `workspaces`, xz's memory comes from one of them.
 void compress_disk_block(std::span<const superinfo_t> nodes, std::vector<uint8_t>& out,
-                         int preset = default_xz_preset);
+                         int preset = default_xz_preset, xz_workspaces_t* workspaces = nullptr);
 std::vector<uint8_t> compress_disk_block(std::span<const superinfo_t> nodes,
                                          int preset = default_xz_preset);
 // Inverse of (b): exactly nodes.size() nodes; filter 0 skips the un-interleave.
