@@ -23,7 +23,8 @@ void* map_pages(size_t bytes, page_size_t pages);
 void unmap_pages(void* memory, size_t bytes);
 
 // The first touch of fresh memory on each page size, in seconds per GiB, over `bytes` of each
-// in alternating rounds (base pages at their best round, huge ones at their worst), and the
+// in alternating rounds after one uncounted round of each (base pages at their best counted
+// round, huge ones at their worst), and the
 // cheaper size: huge only where it costs at most nine tenths of base (base where either size
 // could not be mapped).
 struct page_probe_t {
