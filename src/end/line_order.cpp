@@ -163,14 +163,17 @@ uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> order
   if (open < 2) return 0;  // each block is complete with its one line
   std::vector<uint8_t> seen(section_block_count(s), 0);
   const section_geometry_t geometry(s);
-  // Per axis: the nodes along it of each block coordinate, and its stride in block_index.
+  // Per axis: the nodes along it of each block coordinate, and its step in block_index.
   std::array<std::vector<uint64_t>, 4> extent;
   std::array<uint64_t, 4> stride{};
-  for (int a = 3, step = 1; a >= 0; step *= geometry.blocks[a], a--) {
-    stride[a] = uint64_t(step);
-    for (int k = 0; k < geometry.blocks[a]; k++)
-      extent[a].push_back(
-          uint64_t(std::min(geometry.shape[a], block_size * (k + 1)) - block_size * k));
+  for (int a = 0; a < 4; a++) {
+    block_t b{};
+    b[a] = 1;
+    stride[a] = geometry.block_index(b);
+    for (int k = 0; k < geometry.blocks[a]; k++) {
+      b[a] = uint8_t(k);
+      extent[a].push_back(uint64_t(geometry.block_shape(b)[a]));
+    }
   }
   uint64_t held = 0, peak = 0;
   for (const auto& line : ordered) {
@@ -178,12 +181,10 @@ uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> order
     const int d = line.dimension;
     // The line's blocks differ only along d: their index steps by d's stride, their nodes are
     // the cross-section of the other axes times d's extent.
-    uint64_t index = 0, cross = 1;
-    for (int a = 0, j = 0; a < 4; a++) {
-      if (a == d) continue;
-      index += uint64_t(line.base[j]) * stride[a];
-      cross *= extent[a][line.base[j++]];
-    }
+    const block_t first = line.block(0);
+    uint64_t index = geometry.block_index(first), cross = 1;
+    for (int a = 0; a < 4; a++)
+      if (a != d) cross *= extent[a][first[a]];
     for (int k = 0; k < geometry.blocks[d]; k++, index += stride[d]) {
       uint8_t& count = seen[index];
       const uint64_t nodes = cross * extent[d][k];
@@ -197,10 +198,11 @@ uint64_t incomplete_peak_nodes(const section_t& s, std::span<const line_t> order
 
 uint64_t incomplete_peak_bound(const section_t& s) {
   if (s.open_quadrant_count() < 2) return 0;
-  const std::array<int, 4> shape = s.shape();
+  const section_geometry_t geometry(s);
+  const std::array<int, 4> largest_block = geometry.block_shape({});
   uint64_t nodes = 1;
   for (int a = 0; a < 4; a++)
-    nodes *= uint64_t(s.quadrant_full(a) ? std::min(shape[a], block_size) : shape[a]);
+    nodes *= uint64_t(s.quadrant_full(a) ? largest_block[a] : geometry.shape[a]);
   return nodes;
 }
 
