@@ -62,7 +62,7 @@ block_store_t::block_store_t(std::span<const section_t> sections, std::vector<bl
   held_size_.reset(new uint32_t[keys_.size()]());
   size_t slots = 2;
   for (flat_shift_ = 63; slots < 2 * keys_.size(); slots *= 2) flat_shift_--;
-  flat_of_.assign(slots, flat_slot_t());
+  flat_of_ = page_array_t<flat_slot_t>(slots, page_size_t::huge, flat_slot_t());
   uint64_t missing = 0;
   for (int f = 0; f < int(keys_.size()); f++) {
     const auto& k = keys_[f];
@@ -371,8 +371,7 @@ void block_store_t::accumulate(int flat, int dimension, std::span<superinfo_t> v
   } else if (!first && left) {
     // Merge in the filtered form (the filter commutes with OR): one filter pass, not two.
     interleave(values);
-    auto& old = scratch_nodes;
-    old.resize(values.size());
+    const auto old = scratch_span(scratch_nodes, values.size());
     heap_.with_array(group_, flat, [&](std::span<const uint8_t> stored) {
       fast_uncompress_filtered(stored, old);
     });
@@ -383,8 +382,7 @@ void block_store_t::accumulate(int flat, int dimension, std::span<superinfo_t> v
     missing_--;
     return;
   } else if (!first) {
-    auto& old = scratch_nodes;
-    old.resize(values.size());
+    const auto old = scratch_span(scratch_nodes, values.size());
     heap_.with_array(group_, flat,
                      [&](std::span<const uint8_t> stored) { fast_uncompress(stored, old); });
     merge_into(values, old);

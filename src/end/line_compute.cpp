@@ -182,7 +182,8 @@ namespace {
 // A line of slice 35's blocks computed again, as a slice-34 block's line reads it.
 struct top_line_t {
   line_t line;
-  std::vector<std::vector<superinfo_t>> blocks;
+  std::vector<std::vector<superinfo_t>> blocks;  // the first `length`, each of its block's size
+  int length = 0;                                // or larger (scratch_span)
   bool filled = false;
 };
 
@@ -198,9 +199,13 @@ const top_line_t& top_line(const line_t& input) {
   next ^= 1;
   r.filled = false;
   r.line = input;
-  r.blocks.resize(size_t(input.length()));
-  for (int k = 0; k < input.length(); k++)
-    compute_top_block(input.section, input.block(k), r.blocks[size_t(k)]);
+  r.length = input.length();
+  if (r.blocks.size() < size_t(r.length)) r.blocks.resize(size_t(r.length));
+  for (int k = 0; k < r.length; k++) {
+    const block_t b = input.block(k);
+    compute_top_block(input.section, b,
+                      scratch_span(r.blocks[size_t(k)], size_t(block_nodes(input.section, b))));
+  }
   r.filled = true;
   return r;
 }
@@ -218,16 +223,17 @@ void compute_block_again(const section_t& s, const block_t& b, std::span<superin
     if (s.quadrant_full(d)) continue;
     const line_dependency_t dep = line_dependency_of(line_through(s, b, d));
     pointers.clear();
-    for (const auto& block : top_line(dep.input).blocks) pointers.push_back(block.data());
+    const top_line_t& top = top_line(dep.input);
+    for (int k = 0; k < top.length; k++) pointers.push_back(top.blocks[size_t(k)].data());
     // The first open quadrant's line writes the block; the others' are merged in with max.
     if (first) {
       compute_line_block(dep, pointers, b[d], value.data());
       first = false;
       continue;
     }
-    part.resize(value.size());
-    compute_line_block(dep, pointers, b[d], part.data());
-    merge_into(value, part);
+    const auto span = scratch_span(part, value.size());
+    compute_line_block(dep, pointers, b[d], span.data());
+    merge_into(value, span);
   }
 }
 

@@ -87,25 +87,25 @@ class local_computer_t : public slice_computer_t {
         for (int b = 0; b < length; b++) {
           const int f = above->flat_id(cs, dep.input.block(b));
           PENTAGO_CHECK(f >= 0, "input block missing");
-          input_blocks[b].resize(above->nodes(f));
+          const auto input = scratch_span(input_blocks[b], size_t(above->nodes(f)));
           if (recompute) {
-            compute_top_block(dep.child, dep.input.block(b), input_blocks[b]);
-            inputs.push_back(input_blocks[b].data());
+            compute_top_block(dep.child, dep.input.block(b), input);
+            inputs.push_back(input.data());
           } else {
-            inputs.push_back(store.read_input(*above, f, input_blocks[b], uint32_t(i), pins[b]));
+            inputs.push_back(store.read_input(*above, f, input, uint32_t(i), pins[b]));
           }
         }
       }
       const int si = lines.section_index(line.section);
       for (int k = 0; k < line.length(); k++) {
         const int f = store.flat_id(si, line.block(k));
-        output.resize(store.nodes(f));
+        const auto values = scratch_span(output, size_t(store.nodes(f)));
         {
           activity_timer_t timer(pool_, activity_t::compute);
-          compute_line_block(dep, inputs, k, output.data());
+          compute_line_block(dep, inputs, k, values.data());
         }
         activity_timer_t timer(pool_, activity_t::accumulate);
-        store.accumulate(f, line.dimension, output);
+        store.accumulate(f, line.dimension, values);
       }
     });
   }

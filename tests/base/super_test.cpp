@@ -1,5 +1,6 @@
 // Bootstrap tests of the super kernels at every supported SIMD level against one-board
-// definitions, and of the symmetry group laws and standardization.
+// definitions, of the symmetry group laws and standardization, and of the scratch spans that
+// reuse node vectors.
 #include "pentago/base/super.h"
 
 #include <gtest/gtest.h>
@@ -183,4 +184,22 @@ TEST(symmetry, standardize) {
     ASSERT_LE(t, s);
     ASSERT_EQ(superstandardize(transform_board(random_symmetry(), board)), t);
   }
+}
+
+TEST(super, scratch_span_grows_and_never_shrinks) {
+  std::vector<superinfo_t> scratch;
+  auto a = scratch_span(scratch, 10);
+  ASSERT_EQ(a.size(), 10u);
+  EXPECT_EQ(scratch.size(), 10u);
+  a[9].win = super_t::ones();
+  const auto b = scratch_span(scratch, 4);  // smaller: the same memory, nothing cleared
+  EXPECT_EQ(b.size(), 4u);
+  EXPECT_EQ(b.data(), a.data());
+  EXPECT_EQ(scratch.size(), 10u);
+  EXPECT_EQ(scratch[9].win, super_t::ones());
+  const auto c = scratch_span(scratch, 12);  // larger: grown, the new nodes zero
+  EXPECT_EQ(c.size(), 12u);
+  EXPECT_EQ(scratch.size(), 12u);
+  EXPECT_EQ(c[9].win, super_t::ones());
+  EXPECT_EQ(c[11].win, super_t::zero());
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "pentago/base/board.h"
 #include "pentago/base/symmetry.h"
@@ -70,6 +71,14 @@ struct alignas(64) superinfo_t {
   super_t win, notlose;
   bool operator==(const superinfo_t&) const = default;
 };
+
+// The first `nodes` nodes of a reused scratch vector, which grows to hold them and never
+// shrinks: a vector resized down and up again clears the nodes it adds back (super_t's members
+// start at zero), a memset per block where block sizes vary.
+inline std::span<superinfo_t> scratch_span(std::vector<superinfo_t>& scratch, size_t nodes) {
+  if (scratch.size() < nodes) scratch.resize(nodes);
+  return {scratch.data(), nodes};
+}
 
 // Merges `from` into `into` (as many nodes) with max: the value of the better of the two move
 // sets, win and notlose each the union of both.

@@ -6,6 +6,9 @@
 // which first touch is cheaper on this machine.
 #pragma once
 #include <cstddef>
+#include <new>
+#include <type_traits>
+#include <utility>
 
 namespace pentago {
 
@@ -21,6 +24,35 @@ const char* page_size_name(page_size_t pages);  // "base", "huge"
 // unmap_pages and the same size.
 void* map_pages(size_t bytes, page_size_t pages);
 void unmap_pages(void* memory, size_t bytes);
+
+// A fixed number of trivially copyable values on `pages`, each set to `fill`: a large table
+// read at random (a lookup per block), where base pages would cost a TLB miss per read.
+template <class T>
+requires std::is_trivially_copyable_v<T>
+class page_array_t {
+ public:
+  page_array_t() = default;
+  page_array_t(size_t size, page_size_t pages, const T& fill)
+      : data_(static_cast<T*>(map_pages(size * sizeof(T), pages))), size_(size) {
+    if (!data_ && size) throw std::bad_alloc();
+    for (size_t i = 0; i < size; i++) data_[i] = fill;
+  }
+  page_array_t(page_array_t&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  page_array_t& operator=(page_array_t&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    return *this;
+  }
+  ~page_array_t() { unmap_pages(data_, size_ * sizeof(T)); }
+  T& operator[](size_t i) { return data_[i]; }
+  const T& operator[](size_t i) const { return data_[i]; }
+  size_t size() const { return size_; }
+
+ private:
+  T* data_ = nullptr;
+  size_t size_ = 0;
+};
 
 // The first touch of fresh memory on each page size, in seconds per GiB, over `bytes` of each
 // in alternating rounds after one uncounted round of each (base pages at their best counted
