@@ -1,10 +1,12 @@
 // The line kernel at every SIMD level the CPU has: every output block of sampled lines of
 // slices 35, 34, 30 and 26, with pseudorandom inputs, equals the portable kernel's block word
 // for word (the portable kernel itself is checked against published counts by the drivers).
+// Slice-34 blocks computed again through the slice-35 lines a thread keeps equal fresh ones.
 #include "pentago/end/line_kernel.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -126,4 +128,74 @@ TEST(line_kernel, kept_tables_equal_fresh_ones) {
     }
   }
   EXPECT_GT(compared, 0);
+}
+
+// A slice-34 block computed again (compute_block_again, through the slice-35 lines each thread
+// keeps) equals the max over its open quadrants of its line block from slice-35 blocks each
+// computed afresh: blocks of two sections along a few block lines, asked for shuffled, in
+// order (neighbours share slice-35 lines) and shuffled again, reading many more lines than
+// the thread keeps, so that lines are found, give way and are computed again.
+TEST(line_kernel, blocks_computed_again_equal_fresh_ones_in_any_order) {
+  std::vector<std::pair<section_t, block_t>> blocks;
+  std::mt19937_64 rng(34);
+  for (const char* name : {"44444554", "45444454"}) {
+    const section_t s = section_t::parse(name).standardize();
+    ASSERT_EQ(s.sum(), 34);
+    const auto extent = section_blocks(s);
+    for (int d = 0; d < 4; d++) {
+      if (s.quadrant_full(d)) continue;
+      for (int n = 0; n < 3; n++) {  // all blocks of three random lines along d
+        block_t b;
+        for (int a = 0; a < 4; a++) b[a] = uint8_t(rng() % uint64_t(extent[a]));
+        for (b[d] = 0; b[d] < extent[d]; b[d]++) blocks.push_back({s, b});
+      }
+    }
+  }
+  int lines = 0;  // slice-35 lines read, one per open quadrant of each block
+  const auto fresh = [&](const section_t& s, const block_t& b) {
+    std::vector<superinfo_t> value(block_nodes(s, b));
+    bool first = true;
+    for (int d = 0; d < 4; d++) {
+      if (s.quadrant_full(d)) continue;
+      line_t line;
+      line.section = s;
+      line.dimension = d;
+      for (int a = 0, j = 0; a < 4; a++)
+        if (a != d) line.base[j++] = b[a];
+      const line_dependency_t dep = line_dependency_of(line);
+      lines++;
+      std::vector<std::vector<superinfo_t>> top(dep.input.length());
+      std::vector<const superinfo_t*> inputs;
+      for (int k = 0; k < dep.input.length(); k++) {
+        compute_top_block(dep.input.section, dep.input.block(k), top[k]);
+        inputs.push_back(top[k].data());
+      }
+      std::vector<superinfo_t> part(value.size());
+      compute_line_block(dep, inputs, b[d], part.data());
+      if (first)
+        value = part;
+      else
+        merge_into(value, part);
+      first = false;
+    }
+    return value;
+  };
+  std::vector<std::vector<superinfo_t>> expected;
+  for (const auto& [s, b] : blocks) expected.push_back(fresh(s, b));
+  ASSERT_GT(lines, 40);
+  std::vector<size_t> order(blocks.size());
+  for (size_t i = 0; i < order.size(); i++) order[i] = i;
+  for (int pass = 0; pass < 3; pass++) {
+    if (pass == 1)
+      std::sort(order.begin(), order.end());
+    else
+      std::shuffle(order.begin(), order.end(), rng);
+    for (const size_t i : order) {
+      const auto& [s, b] = blocks[i];
+      std::vector<superinfo_t> got(block_nodes(s, b));
+      compute_block_again(s, b, got);
+      ASSERT_EQ(got, expected[i]) << s.name() << " block " << int(b[0]) << int(b[1]) << int(b[2])
+                                  << int(b[3]) << " pass " << pass;
+    }
+  }
 }
