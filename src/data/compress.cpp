@@ -55,8 +55,7 @@ detail::interleave_fn_t uninterleave_fn() {
 // Thread-local node scratch for the non-destructive compressor.
 std::span<superinfo_t> scratch_nodes(size_t n) {
   thread_local std::vector<superinfo_t> scratch;
-  if (scratch.size() < n) scratch.resize(n);
-  return {scratch.data(), n};
+  return scratch_span(scratch, n);
 }
 
 // Thread-local byte scratch, one buffer per use: a compressed output and the elided bytes it
