@@ -173,7 +173,12 @@ void compacting_store_t::destroy_group(group_id_t group) {
     for (size_t i = 0; i < other.arrays && !unfrozen_data; i++)
       unfrozen_data = other.entries[i].size != 0;
   }
-  if (!unfrozen_data) heap_next_.store(frozen_end_, std::memory_order_relaxed);
+  if (unfrozen_data) return;
+  heap_next_.store(frozen_end_, std::memory_order_relaxed);
+  // The garbage counted at the last collection lay above the frozen data and is gone with it.
+  const size_t live = live_bytes_.load(std::memory_order_relaxed);
+  garbage_after_collection_.store(frozen_end_ > live ? frozen_end_ - live : 0,
+                                  std::memory_order_relaxed);
 }
 
 size_t compacting_store_t::arrays(group_id_t group) const {
