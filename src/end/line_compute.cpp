@@ -3,6 +3,7 @@
 // it, which applies the recurrence with super_wins, the child transforms and rmax.
 #include "pentago/end/line_compute.h"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -13,6 +14,27 @@
 
 namespace pentago {
 
+namespace {
+
+// Calls f(i, e, inv) for each empty square e of each quadrant state i of block bd along quadrant
+// d of section s: the stone of the player to move placed there gives the state whose
+// rmin_inverse is inv (the child's index along d* times 4, plus its turns).
+template <class F>
+void for_each_placement(const section_t& s, int d, int bd, F&& f) {
+  static const int powers[9] = {1, 3, 9, 27, 81, 243, 729, 2187, 6561};
+  const int turn = s.turn();
+  const auto bucket = rmin_bucket(s.counts[d][0], s.counts[d][1]);
+  const int states = int(std::min<size_t>(block_size, bucket.size() - size_t(block_size) * bd));
+  for (int i = 0; i < states; i++) {
+    const quadrant_t v = bucket[block_size * bd + i];
+    const auto& u = unpack_table[v];
+    for (int e = 0; e < 9; e++)
+      if (!((u[0] | u[1]) >> e & 1)) f(i, e, rmin_inverse(quadrant_t(v + (turn + 1) * powers[e])));
+  }
+}
+
+}  // namespace
+
 uint64_t line_block_moves(const line_dependency_t& dep, int k) {
   const section_t& s = dep.output.section;
   const block_t b = dep.output.block(k);
@@ -22,6 +44,18 @@ uint64_t line_block_moves(const line_dependency_t& dep, int k) {
   for (int i = 0; i < 4; i++)
     if (i != d) cross *= uint64_t(shape[i]);
   return cross * uint64_t(shape[d]) * uint64_t(9 - s.quadrant_sum(d));
+}
+
+std::vector<int> line_block_inputs(const line_dependency_t& dep, int k) {
+  std::vector<int> blocks;
+  const section_t& s = dep.output.section;
+  if (s.sum() == 35) return blocks;
+  const int d = dep.output.dimension;
+  for_each_placement(s, d, dep.output.block(k)[d],
+                     [&](int, int, uint16_t inv) { blocks.push_back(dep.input_block(inv >> 2)); });
+  std::sort(blocks.begin(), blocks.end());
+  blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+  return blocks;
 }
 
 void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_t* const> inputs,
@@ -57,23 +91,15 @@ void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_
   };
   placement_t placements[block_size][9];
   int placement_count[block_size] = {};
-  {
-    const auto bucket = rmin_bucket(s.counts[d][0], s.counts[d][1]);
-    static const int powers[9] = {1, 3, 9, 27, 81, 243, 729, 2187, 6561};
-    for (int i = 0; i < shape[d]; i++) {
-      const quadrant_t v = bucket[block_size * b[d] + i];
-      const auto& u = unpack_table[v];
-      detail::nibbles_t placed{};
-      for (int e = 0; e < 9; e++) {
-        if ((u[0] | u[1]) >> e & 1) continue;
-        const auto& n = super_tables.win_nibbles[d][mine_mask[i] | 1 << e];
-        placed.h[0] |= n.h[0], placed.h[1] |= n.h[1];
-        const uint16_t inv = rmin_inverse(quadrant_t(v + (turn + 1) * powers[e]));
-        placements[i][placement_count[i]++] = {inv >> 2, inv & 3};
-      }
-      PENTAGO_CHECK(placement_count[i] > 0, "line along a full quadrant");
-      job.placed[i] = placed;
-    }
+  detail::nibbles_t placed[block_size] = {};
+  for_each_placement(s, d, b[d], [&](int i, int e, uint16_t inv) {
+    const auto& n = super_tables.win_nibbles[d][mine_mask[i] | 1 << e];
+    placed[i].h[0] |= n.h[0], placed[i].h[1] |= n.h[1];
+    placements[i][placement_count[i]++] = {inv >> 2, inv & 3};
+  });
+  for (int i = 0; i < shape[d]; i++) {
+    PENTAGO_CHECK(placement_count[i] > 0, "line along a full quadrant");
+    job.placed[i] = placed[i];
   }
   if (last) {
     run_line_block(job);
@@ -139,6 +165,7 @@ void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_
                         (sigma.local & ~dstar_bits) == (unmove.local & ~dstar_bits),
                     "placement turn outside the child axis");
       const int ib = dep.input_block(j);
+      PENTAGO_CHECK(inputs[ib], "input block read but not given");
       const int kind = kind_of[ib];
       job.children[i][p] = {inputs[ib] + local * strides[kind][dstar], kind,
                             sigma.local >> 2 * dstar & 3};
@@ -179,35 +206,41 @@ void compute_top_block(const section_t& s, const block_t& b, std::vector<superin
 
 namespace {
 
-// A line of slice 35's blocks computed again, as a slice-34 block's line reads it.
+// A line of slice 35's blocks computed again, as a slice-34 block's line reads it: only the
+// blocks some read needed are computed.
 struct top_line_t {
   line_t line;
-  std::vector<std::vector<superinfo_t>> blocks;  // the first `length`, each of its block's size
-  int length = 0;                                // or larger (scratch_span)
-  bool filled = false;
+  std::vector<std::vector<superinfo_t>> blocks;  // each of its block's size or larger
+  std::vector<const superinfo_t*> computed;      // per block along the line, or null
+  bool valid = false;
 };
 
-// The blocks of slice-35 line `input`, from this thread's two lines computed last where one is
-// it: a slice-34 line's blocks are read one after another, and along the line's own axis all
-// of them read the same slice-35 line.
-const top_line_t& top_line(const line_t& input) {
+// The blocks of slice-35 line `input`, of which at least those in `needed` are computed, from
+// this thread's two lines read last where one is it: a slice-34 line's blocks are read one
+// after another, and along the line's own axis all of them read the same slice-35 line.
+const top_line_t& top_line(const line_t& input, std::span<const int> needed) {
   thread_local std::array<top_line_t, 2> recent;
   thread_local size_t next = 0;
-  for (const top_line_t& r : recent)
-    if (r.filled && r.line == input) return r;
-  top_line_t& r = recent[next];
-  next ^= 1;
-  r.filled = false;
-  r.line = input;
-  r.length = input.length();
-  if (r.blocks.size() < size_t(r.length)) r.blocks.resize(size_t(r.length));
-  for (int k = 0; k < r.length; k++) {
-    const block_t b = input.block(k);
-    compute_top_block(input.section, b,
-                      scratch_span(r.blocks[size_t(k)], size_t(block_nodes(input.section, b))));
+  top_line_t* r = nullptr;
+  for (top_line_t& line : recent)
+    if (line.valid && line.line == input) r = &line;
+  if (!r) {
+    r = &recent[next];
+    next ^= 1;
+    r->line = input;
+    r->valid = true;
+    const size_t length = size_t(input.length());
+    if (r->blocks.size() < length) r->blocks.resize(length);
+    r->computed.assign(length, nullptr);
   }
-  r.filled = true;
-  return r;
+  for (const int k : needed) {
+    if (r->computed[size_t(k)]) continue;
+    const block_t b = input.block(k);
+    const auto value = scratch_span(r->blocks[size_t(k)], size_t(block_nodes(input.section, b)));
+    compute_top_block(input.section, b, value);
+    r->computed[size_t(k)] = value.data();
+  }
+  return *r;
 }
 
 }  // namespace
@@ -217,14 +250,13 @@ void compute_block_again(const section_t& s, const block_t& b, std::span<superin
   PENTAGO_CHECK(s.sum() == 34, "compute_block_again: section " + s.name() + " is not in slice 34");
   PENTAGO_CHECK(value.size() == size_t(block_nodes(s, b)), "compute_block_again: wrong block size");
   thread_local std::vector<superinfo_t> part;
-  std::vector<const superinfo_t*> pointers;
   bool first = true;
   for (int d = 0; d < 4; d++) {
     if (s.quadrant_full(d)) continue;
     const line_dependency_t dep = line_dependency_of(line_through(s, b, d));
-    pointers.clear();
-    const top_line_t& top = top_line(dep.input);
-    for (int k = 0; k < top.length; k++) pointers.push_back(top.blocks[size_t(k)].data());
+    const top_line_t& top = top_line(dep.input, line_block_inputs(dep, b[d]));
+    // Blocks no node of this one reads stay null; the kernel never looks at them.
+    const std::span<const superinfo_t* const> pointers = top.computed;
     // The first open quadrant's line writes the block; the others' are merged in with max.
     if (first) {
       compute_line_block(dep, pointers, b[d], value.data());

@@ -1,7 +1,8 @@
 // The line kernel at every SIMD level the CPU has: every output block of sampled lines of
 // slices 35, 34, 30 and 26, with pseudorandom inputs, equals the portable kernel's block word
 // for word (the portable kernel itself is checked against published counts by the drivers).
-// Slice-34 blocks computed again through the slice-35 lines a thread keeps equal fresh ones.
+// Slice-34 blocks computed again through the slice-35 lines a thread keeps equal fresh ones, and
+// an output block reads exactly the input blocks line_block_inputs names.
 #include "pentago/end/line_kernel.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include "pentago/end/line_compute.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/layout/line_mapping.h"
+#include "pentago/util/error.h"
 #include "simd_levels.h"
 
 using namespace pentago;
@@ -198,4 +200,59 @@ TEST(line_kernel, blocks_computed_again_equal_fresh_ones_in_any_order) {
                                   << int(b[3]) << " pass " << pass;
     }
   }
+}
+
+// line_block_inputs names exactly the input blocks an output block reads: computed from those
+// alone (the others null), each output block equals the one computed from the whole input line,
+// and leaving out any one of them is an error. On slices 34 and 33 most output blocks read
+// fewer input blocks than their line has, which is what slice 33 saves when it computes slice
+// 34's blocks again.
+TEST(line_kernel, line_block_inputs_are_exactly_the_blocks_read) {
+  std::mt19937_64 rng(35);
+  uint64_t listed = 0, available = 0;
+  for (const char* name : {"44444554", "44444454", "44444444", "54454454"}) {
+    const section_t s = section_t::parse(name).standardize();
+    const slice_lines_t lines(std::vector<section_t>{s});
+    const uint64_t total = lines.total_lines(), count = std::min<uint64_t>(total, 6);
+    for (uint64_t n = 0; n < count; n++) {
+      const line_dependency_t dep = line_dependency_of(lines.line(n * total / count));
+      if (s.sum() == 35) {
+        EXPECT_TRUE(line_block_inputs(dep, 0).empty());
+        continue;
+      }
+      std::vector<std::vector<superinfo_t>> blocks;
+      std::vector<const superinfo_t*> all;
+      for (int b = 0; b < dep.input.length(); b++) {
+        std::vector<superinfo_t> block(block_nodes(dep.child, dep.input.block(b)));
+        for (auto& v : block)
+          for (int i = 0; i < 4; i++) {
+            v.win.w[i] = rng() & rng();
+            v.notlose.w[i] = v.win.w[i] | rng();
+          }
+        blocks.push_back(std::move(block));
+        all.push_back(blocks.back().data());
+      }
+      for (int k = 0; k < dep.output.length(); k++) {
+        const std::vector<int> read = line_block_inputs(dep, k);
+        ASSERT_FALSE(read.empty());
+        ASSERT_TRUE(std::is_sorted(read.begin(), read.end()));
+        listed += read.size(), available += all.size();
+        const uint64_t nodes = block_nodes(dep.output.section, dep.output.block(k));
+        std::vector<superinfo_t> expected(nodes), got(nodes);
+        compute_line_block(dep, all, k, expected.data());
+        std::vector<const superinfo_t*> some(all.size(), nullptr);
+        for (const int b : read) some[size_t(b)] = all[size_t(b)];
+        compute_line_block(dep, some, k, got.data());
+        ASSERT_EQ(got, expected) << name << " line " << n << " block " << k;
+        for (const int b : read) {
+          some[size_t(b)] = nullptr;
+          EXPECT_THROW(compute_line_block(dep, some, k, got.data()), pentago_error_t)
+              << name << " line " << n << " block " << k << " without input " << b;
+          some[size_t(b)] = all[size_t(b)];
+        }
+      }
+    }
+  }
+  EXPECT_GT(listed, 0u);
+  EXPECT_LT(listed, available);
 }

@@ -17,6 +17,11 @@ namespace pentago {
 void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_t* const> inputs,
                         int k, superinfo_t* output);
 
+// The input blocks (indices along dep.input, ascending) that output block k of the line reads:
+// those holding a child of one of its nodes. compute_line_block never reads the others, which
+// may be null. Slice 35's lines read none.
+std::vector<int> line_block_inputs(const line_dependency_t& dep, int k);
+
 // Number of output nodes in block k of the line times empty cells in its quadrant: a
 // measure of work.
 uint64_t line_block_moves(const line_dependency_t& dep, int k);
