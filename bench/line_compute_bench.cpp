@@ -1,5 +1,7 @@
 // Google Benchmark of compute_line_block (the backward engine's node kernel) on real block
-// lines with random child values, per SIMD level: ns per output node and nodes per second.
+// lines with random child values, per SIMD level: ns per output node and nodes per second. And
+// of compute_block_again on whole lines of slice-34 blocks, as slice 33 reads them: time per
+// block.
 #include <benchmark/benchmark.h>
 
 #if defined(__x86_64__)
@@ -122,6 +124,36 @@ PENTAGO_LINE_CASES(s26_33334433, "33334433", false);
 PENTAGO_LINE_CASES(s34_44444554_cold, "44444554", true);
 PENTAGO_LINE_CASES(s30_44444433_cold, "44444433", true);
 PENTAGO_LINE_CASES(s26_33334433_cold, "33334433", true);
+
+// compute_block_again on the blocks of slice-34 section `section` along some lines of each
+// quadrant, one line after another (slice 33 reads a whole input line for each of its lines,
+// and computes again the blocks its input cache does not hold), at the best SIMD level.
+void bm_compute_again(benchmark::State& state, const char* section) {
+  const section_t s = section_t::parse(section).standardize();
+  const auto extent = section_blocks(s);
+  std::mt19937_64 rng(33);
+  std::vector<block_t> order;
+  for (int d = 0; d < 4; d++)
+    for (int n = 0; n < 4; n++) {
+      block_t b;
+      for (int a = 0; a < 4; a++) b[a] = uint8_t(rng() % uint64_t(extent[a]));
+      for (b[d] = 0; b[d] < extent[d]; b[d]++) order.push_back(b);
+    }
+  std::vector<superinfo_t> value;
+  for (auto _ : state)
+    for (const block_t& b : order) {
+      value.resize(size_t(block_nodes(s, b)));
+      compute_block_again(s, b, value);
+      benchmark::DoNotOptimize(value.data());
+    }
+  const double blocks = double(order.size()) * double(state.iterations());
+  state.counters["time_per_block"] =
+      benchmark::Counter(blocks, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+// Two slice-34 sections of the whole game, with two open quadrants each.
+BENCHMARK_CAPTURE(bm_compute_again, s34_44444554, "44444554");
+BENCHMARK_CAPTURE(bm_compute_again, s34_45444454, "45444454");
 
 }  // namespace
 }  // namespace pentago
