@@ -304,8 +304,13 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
           const V placed = rows[2].node(sides.wins[2], i[0], i[1], i[2], i[3]);
           V rwin, rnotlose;
           if (job.last) {
-            rwin = rmax_value(andnot(w1, placed));
-            rnotlose = rmax_value(placed | andnot(w1, V::ones()));
+            if constexpr (paired) {  // both rmax in one pair
+              const P r = rmax_value(P::join(andnot(w1, placed), placed | andnot(w1, V::ones())));
+              rwin = r.low(), rnotlose = r.high();
+            } else {
+              rwin = rmax_value(andnot(w1, placed));
+              rnotlose = rmax_value(placed | andnot(w1, V::ones()));
+            }
           } else {
             int shift = 0;
             for (int q = 0; q < 4; q++) shift |= job.node_shift[q][i[q]];

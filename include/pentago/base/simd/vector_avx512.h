@@ -37,6 +37,9 @@ struct vec_pair512_t {
     return {_mm512_broadcast_i64x4(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s.w)))};
   }
   void store(super_t& s) const { low().store(s); }
+  static vec_pair512_t join(vec_avx2_t low, vec_avx2_t high) {
+    return {_mm512_inserti64x4(_mm512_castsi256_si512(low.v), high.v, 1)};
+  }
   vec_avx2_t low() const { return {_mm512_castsi512_si256(v)}; }
   vec_avx2_t high() const { return {_mm512_extracti64x4_epi64(v, 1)}; }
   static vec_pair512_t zero() { return {_mm512_setzero_si512()}; }
