@@ -25,6 +25,27 @@ namespace {
 
 class line_kernel_levels : public ::testing::TestWithParam<const char*> {};
 
+// Pseudorandom values (win implies notlose) for each input block of dep's line, and pointers
+// to them in input order.
+struct random_inputs_t {
+  std::vector<std::vector<superinfo_t>> blocks;
+  std::vector<const superinfo_t*> pointers;
+};
+random_inputs_t random_inputs(const line_dependency_t& dep, std::mt19937_64& rng) {
+  random_inputs_t r;
+  for (int b = 0; b < dep.input.length(); b++) {
+    std::vector<superinfo_t> block(block_nodes(dep.child, dep.input.block(b)));
+    for (auto& v : block)
+      for (int i = 0; i < 4; i++) {
+        v.win.w[i] = rng() & rng();
+        v.notlose.w[i] = v.win.w[i] | rng();
+      }
+    r.blocks.push_back(std::move(block));
+    r.pointers.push_back(r.blocks.back().data());
+  }
+  return r;
+}
+
 }  // namespace
 
 TEST_P(line_kernel_levels, every_level_equals_portable) {
@@ -37,19 +58,8 @@ TEST_P(line_kernel_levels, every_level_equals_portable) {
   uint64_t compared_nodes = 0;
   for (uint64_t n = 0; n < count; n++) {
     const line_dependency_t dep = line_dependency_of(lines.line(n * total / count));
-    std::vector<std::vector<superinfo_t>> blocks;
-    std::vector<const superinfo_t*> inputs;
-    if (s.sum() < 35)
-      for (int b = 0; b < dep.input.length(); b++) {
-        std::vector<superinfo_t> block(block_nodes(dep.child, dep.input.block(b)));
-        for (auto& v : block)
-          for (int i = 0; i < 4; i++) {
-            v.win.w[i] = rng() & rng();  // win implies notlose
-            v.notlose.w[i] = v.win.w[i] | rng();
-          }
-        blocks.push_back(std::move(block));
-      }
-    for (auto& block : blocks) inputs.push_back(block.data());
+    const random_inputs_t given = s.sum() < 35 ? random_inputs(dep, rng) : random_inputs_t();
+    const std::vector<const superinfo_t*>& inputs = given.pointers;
     for (int k = 0; k < dep.output.length(); k++) {
       const uint64_t nodes = block_nodes(dep.output.section, dep.output.block(k));
       set_simd_level(simd_level_t::portable);
@@ -99,18 +109,8 @@ TEST(line_kernel, kept_tables_equal_fresh_ones) {
         }
       if (line.length() < 3) continue;
       const line_dependency_t dep = line_dependency_of(line);
-      std::vector<std::vector<superinfo_t>> blocks;
-      std::vector<const superinfo_t*> inputs;
-      for (int b = 0; b < dep.input.length(); b++) {
-        std::vector<superinfo_t> block(block_nodes(dep.child, dep.input.block(b)));
-        for (auto& v : block)
-          for (int i = 0; i < 4; i++) {
-            v.win.w[i] = rng() & rng();
-            v.notlose.w[i] = v.win.w[i] | rng();
-          }
-        blocks.push_back(std::move(block));
-      }
-      for (auto& block : blocks) inputs.push_back(block.data());
+      const random_inputs_t given = random_inputs(dep, rng);
+      const std::vector<const superinfo_t*>& inputs = given.pointers;
       const int length = line.length();
       const size_t count = size_t(length);
       std::vector<std::vector<superinfo_t>> fresh(count), forward(count), backward(count);
@@ -220,18 +220,8 @@ TEST(line_kernel, line_block_inputs_are_exactly_the_blocks_read) {
         EXPECT_TRUE(line_block_inputs(dep, 0).empty());
         continue;
       }
-      std::vector<std::vector<superinfo_t>> blocks;
-      std::vector<const superinfo_t*> all;
-      for (int b = 0; b < dep.input.length(); b++) {
-        std::vector<superinfo_t> block(block_nodes(dep.child, dep.input.block(b)));
-        for (auto& v : block)
-          for (int i = 0; i < 4; i++) {
-            v.win.w[i] = rng() & rng();
-            v.notlose.w[i] = v.win.w[i] | rng();
-          }
-        blocks.push_back(std::move(block));
-        all.push_back(blocks.back().data());
-      }
+      const random_inputs_t given = random_inputs(dep, rng);
+      const std::vector<const superinfo_t*>& all = given.pointers;
       for (int k = 0; k < dep.output.length(); k++) {
         const std::vector<int> read = line_block_inputs(dep, k);
         ASSERT_FALSE(read.empty());
