@@ -206,8 +206,8 @@ void compute_top_block(const section_t& s, const block_t& b, std::vector<superin
 
 namespace {
 
-// A line of slice 35's blocks computed again, as a slice-34 block's line reads it: only the
-// blocks some read needed are computed.
+// A line of slice 35's blocks computed again, as a slice-34 block's line reads it; only the
+// blocks that the reads so far needed are computed.
 struct top_line_t {
   line_t line;
   std::vector<std::vector<superinfo_t>> blocks;  // each of its block's size or larger
