@@ -2,6 +2,7 @@
 #include "pentago/end/block_store.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "pentago/data/compress.h"
 #include "pentago/end/arena_lending.h"
@@ -325,9 +326,42 @@ superinfo_t* block_store_t::take_buffer(int flat, uint8_t left) {
   return b;
 }
 
+namespace {
+
+// Writes a contribution computed already (`values`) where `out` asks (accumulate_computed): in
+// place, merged with `out.merge_with`; or into a held block, streamed or merged into it.
+void write_computed(std::span<superinfo_t> values, const line_output_t& out) {
+  if (out.nodes == values.data()) {
+    if (out.merge_with)
+      merge_into(values, std::span<const superinfo_t>(out.merge_with, values.size()));
+    return;
+  }
+  const std::span<superinfo_t> held(out.nodes, values.size());
+  if (out.merge_with == out.nodes) {
+    merge_into(held, values);
+    return;
+  }
+  PENTAGO_CHECK(!out.merge_with, "a contribution merged with a third block");
+  // The held block is next read at a later line: stream it out rather than through the cache
+  // (no read of its old contents, the kernel's working set stays cached).
+  if (out.stream)
+    stream_copy(held.data(), values.data(), values.size_bytes());
+  else
+    std::copy(values.begin(), values.end(), held.begin());
+}
+
+}  // namespace
+
 void block_store_t::accumulate(int flat, int dimension, std::span<superinfo_t> values) {
+  accumulate_computed(flat, dimension, values,
+                      [values](const line_output_t& out) { write_computed(values, out); });
+}
+
+void block_store_t::accumulate_computed(int flat, int dimension, std::span<superinfo_t> values,
+                                        const std::function<void(const line_output_t&)>& compute) {
   PENTAGO_CHECK(!frozen_, "accumulate into a frozen block store");
   PENTAGO_CHECK(int(values.size()) == nodes(flat), "contribution has the wrong size");
+  // Held while the contribution is computed: it may be computed into this block's buffer.
   const std::lock_guard<element_lock_t> guard(locks_[flat]);
   const uint8_t dims = missing_dims_[flat].load(std::memory_order_relaxed);
   if (!(dims >> dimension & 1))
@@ -339,64 +373,61 @@ void block_store_t::accumulate(int flat, int dimension, std::span<superinfo_t> v
   if (!partial && left && pool_ && (partial = take_buffer(flat, left))) {
     track_buffer(flat, 0, left);
     // More contributions will come and the budget has room: hold the block uncompressed from
-    // now on (a block that got no buffer at its first contribution may get one later).
-    const std::span<superinfo_t> held(partial, values.size());
+    // now on (a block that got no buffer at its first contribution may get one later). The
+    // first is streamed into it (it is next read at a later line: no read of the buffer's old
+    // contents, and the kernel's working set stays cached); a later one merges into it.
     if (first) {
-      // The held block is next read at a later line: stream it out rather than through the
-      // cache (no read of its old contents, the kernel's working set stays cached).
-      stream_copy(partial, values.data(), values.size_bytes());
+      compute(line_output_t{partial, nullptr, true});
     } else {
+      const std::span<superinfo_t> held(partial, values.size());
       heap_.with_array(group_, flat,
                        [&](std::span<const uint8_t> stored) { fast_uncompress(stored, held); });
-      merge_into(held, values);
       drop(flat);
+      compute(line_output_t{partial, partial});
     }
     missing_dims_[flat].store(left, std::memory_order_relaxed);
     missing_--;
     return;
   }
-  std::span<superinfo_t> merged = values;
   if (partial) {
-    const std::span<superinfo_t> held(partial, values.size());
-    // The last contribution merges into `values`, which the kernel just wrote (in cache), and
-    // only reads the held block: counting and compressing then read cached data, and the
-    // held block is never written back.
-    if (left) {
-      merge_into(held, values);
-      merged = held;
-    } else {
-      merge_into(values, held);
-    }
+    // A middle contribution merges into the held block. The last one is written to `values`
+    // merged with the held block, which it only reads: counting and compressing then read
+    // cached data, and the held block is never written back.
+    compute(line_output_t{left ? partial : values.data(), partial});
     track_buffer(flat, dims, left);
-  } else if (!first && left) {
-    // Merge in the filtered form (the filter commutes with OR): one filter pass, not two.
-    interleave(values);
-    const auto old = scratch_span(scratch_nodes, values.size());
-    heap_.with_array(group_, flat, [&](std::span<const uint8_t> stored) {
-      fast_uncompress_filtered(stored, old);
-    });
-    merge_into(values, old);
-    hold_incomplete(flat,
-                    fast_compress_filtered_view(values, partial_codec_, partial_elided_room(flat)));
-    missing_dims_[flat].store(left, std::memory_order_relaxed);
-    missing_--;
-    return;
-  } else if (!first) {
-    const auto old = scratch_span(scratch_nodes, values.size());
-    heap_.with_array(group_, flat,
-                     [&](std::span<const uint8_t> stored) { fast_uncompress(stored, old); });
-    merge_into(values, old);
+  } else {
+    compute(line_output_t{values.data()});
+    if (!first && left) {
+      // Merge in the filtered form (the filter commutes with OR): one filter pass, not two.
+      interleave(values);
+      const auto old = scratch_span(scratch_nodes, values.size());
+      heap_.with_array(group_, flat, [&](std::span<const uint8_t> stored) {
+        fast_uncompress_filtered(stored, old);
+      });
+      merge_into(values, old);
+      hold_incomplete(
+          flat, fast_compress_filtered_view(values, partial_codec_, partial_elided_room(flat)));
+      missing_dims_[flat].store(left, std::memory_order_relaxed);
+      missing_--;
+      return;
+    }
+    if (!first) {
+      const auto old = scratch_span(scratch_nodes, values.size());
+      heap_.with_array(group_, flat,
+                       [&](std::span<const uint8_t> stored) { fast_uncompress(stored, old); });
+      merge_into(values, old);
+    }
   }
   missing_dims_[flat].store(left, std::memory_order_relaxed);
   if (!left) {
-    complete_block(flat, merged);
-    store_complete(flat, merged);
+    complete_block(flat, values);
+    store_complete(flat, values);
     if (partial) {
       pool_->give(partial);
       partial = nullptr;
     }
   } else if (!partial) {
-    hold_incomplete(flat, fast_compress_view(merged, partial_codec_, partial_elided_room(flat)));
+    hold_incomplete(flat, fast_compress_view(values, partial_codec_, partial_elided_room(flat)));
   }
   missing_--;
 }
@@ -568,5 +599,21 @@ std::vector<sample_t> block_store_t::samples() const {
 }
 
 uint64_t block_store_t::compressed_bytes() const { return held_.load(); }
+
+void compute_and_accumulate(block_store_t& store, int flat, const line_dependency_t& dep,
+                            std::span<const superinfo_t* const> inputs, int k,
+                            std::span<superinfo_t> scratch, worker_pool_t& pool) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  double computing = 0;
+  store.accumulate_computed(flat, dep.output.dimension, scratch, [&](const line_output_t& out) {
+    const auto kernel = clock::now();
+    compute_line_block(dep, inputs, k, out);
+    computing = std::chrono::duration<double>(clock::now() - kernel).count();
+  });
+  pool.add_time(activity_t::compute, computing);
+  pool.add_time(activity_t::accumulate,
+                std::chrono::duration<double>(clock::now() - start).count() - computing);
+}
 
 }  // namespace pentago

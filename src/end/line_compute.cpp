@@ -60,6 +60,11 @@ std::vector<int> line_block_inputs(const line_dependency_t& dep, int k) {
 
 void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_t* const> inputs,
                         int k, superinfo_t* output) {
+  compute_line_block(dep, inputs, k, line_output_t{output});
+}
+
+void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_t* const> inputs,
+                        int k, const line_output_t& output) {
   using detail::super_tables;
   const section_t& s = dep.output.section;
   const int d = dep.output.dimension, turn = s.turn();
@@ -71,7 +76,12 @@ void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_
   line_block_job_t job{};
   job.d = d;
   job.last = last;
-  job.output = output;
+  PENTAGO_CHECK(
+      !output.stream || reinterpret_cast<uintptr_t>(output.nodes) % alignof(superinfo_t) == 0,
+      "streaming stores into an unaligned block");
+  job.output = output.nodes;
+  job.merge_with = output.merge_with;
+  job.stream = output.stream;
   // Per output axis: the win nibbles of the quadrant states this block covers.
   int mine_mask[block_size] = {};
   for (int q = 0; q < 4; q++) {
@@ -249,7 +259,6 @@ void compute_block_again(const section_t& s, const block_t& b, std::span<superin
   if (s.sum() == 35) return compute_top_block(s, b, value);
   PENTAGO_CHECK(s.sum() == 34, "compute_block_again: section " + s.name() + " is not in slice 34");
   PENTAGO_CHECK(value.size() == size_t(block_nodes(s, b)), "compute_block_again: wrong block size");
-  thread_local std::vector<superinfo_t> part;
   bool first = true;
   for (int d = 0; d < 4; d++) {
     if (s.quadrant_full(d)) continue;
@@ -257,15 +266,10 @@ void compute_block_again(const section_t& s, const block_t& b, std::span<superin
     const top_line_t& top = top_line(dep.input, line_block_inputs(dep, b[d]));
     // Blocks no node of this one reads stay null; the kernel never looks at them.
     const std::span<const superinfo_t* const> pointers = top.computed;
-    // The first open quadrant's line writes the block; the others' are merged in with max.
-    if (first) {
-      compute_line_block(dep, pointers, b[d], value.data());
-      first = false;
-      continue;
-    }
-    const auto span = scratch_span(part, value.size());
-    compute_line_block(dep, pointers, b[d], span.data());
-    merge_into(value, span);
+    // The first open quadrant's line writes the block; the others' merge into it with max.
+    compute_line_block(dep, pointers, b[d],
+                       line_output_t{value.data(), first ? nullptr : value.data()});
+    first = false;
   }
 }
 

@@ -226,6 +226,8 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
   constexpr bool paired = !std::is_void_v<P>;
   const int d = job.d;
   superinfo_t* out = job.output;
+  const superinfo_t* merge = job.merge_with;  // advances with out where set
+  const bool stream = job.stream;
   row_wins_t<V> rows[3];
   // A node's children lie all over the input line, so their loads miss the caches. They are
   // gathered per plane (i0, i1 fixed) in a loop of independent loads that the processor
@@ -329,11 +331,24 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
             }
           }
           const V imm = w0 | w1;
-          (andnot(imm, placed | rwin) | andnot(w1, w0)).store(out->win);
-          (andnot(imm, rnotlose) | w0).store(out->notlose);
+          V win = andnot(imm, placed | rwin) | andnot(w1, w0);
+          V notlose = andnot(imm, rnotlose) | w0;
+          if (merge) {
+            win = win | V::load(merge->win);
+            notlose = notlose | V::load(merge->notlose);
+            merge++;
+          }
+          if (stream) {
+            win.stream(out->win);
+            notlose.stream(out->notlose);
+          } else {
+            win.store(out->win);
+            notlose.store(out->notlose);
+          }
         }
       }
     }
+  if (stream) V::stream_fence();
 }
 
 // The kernel over one output block with vector type V and, where the ISA has one, the pair

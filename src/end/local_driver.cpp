@@ -99,13 +99,8 @@ class local_computer_t : public slice_computer_t {
       const int si = lines.section_index(line.section);
       for (int k = 0; k < line.length(); k++) {
         const int f = store.flat_id(si, line.block(k));
-        const auto values = scratch_span(output, size_t(store.nodes(f)));
-        {
-          activity_timer_t timer(pool_, activity_t::compute);
-          compute_line_block(dep, inputs, k, values.data());
-        }
-        activity_timer_t timer(pool_, activity_t::accumulate);
-        store.accumulate(f, line.dimension, values);
+        compute_and_accumulate(store, f, dep, inputs, k,
+                               scratch_span(output, size_t(store.nodes(f))), pool_);
       }
     });
   }

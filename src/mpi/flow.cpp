@@ -454,19 +454,21 @@ class flow_t {
     const block_t block = s->line.block(k);
     const int nodes = block_nodes(s->line.section, block);
     auto buffer = buffers_.take_shared();
+    const block_owner_t owner = partition_.find_block(s->line.section, block);
+    if (owner.rank == rank_) {
+      // Computed straight into this rank's store, merged in the kernel's pass.
+      const int flat = store_.flat_id(s->section_index, block);
+      PENTAGO_CHECK(flat >= 0, "own output block missing");
+      trace_scope_t t(trace_, "compute");
+      compute_and_accumulate(store_, flat, s->dep, s->input_pointers, k,
+                             std::span<superinfo_t>(buffer.get() + header_nodes, nodes), pool_);
+      output_finished(s);
+      return;
+    }
     {
       activity_timer_t timer(pool_, activity_t::compute);
       trace_scope_t t(trace_, "compute");
       compute_line_block(s->dep, s->input_pointers, k, buffer.get() + header_nodes);
-    }
-    const block_owner_t owner = partition_.find_block(s->line.section, block);
-    if (owner.rank == rank_) {
-      const int flat = store_.flat_id(s->section_index, block);
-      PENTAGO_CHECK(flat >= 0, "own output block missing");
-      accumulate(flat, s->line.dimension,
-                 std::span<superinfo_t>(buffer.get() + header_nodes, nodes));
-      output_finished(s);
-      return;
     }
     const int32_t header[4] = {s->section_index, pack_block(block), s->line.dimension, nodes};
     std::memcpy(static_cast<void*>(buffer.get()), header, sizeof header);

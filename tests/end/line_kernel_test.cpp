@@ -86,6 +86,53 @@ TEST_P(line_kernel_levels, every_level_equals_portable) {
 INSTANTIATE_TEST_SUITE_P(sections, line_kernel_levels,
                          ::testing::Values("54444554", "44444554", "44444433", "33334433"));
 
+// The block written merged with another (the engine's accumulation in the kernel): at every
+// SIMD level, a block merged with a separate block, merged in place, and written with
+// streaming stores equals the plain block ORed with the other, word for word.
+TEST(line_kernel, merged_and_streamed_outputs_equal_plain_ones) {
+  test::simd_level_guard_t guard;
+  std::mt19937_64 rng(11);
+  int compared = 0;
+  for (const char* name : {"54444554", "44444433"}) {
+    const section_t s = section_t::parse(name).standardize();
+    const slice_lines_t lines(std::vector<section_t>{s});
+    const line_dependency_t dep = line_dependency_of(lines.line(lines.total_lines() / 2));
+    const random_inputs_t given = s.sum() < 35 ? random_inputs(dep, rng) : random_inputs_t();
+    for (simd_level_t level : {simd_level_t::portable, simd_level_t::sse, simd_level_t::avx2,
+                               simd_level_t::avx512, simd_level_t::avx512vbmi}) {
+      if (!simd_supported(level)) continue;
+      set_simd_level(level);
+      for (int k = 0; k < dep.output.length(); k++) {
+        const size_t nodes = block_nodes(dep.output.section, dep.output.block(k));
+        std::vector<superinfo_t> plain(nodes), other(nodes), expected(nodes);
+        compute_line_block(dep, given.pointers, k, plain.data());
+        for (size_t i = 0; i < nodes; i++)
+          for (int w = 0; w < 4; w++) {
+            other[i].win.w[w] = rng() & rng();
+            other[i].notlose.w[w] = other[i].win.w[w] | rng();
+            expected[i].win.w[w] = plain[i].win.w[w] | other[i].win.w[w];
+            expected[i].notlose.w[w] = plain[i].notlose.w[w] | other[i].notlose.w[w];
+          }
+        std::vector<superinfo_t> merged(nodes), in_place = other, streamed(nodes),
+                                                streamed_in_place = other;
+        compute_line_block(dep, given.pointers, k, line_output_t{merged.data(), other.data()});
+        compute_line_block(dep, given.pointers, k, line_output_t{in_place.data(), in_place.data()});
+        compute_line_block(dep, given.pointers, k, line_output_t{streamed.data(), nullptr, true});
+        compute_line_block(dep, given.pointers, k,
+                           line_output_t{streamed_in_place.data(), streamed_in_place.data(), true});
+        for (size_t i = 0; i < nodes; i++) {
+          ASSERT_EQ(merged[i], expected[i]) << simd_name(level) << " merged, node " << i;
+          ASSERT_EQ(in_place[i], expected[i]) << simd_name(level) << " in place, node " << i;
+          ASSERT_EQ(streamed[i], plain[i]) << simd_name(level) << " streamed, node " << i;
+          ASSERT_EQ(streamed_in_place[i], expected[i]) << simd_name(level) << " node " << i;
+        }
+        compared++;
+      }
+    }
+  }
+  EXPECT_GT(compared, 0);
+}
+
 // The kernel keeps the previous block's win tables for the quadrants a line's blocks share.
 // At every SIMD level, a line's blocks computed one after another (tables kept), in order and
 // in reverse, equal the same blocks each computed with every table built afresh.

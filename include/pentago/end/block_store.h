@@ -20,9 +20,11 @@
 #include "pentago/end/buffer_pool.h"
 #include "pentago/end/compacting_store.h"
 #include "pentago/end/input_cache.h"
+#include "pentago/end/line_compute.h"
 #include "pentago/layout/blocks.h"
 #include "pentago/util/element_lock.h"
 #include "pentago/util/huge_pages.h"
+#include "pentago/util/worker_pool.h"
 
 namespace pentago {
 
@@ -98,6 +100,13 @@ class block_store_t {
   // Merges one line's contribution along `dimension` into a block (thread safe). `values` is
   // used as scratch and destroyed. Throws if that dimension already contributed.
   void accumulate(int flat, int dimension, std::span<superinfo_t> values);
+  // The same for a contribution that `compute` computes (compute_line_block) under the
+  // block's lock into the place the store passes: into the block's uncompressed buffer where
+  // it holds one (streamed, or merged in place), else into `values` (nodes(flat) values,
+  // scratch), possibly merged with the buffer, which the store then merges as accumulate does.
+  // The merging is then part of the kernel's pass over the block, with no pass of its own.
+  void accumulate_computed(int flat, int dimension, std::span<superinfo_t> values,
+                           const std::function<void(const line_output_t&)>& compute);
   // Stores a complete block (meaningless data, restart). Destroys `values`.
   void set(int flat, std::span<superinfo_t> values);
   // Decompresses a block into `out` (nodes(flat) values, store format).
@@ -276,5 +285,12 @@ class block_store_t {
   std::vector<section_counts_t> counts_;
   std::vector<sample_t> samples_;
 };
+
+// Computes output block k of dep's line (compute_line_block, from `inputs`) into its block
+// `flat` of `store` (accumulate_computed, with `scratch` of nodes(flat) values), adding the
+// kernel's time to `pool`'s compute and the rest to its accumulate.
+void compute_and_accumulate(block_store_t& store, int flat, const line_dependency_t& dep,
+                            std::span<const superinfo_t* const> inputs, int k,
+                            std::span<superinfo_t> scratch, worker_pool_t& pool);
 
 }  // namespace pentago

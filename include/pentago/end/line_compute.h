@@ -17,6 +17,18 @@ namespace pentago {
 void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_t* const> inputs,
                         int k, superinfo_t* output);
 
+// Where compute_line_block writes its block: `nodes` (block_nodes values). Where `merge_with`
+// is set, each node is written merged with max (OR of win and notlose) with the same node
+// there, which may be `nodes` itself (the contribution accumulates in place). With `stream`,
+// the writes are streaming stores that bypass the caches (for a block read again much later).
+struct line_output_t {
+  superinfo_t* nodes;
+  const superinfo_t* merge_with = nullptr;
+  bool stream = false;
+};
+void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_t* const> inputs,
+                        int k, const line_output_t& output);
+
 // The input blocks (indices along dep.input, ascending) that output block k of the line reads:
 // those holding a child of one of its nodes. compute_line_block never reads the others, which
 // may be null. Slice 35's lines read none.

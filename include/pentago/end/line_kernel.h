@@ -38,6 +38,10 @@ struct line_block_job_t {
   child_t children[8][9];  // per index along d
   int child_count[8];
   superinfo_t* output;
+  // Where set, each output node is merged with max (OR) with the node here (which may be
+  // output itself); with stream, output is written with streaming stores past the caches.
+  const superinfo_t* merge_with;
+  bool stream;
 };
 
 // Computes the job's output block with the kernels of the current SIMD level. Each thread

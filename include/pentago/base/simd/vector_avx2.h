@@ -16,6 +16,9 @@ struct vec_avx2_t {
 
   static vec_avx2_t load(const super_t& s) { return {_mm256_loadu_si256((const __m256i*)s.w)}; }
   void store(super_t& s) const { _mm256_storeu_si256((__m256i*)s.w, v); }
+  // A streaming store past the caches (s 32-byte aligned), ordered by stream_fence.
+  void stream(super_t& s) const { _mm256_stream_si256((__m256i*)s.w, v); }
+  static void stream_fence() { _mm_sfence(); }
   static vec_avx2_t zero() { return {_mm256_setzero_si256()}; }
   static vec_avx2_t ones() { return {_mm256_set1_epi64x(-1)}; }
   static vec_avx2_t splat(uint64_t x) { return {_mm256_set1_epi64x((long long)x)}; }

@@ -20,6 +20,9 @@ struct vec_portable_t {
   void store(super_t& s) const {
     for (int i = 0; i < 4; i++) s.w[i] = w[i];
   }
+  // Portable code has no streaming stores: a plain store.
+  void stream(super_t& s) const { store(s); }
+  static void stream_fence() {}
   PENTAGO_INLINE static vec_portable_t zero() { return {{0, 0, 0, 0}}; }
   PENTAGO_INLINE static vec_portable_t ones() { return splat(~uint64_t(0)); }
   PENTAGO_INLINE static vec_portable_t splat(uint64_t x) { return {{x, x, x, x}}; }
