@@ -107,6 +107,31 @@ void bm_line(benchmark::State& state, const char* section, simd_level_t level, b
       benchmark::Counter(nodes, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+// The same lines merged in place into held blocks, as the engine merges a middle
+// contribution: each output block into the next of held blocks spanning 512 MiB (far past the
+// caches, as the engine's held blocks are when their next line comes), at the best SIMD level.
+void bm_line_merged(benchmark::State& state, const char* section) {
+  const line_case_t& c = get_case(section);
+  const size_t held_nodes = (size_t(512) << 20) / sizeof(superinfo_t);
+  static std::vector<superinfo_t> held(held_nodes);
+  size_t next = 0;
+  for (auto _ : state)
+    for (const auto& l : c.lines)
+      for (int k = 0; k < l.dep.output.length(); k++) {
+        const size_t nodes = size_t(block_nodes(l.dep.output.section, l.dep.output.block(k)));
+        if (next + nodes > held_nodes) next = 0;
+        superinfo_t* block = held.data() + next;
+        compute_line_block(l.dep, l.inputs, k, line_output_t{block, block});
+        benchmark::DoNotOptimize(block);
+        next += nodes;
+      }
+  const double nodes = double(c.nodes) * double(state.iterations());
+  state.counters["time_per_node"] =
+      benchmark::Counter(nodes, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK_CAPTURE(bm_line_merged, s34_44444554, "44444554");
+BENCHMARK_CAPTURE(bm_line_merged, s30_44444433, "44444433");
+
 // Slice 35 (no children, 1 empty cell), slice 34 (the root of the 44444554 run, a reflecting
 // child), and deeper sections with more empty cells per quadrant; those with children also
 // with cold inputs (`_cold`).

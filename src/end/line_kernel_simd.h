@@ -221,6 +221,9 @@ requires(!std::is_void_v<P>) struct child_planes_t<V, P> {
   P both[8][8];  // (win, notlose) as laid out in superinfo_t
 };
 
+// How far ahead of the node being written the kernel fetches the block it merges with.
+constexpr int merge_prefetch_nodes = 32;
+
 template <class V, class P, int g>
 void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& sides) {
   constexpr bool paired = !std::is_void_v<P>;
@@ -334,6 +337,8 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
           V win = andnot(imm, placed | rwin) | andnot(w1, w0);
           V notlose = andnot(imm, rnotlose) | w0;
           if (merge) {
+            // The block merged with is far from the caches: fetch it well ahead, for writing.
+            __builtin_prefetch(merge + merge_prefetch_nodes, 1, 3);
             win = win | V::load(merge->win);
             notlose = notlose | V::load(merge->notlose);
             merge++;
