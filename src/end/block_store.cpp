@@ -605,15 +605,22 @@ void compute_and_accumulate(block_store_t& store, int flat, const line_dependenc
                             std::span<superinfo_t> scratch, worker_pool_t& pool) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
-  double computing = 0;
-  store.accumulate_computed(flat, dep.output.dimension, scratch, [&](const line_output_t& out) {
-    const auto kernel = clock::now();
-    compute_line_block(dep, inputs, k, out);
-    computing = std::chrono::duration<double>(clock::now() - kernel).count();
-  });
-  pool.add_time(activity_t::compute, computing);
+  // The callback captures one pointer, which std::function holds without allocating.
+  struct call_t {
+    const line_dependency_t& dep;
+    std::span<const superinfo_t* const> inputs;
+    int k;
+    double seconds = 0;
+  } call{dep, inputs, k};
+  store.accumulate_computed(
+      flat, dep.output.dimension, scratch, [c = &call](const line_output_t& out) {
+        const auto kernel = clock::now();
+        compute_line_block(c->dep, c->inputs, c->k, out);
+        c->seconds = std::chrono::duration<double>(clock::now() - kernel).count();
+      });
+  pool.add_time(activity_t::compute, call.seconds);
   pool.add_time(activity_t::accumulate,
-                std::chrono::duration<double>(clock::now() - start).count() - computing);
+                std::chrono::duration<double>(clock::now() - start).count() - call.seconds);
 }
 
 }  // namespace pentago
