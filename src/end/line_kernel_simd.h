@@ -337,7 +337,8 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
           V win = andnot(imm, placed | rwin) | andnot(w1, w0);
           V notlose = andnot(imm, rnotlose) | w0;
           if (merge) {
-            // The block merged with is far from the caches: fetch it well ahead, for writing.
+            // The block merged with is far from the caches: fetch it well ahead (for writing:
+            // a middle contribution writes it back in place).
             __builtin_prefetch(merge + merge_prefetch_nodes, 1, 3);
             win = win | V::load(merge->win);
             notlose = notlose | V::load(merge->notlose);

@@ -25,8 +25,18 @@ namespace {
 
 class line_kernel_levels : public ::testing::TestWithParam<const char*> {};
 
-// Pseudorandom values (win implies notlose) for each input block of dep's line, and pointers
-// to them in input order.
+// A block of `nodes` pseudorandom values (win implies notlose).
+std::vector<superinfo_t> random_block(size_t nodes, std::mt19937_64& rng) {
+  std::vector<superinfo_t> block(nodes);
+  for (auto& v : block)
+    for (int i = 0; i < 4; i++) {
+      v.win.w[i] = rng() & rng();
+      v.notlose.w[i] = v.win.w[i] | rng();
+    }
+  return block;
+}
+
+// A random block for each input block of dep's line, and pointers to them in input order.
 struct random_inputs_t {
   std::vector<std::vector<superinfo_t>> blocks;
   std::vector<const superinfo_t*> pointers;
@@ -34,13 +44,7 @@ struct random_inputs_t {
 random_inputs_t random_inputs(const line_dependency_t& dep, std::mt19937_64& rng) {
   random_inputs_t r;
   for (int b = 0; b < dep.input.length(); b++) {
-    std::vector<superinfo_t> block(block_nodes(dep.child, dep.input.block(b)));
-    for (auto& v : block)
-      for (int i = 0; i < 4; i++) {
-        v.win.w[i] = rng() & rng();
-        v.notlose.w[i] = v.win.w[i] | rng();
-      }
-    r.blocks.push_back(std::move(block));
+    r.blocks.push_back(random_block(block_nodes(dep.child, dep.input.block(b)), rng));
     r.pointers.push_back(r.blocks.back().data());
   }
   return r;
@@ -104,15 +108,11 @@ TEST(line_kernel, merged_and_streamed_outputs_equal_plain_ones) {
       set_simd_level(level);
       for (int k = 0; k < dep.output.length(); k++) {
         const size_t nodes = block_nodes(dep.output.section, dep.output.block(k));
-        std::vector<superinfo_t> plain(nodes), other(nodes), expected(nodes);
+        std::vector<superinfo_t> plain(nodes);
         compute_line_block(dep, given.pointers, k, plain.data());
-        for (size_t i = 0; i < nodes; i++)
-          for (int w = 0; w < 4; w++) {
-            other[i].win.w[w] = rng() & rng();
-            other[i].notlose.w[w] = other[i].win.w[w] | rng();
-            expected[i].win.w[w] = plain[i].win.w[w] | other[i].win.w[w];
-            expected[i].notlose.w[w] = plain[i].notlose.w[w] | other[i].notlose.w[w];
-          }
+        const std::vector<superinfo_t> other = random_block(nodes, rng);
+        std::vector<superinfo_t> expected = plain;
+        merge_into(expected, other);
         std::vector<superinfo_t> merged(nodes), in_place = other, streamed(nodes),
                                                 streamed_in_place = other;
         compute_line_block(dep, given.pointers, k, line_output_t{merged.data(), other.data()});
