@@ -1,10 +1,11 @@
 // Granule elision (granule_elision.h) with AVX-512: a 64-byte node of sixteen granules per step.
 // Eliding compares the node with the 64 bytes that start 16 bytes before it (one dword compare
 // gives the node's sixteen mask bits) and packs the kept granules to the front with one dword
-// compress. Restoring spreads the node's literal granules into their lanes with the inverse
-// dword expand, then fills the marked lanes: first within the node (two steps, a lane taking
-// the lane 4 and then 8 below it while that one is marked too), then from the node before for
-// the lanes whose chain of marks reaches it. Only that last step waits for the node before.
+// compress. Restoring builds each lane's source first, as an index: a kept lane's literal, a
+// marked lane the source of the lane 4 below it (two steps within the node), and a marked lane
+// of the first group the same lane of the node before's last group. One two-source dword
+// permutation of the node's literals and the node before then writes the node; only that step
+// waits for the node before.
 #include <immintrin.h>
 
 #include <cstdint>
@@ -37,48 +38,56 @@ size_t elide(const uint8_t* filtered, size_t nodes, uint8_t* out) {
   return size_t(literal - out);
 }
 
-// The lanes whose marks chain down through every group below them to the node before (group 0
-// marked, group 1 marked above a marked group 0, ...).
-inline __mmask16 reaching_before(unsigned marked) {
-  unsigned reach = marked & 0xfu;
-  for (int group = 1; group < 4; group++) reach |= marked & (reach << 4);
-  return __mmask16(reach);
+// For each byte of mask bits (a lane per bit, set where the lane is kept): each lane's rank
+// among the kept lanes below it, a byte per lane (zero in the marked lanes).
+struct kept_ranks_t {
+  uint64_t lanes[256];
+};
+constexpr kept_ranks_t make_kept_ranks() {
+  kept_ranks_t r{};
+  for (unsigned kept = 0; kept < 256; kept++) {
+    uint64_t ranks = 0;
+    int rank = 0;
+    for (int lane = 0; lane < 8; lane++)
+      if (kept >> lane & 1) ranks |= uint64_t(rank++) << (8 * lane);
+    r.lanes[kept] = ranks;
+  }
+  return r;
 }
+constexpr kept_ranks_t kept_ranks = make_kept_ranks();
 
 void restore(const uint8_t* mask, const uint8_t* literal, const uint8_t* end, size_t nodes,
              uint8_t* filtered) {
-  const __m512i zero = _mm512_setzero_si512();
-  __m512i before = zero;  // the first group has no marks (checked by the caller)
+  // Indices 16 and up of the permutation select the node before: lane 12 + k % 4 of it, its
+  // last group, for lane k.
+  const __m512i from_before =
+      _mm512_set_epi32(31, 30, 29, 28, 31, 30, 29, 28, 31, 30, 29, 28, 31, 30, 29, 28);
+  __m512i before = _mm512_setzero_si512();  // the first group has no marks (checked by the caller)
   for (size_t n = 0; n < nodes; n++) {
     uint16_t bits;
     std::memcpy(&bits, mask + 2 * n, 2);
-    const unsigned marked = bits;
-    const __mmask16 kept = __mmask16(~marked);
-    const unsigned low = unsigned(kept) & 0xffu, high = unsigned(kept) >> 8;
-    const int low_count = __builtin_popcount(low), count = low_count + __builtin_popcount(high);
-    // Two 256-bit expands (on AMD's Zen 4 one 512-bit expand left the loop slower than the
-    // SSE one: docs/design.md); near the end, masked loads, which never touch the lanes they
-    // leave out.
-    __m256i low_packed, high_packed;
-    if (end - literal >= 64) {
-      low_packed = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(literal));
-      high_packed = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(literal + 4 * low_count));
-    } else {
-      low_packed = _mm256_maskz_loadu_epi32(__mmask8((1u << low_count) - 1), literal);
-      high_packed = _mm256_maskz_loadu_epi32(__mmask8((1u << (count - low_count)) - 1),
-                                             literal + 4 * low_count);
-    }
-    __m512i x = _mm512_inserti64x4(
-        _mm512_castsi256_si512(_mm256_maskz_expand_epi32(__mmask8(low), low_packed)),
-        _mm256_maskz_expand_epi32(__mmask8(high), high_packed), 1);
-    // Within the node: a marked lane takes the lane 4 below, then, where that one was marked
-    // too, the lane 8 below (which by then holds its own source).
+    const unsigned marked = bits, kept = ~marked & 0xffffu;
+    const unsigned low = kept & 0xffu, high = kept >> 8;
+    const unsigned low_count = unsigned(__builtin_popcount(low));
+    const unsigned count = low_count + unsigned(__builtin_popcount(high));
+    // The kept lanes' literals: the high half's ranks start after the low half's kept lanes.
+    const uint64_t high_ranks = kept_ranks.lanes[high] + 0x0101010101010101ull * low_count;
+    __m512i source =
+        _mm512_cvtepu8_epi32(_mm_set_epi64x(int64_t(high_ranks), int64_t(kept_ranks.lanes[low])));
+    // The marked lanes: the first group's from the node before, the others from the lane 4
+    // below, then, where that one was marked too, the lane 8 below (which by then holds its
+    // own source).
     const unsigned twice = marked & (marked << 4);
-    x = _mm512_mask_mov_epi32(x, __mmask16(marked), _mm512_alignr_epi32(x, zero, 12));
-    x = _mm512_mask_mov_epi32(x, __mmask16(twice), _mm512_alignr_epi32(x, zero, 8));
-    // From the node before: its last group, into every lane whose marks reach back to it.
-    x = _mm512_mask_mov_epi32(x, reaching_before(marked),
-                              _mm512_shuffle_i32x4(before, before, 0xff));
+    source = _mm512_mask_mov_epi32(source, __mmask16(marked & 0xfu), from_before);
+    source = _mm512_mask_mov_epi32(source, __mmask16(marked & 0xfff0u),
+                                   _mm512_alignr_epi32(source, from_before, 12));
+    source = _mm512_mask_mov_epi32(source, __mmask16(twice & 0xff00u),
+                                   _mm512_alignr_epi32(source, from_before, 8));
+    // Near the end a masked load, which never touches the lanes it leaves out.
+    const __m512i packed = end - literal >= 64
+                               ? _mm512_loadu_si512(literal)
+                               : _mm512_maskz_loadu_epi32(__mmask16((1u << count) - 1), literal);
+    const __m512i x = _mm512_permutex2var_epi32(packed, source, before);
     _mm512_storeu_si512(filtered + 64 * n, x);
     literal += 4 * size_t(count);
     before = x;

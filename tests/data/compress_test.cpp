@@ -307,6 +307,35 @@ TEST(fast_compress, elision_is_the_same_at_every_level) {
   }
 }
 
+// Every pattern of marks restores at every level: filtered nodes built granule by granule, each
+// a copy of the granule 16 bytes before it or a fresh random one at even odds, so that chains of
+// marks within a node and back into the node before come in every shape; the nodes are those
+// bytes uninterleaved, and Snappy elides every block it gets.
+TEST(fast_compress, every_mark_pattern_restores_at_every_level) {
+  test::simd_level_guard_t guard;
+  for (size_t n : {1, 5, 333, 4096}) {
+    std::vector<uint32_t> granules(16 * n);
+    for (size_t g = 0; g < granules.size(); g++)
+      granules[g] = g >= 4 && rng() % 2 ? granules[g - 4] : uint32_t(rng());
+    std::vector<superinfo_t> nodes(n);
+    std::memcpy(static_cast<void*>(nodes.data()), granules.data(), 64 * n);
+    uninterleave(nodes);
+    std::vector<uint8_t> first;
+    for (auto level : test::supported_simd_levels()) {
+      set_simd_level(level);
+      std::vector<uint8_t> bytes(fast_compress_bound(n));
+      bytes.resize(
+          fast_compress(std::span<const superinfo_t>(nodes), bytes, block_codec_t::snappy));
+      ASSERT_EQ(bytes[0], flag_of(block_codec_t::snappy) | elided_flag) << n;
+      if (first.empty()) first = bytes;
+      ASSERT_EQ(bytes, first) << n << " " << simd_name(level);
+      std::vector<superinfo_t> back(n);
+      fast_uncompress(bytes, back);
+      ASSERT_EQ(back, nodes) << n << " " << simd_name(level);
+    }
+  }
+}
+
 // Elision goes ahead of a codec only where it leaves at most the row's share of the bytes:
 // four random nodes repeated over a block leave it nothing to mark (no granule equals the one
 // 16 bytes before), so zstd (limit 0.5) gets the block plain and Snappy (limit 2) elided; both
