@@ -1,9 +1,11 @@
 // Google Benchmark of granule elision (src/data/granule_elision.h) and its restore at each loop
 // the SIMD levels use: the portable reference, the SSE one (SSE and AVX2 levels) and the
-// AVX-512 one (both AVX-512 levels). The input is 64 interleaved blocks of a root's slice 35
+// AVX-512 one (both AVX-512 levels), and the restore to the solver's nodes at the AVX-512 VBMI
+// level in two passes and in one. The input is 64 interleaved blocks of a root's slice 35
 // (25263480: 0.37 of the bytes kept); bytes/s counts the nodes' bytes.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -103,9 +105,44 @@ void restore(benchmark::State& state) {
     state.SkipWithError("restore disagrees with the block");
 }
 
+// Restoring blocks to the solver's nodes at the AVX-512 VBMI level: argument 0 restores, then
+// undoes the interleave filter in a second pass over the block; 1 does both in one pass.
+void restore_uninterleaved(benchmark::State& state) {
+  if (!simd_supported(simd_level_t::avx512vbmi))
+    return state.SkipWithError("this CPU lacks AVX-512 VBMI");
+  const simd_level_t was = current_simd_level();
+  set_simd_level(simd_level_t::avx512vbmi);
+  const bool fused = state.range(0);
+  const blocks_t& b = blocks();
+  std::vector<superinfo_t> out(most_nodes);
+  auto* bytes = reinterpret_cast<uint8_t*>(out.data());
+  for (auto _ : state)
+    for (size_t i = 0; i < b.filtered.size(); i++) {
+      const size_t nodes = b.filtered[i].size();
+      const auto& e = b.elided[i];
+      const uint8_t* literal = e.data() + detail::elision_mask_bytes(nodes);
+      if (fused) {
+        detail::restore_granules_uninterleaved_avx512vbmi(e.data(), literal, e.data() + e.size(),
+                                                          nodes, bytes);
+      } else {
+        detail::restore_granules_avx512(e.data(), literal, e.data() + e.size(), nodes, bytes);
+        uninterleave(std::span<superinfo_t>(out.data(), nodes));
+      }
+      benchmark::DoNotOptimize(out.data());
+    }
+  state.SetBytesProcessed(int64_t(state.iterations() * b.bytes));
+  const auto& last = b.filtered.back();
+  std::vector<superinfo_t> expected(last);
+  uninterleave(std::span<superinfo_t>(expected));
+  set_simd_level(was);
+  if (!std::equal(expected.begin(), expected.end(), out.begin()))
+    state.SkipWithError("restore disagrees with the block");
+}
+
 // Argument: 0 portable, 1 SSE, 2 AVX-512.
 BENCHMARK(elide)->DenseRange(0, 2);
 BENCHMARK(restore)->DenseRange(0, 2);
+BENCHMARK(restore_uninterleaved)->DenseRange(0, 1);
 
 }  // namespace
 }  // namespace pentago

@@ -333,11 +333,39 @@ size_t checked_nodes(std::span<const uint8_t> compressed, size_t expected) {
 
 }  // namespace
 
+namespace {
+
+// An elided block's elided bytes: behind the header as they are (the flag alone), or decoded
+// from the codec's stream into this thread's scratch.
+std::span<const uint8_t> elided_bytes(std::span<const uint8_t> compressed, size_t nodes) {
+  const uint8_t* stream = compressed.data() + elided_header;
+  const size_t stream_size = compressed.size() - elided_header;
+  const block_codec_row_t* codec =
+      compressed[0] == elided_flag ? nullptr : &decoder_of(compressed[0]);
+  const size_t length = codec ? codec->decoded_bytes(stream, stream_size) : stream_size;
+  if (length > detail::elision_bound(nodes))
+    throw pentago_error_t("fast_uncompress: elided length " + std::to_string(length) +
+                          " is too long for " + std::to_string(nodes) + " nodes");
+  if (!codec) return {stream, stream_size};
+  const auto decoded = scratch_bytes<scratch_use_t::elided>(length);
+  codec->decompress(stream, stream_size, decoded.data(), length);
+  return decoded;
+}
+
+}  // namespace
+
 void fast_uncompress(std::span<const uint8_t> compressed, std::span<superinfo_t> nodes) {
   // An uncompressed block holds its nodes as they are: one copy, no filter.
   if (!compressed.empty() && compressed[0] == raw_block_flag) {
     if (const size_t n = checked_nodes(compressed, nodes.size()))
       std::memcpy(static_cast<void*>(nodes.data()), compressed.data() + 64, 64 * n);
+    return;
+  }
+  // An elided one restores and un-interleaves its nodes in one pass where the level has one.
+  if (!compressed.empty() && elided(compressed[0])) {
+    const size_t n = checked_nodes(compressed, nodes.size());
+    const auto bytes = elided_bytes(compressed, n);
+    detail::restore_granules_uninterleaved(bytes.data(), bytes.size(), n, nodes.data());
     return;
   }
   fast_uncompress_filtered(compressed, nodes);
@@ -350,22 +378,8 @@ void fast_uncompress_filtered(std::span<const uint8_t> compressed, std::span<sup
   const size_t size = compressed.size() - 1;
   uint8_t* out = reinterpret_cast<uint8_t*>(nodes.data());
   if (elided(compressed[0])) {
-    // The elided bytes: behind the header as they are (the flag alone), or the codec's stream.
-    const uint8_t* stream = compressed.data() + elided_header;
-    const size_t stream_size = compressed.size() - elided_header;
-    const block_codec_row_t* codec =
-        compressed[0] == elided_flag ? nullptr : &decoder_of(compressed[0]);
-    const size_t length = codec ? codec->decoded_bytes(stream, stream_size) : stream_size;
-    if (length > detail::elision_bound(n))
-      throw pentago_error_t("fast_uncompress: elided length " + std::to_string(length) +
-                            " is too long for " + std::to_string(n) + " nodes");
-    const uint8_t* elided_bytes = stream;
-    if (codec) {
-      const auto decoded = scratch_bytes<scratch_use_t::elided>(length);
-      codec->decompress(stream, stream_size, decoded.data(), length);
-      elided_bytes = decoded.data();
-    }
-    detail::restore_granules(elided_bytes, length, n, out);
+    const auto bytes = elided_bytes(compressed, n);
+    detail::restore_granules(bytes.data(), bytes.size(), n, out);
   } else if (compressed[0] == raw_block_flag) {
     std::memcpy(out, compressed.data() + 64, 64 * n);
     interleave(nodes.first(n));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "pentago/base/super.h"
+#include "pentago/data/compress.h"
 #include "pentago/util/error.h"
 
 namespace pentago::detail {
@@ -88,9 +89,12 @@ size_t elide_granules(const uint8_t* filtered, size_t nodes, uint8_t* out) {
                                                                                        nodes, out);
 }
 
-void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t* filtered) {
+namespace {
+
+// The checks of restore_granules: the mask's bytes, then the literals' count, must agree with
+// the size; returns where the literals start.
+const uint8_t* checked_literals(const uint8_t* elided, size_t size, size_t nodes) {
   const size_t granules = elision_granules(nodes), mask_bytes = elision_mask_bytes(nodes);
-  if (!nodes && !size) return;
   if (!nodes || size < mask_bytes)
     throw pentago_error_t("fast_uncompress: elided block of " + std::to_string(size) +
                           " bytes is shorter than its mask");
@@ -101,8 +105,29 @@ void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t*
   if ((mask[0] & 0xf) || size != mask_bytes + 4 * (granules - marked))
     throw pentago_error_t("fast_uncompress: elided block of " + std::to_string(size) +
                           " bytes disagrees with its mask");
+  return elided + mask_bytes;
+}
+
+}  // namespace
+
+void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t* filtered) {
+  if (!nodes && !size) return;
+  const uint8_t* const literal = checked_literals(elided, size, nodes);
   for_level(restore_granules_portable, restore_granules_sse, restore_granules_avx512)(
-      mask, elided + mask_bytes, elided + size, nodes, filtered);
+      elided, literal, elided + size, nodes, filtered);
+}
+
+void restore_granules_uninterleaved(const uint8_t* elided, size_t size, size_t nodes,
+                                    superinfo_t* out) {
+  if (!nodes && !size) return;
+  if (current_simd_level() >= simd_level_t::avx512vbmi) {
+    const uint8_t* const literal = checked_literals(elided, size, nodes);
+    restore_granules_uninterleaved_avx512vbmi(elided, literal, elided + size, nodes,
+                                              reinterpret_cast<uint8_t*>(out));
+    return;
+  }
+  restore_granules(elided, size, nodes, reinterpret_cast<uint8_t*>(out));
+  uninterleave(std::span<superinfo_t>(out, nodes));
 }
 
 }  // namespace pentago::detail

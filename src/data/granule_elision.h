@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "pentago/base/super.h"
+
 namespace pentago::detail {
 
 // The granules of `nodes` 64-byte nodes, the mask's bytes (a bit per granule) and the
@@ -22,6 +24,10 @@ size_t elide_granules(const uint8_t* filtered, size_t nodes, uint8_t* out);
 // The inverse: `elided` must be exactly what elide_granules wrote for `nodes` nodes; throws
 // pentago::error if its size disagrees with its mask or the mask marks a first granule.
 void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t* filtered);
+// The same, then the interleave filter undone (compress.h's uninterleave): the nodes as the
+// solver holds them, in one pass at the AVX-512 VBMI level.
+void restore_granules_uninterleaved(const uint8_t* elided, size_t size, size_t nodes,
+                                    superinfo_t* out);
 
 // The loops per ISA (granule_elision.cpp's portable ones, granule_elision_sse.cpp's SSSE3
 // ones for the SSE and AVX2 levels, granule_elision_avx512.cpp's for both AVX-512 levels). A
@@ -32,5 +38,7 @@ using restore_fn_t = void (*)(const uint8_t* mask, const uint8_t* literal, const
                               size_t nodes, uint8_t* filtered);
 extern const elide_fn_t elide_granules_portable, elide_granules_sse, elide_granules_avx512;
 extern const restore_fn_t restore_granules_portable, restore_granules_sse, restore_granules_avx512;
+// The restore that un-interleaves each node it writes (granule_elision_avx512vbmi.cpp).
+extern const restore_fn_t restore_granules_uninterleaved_avx512vbmi;
 
 }  // namespace pentago::detail
