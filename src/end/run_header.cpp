@@ -46,13 +46,14 @@ std::vector<std::string> format_run_header(const engine_options_t& o, const run_
   return lines;
 }
 
-void choose_pages(const engine_options_t& o, run_header_t& h) {
+void choose_pages(const engine_options_t& o, run_header_t& h,
+                  const std::function<page_probe_t()>& probe) {
   if (o.pages) {
     h.pages = *o.pages;
     h.page_probe.reset();
     return;
   }
-  h.page_probe = probe_page_sizes();
+  h.page_probe = probe ? probe() : probe_page_sizes();
   h.pages = h.page_probe->cheaper;
 }
 

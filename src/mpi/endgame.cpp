@@ -51,6 +51,28 @@ std::string resume_command(const engine_options_t& o, int ranks, const std::stri
   return s + " --dir " + shell_quote(o.dir + "-resume") + " --restart " + shell_quote(slice_path);
 }
 
+// The first touch of fresh memory costs what the node makes it cost: the node's first rank
+// probes it and the node's other ranks take its answer (ranks probing at once would also time
+// each other's page faults).
+page_probe_t probe_page_sizes_per_node() {
+  MPI_Comm node = MPI_COMM_NULL;
+  PENTAGO_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  double probed[3] = {};  // base and huge seconds per GiB, 1 where huge pages are cheaper
+  if (mpi_rank(node) == 0) {
+    const page_probe_t p = probe_page_sizes();
+    probed[0] = p.base_seconds_per_gib;
+    probed[1] = p.huge_seconds_per_gib;
+    probed[2] = p.cheaper == page_size_t::huge;
+  }
+  PENTAGO_MPI(MPI_Bcast(probed, 3, MPI_DOUBLE, 0, node));
+  PENTAGO_MPI(MPI_Comm_free(&node));
+  page_probe_t probe;
+  probe.base_seconds_per_gib = probed[0];
+  probe.huge_seconds_per_gib = probed[1];
+  probe.cheaper = probed[2] != 0 ? page_size_t::huge : page_size_t::base;
+  return probe;
+}
+
 // What prepare() decides, identically on every rank, before anything is created.
 struct endgame_plan_t {
   int top = 35, bottom = 0, restart_slice = -1;
@@ -101,7 +123,7 @@ void run(const engine_options_t& o, const endgame_plan_t& p) {
   header.memory = p.memory;
   header.restart_slice = p.restart_slice;
   header.simd = simd_name(current_simd_level());
-  choose_pages(o, header);
+  choose_pages(o, header, probe_page_sizes_per_node);
   const std::string mpi = "MPI " + std::to_string(major) + "." + std::to_string(minor) +
                           ", thread mode " +
                           (o.mode == thread_mode_t::funneled ? "funneled" : "multiple");

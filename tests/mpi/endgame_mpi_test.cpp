@@ -304,6 +304,25 @@ TEST(endgame, trace_file_is_written) {
   EXPECT_NE(s.find("\"pid\":1"), std::string::npos);
 }
 
+// The first-touch probe runs once per node: every rank's log (--log-all) gives the node's one
+// measurement (ranks probing for themselves measure different times, and each other's faults).
+TEST(endgame, page_probe_is_shared_by_a_node) {
+  const std::string dir = fresh_dir("page-probe");
+  const auto r = shell(endgame(3, "--threads 2 --log-all --save -1 --dir " + dir + " 44444554"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::vector<std::string> probes;
+  for (const std::string log : {"log", "log-1", "log-2"}) {
+    std::ifstream in(dir + "/" + log);
+    std::string line, probe;
+    while (std::getline(in, line))
+      if (const auto at = line.find("pages "); at != std::string::npos) probe = line.substr(at);
+    ASSERT_NE(probe.find("(auto: first touch"), std::string::npos) << log << ": " << probe;
+    probes.push_back(probe);
+  }
+  EXPECT_EQ(probes[1], probes[0]);
+  EXPECT_EQ(probes[2], probes[0]);
+}
+
 // The run record of an MPI run: the same objects as the local driver's, with the load balance
 // and traffic only ranks have, and the same counts.
 TEST(endgame, run_record_describes_the_run) {

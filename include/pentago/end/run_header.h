@@ -2,6 +2,7 @@
 // same lines from both drivers) and in the run record's header (run_record.h).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,9 +26,11 @@ struct run_header_t {
   std::optional<page_probe_t> page_probe;
 };
 
-// Sets h.pages from --huge-pages, probing this machine where it is auto (each rank for itself:
-// a few tens of milliseconds).
-void choose_pages(const engine_options_t& o, run_header_t& h);
+// Sets h.pages from --huge-pages, calling `probe` where it is auto (by default probe_page_sizes,
+// on this process: a few tens of milliseconds on bare metal, a tenth of a second or more under
+// a hypervisor that traps page faults; the MPI driver probes once per node).
+void choose_pages(const engine_options_t& o, run_header_t& h,
+                  const std::function<page_probe_t()>& probe = nullptr);
 
 // "PROGRAM: command line", the run's parameters, the memory plan (indented), and the note on
 // a synthesized meaningless slice. `mpi` (e.g. "MPI 4.0, thread mode funneled") is empty for
