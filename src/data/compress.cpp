@@ -331,10 +331,6 @@ size_t checked_nodes(std::span<const uint8_t> compressed, size_t expected) {
   return n;
 }
 
-}  // namespace
-
-namespace {
-
 // An elided block's elided bytes: behind the header as they are (the flag alone), or decoded
 // from the codec's stream into this thread's scratch.
 std::span<const uint8_t> elided_bytes(std::span<const uint8_t> compressed, size_t nodes) {

@@ -66,8 +66,8 @@ inline void restore_nodes(const uint8_t* mask, const uint8_t* literal, const uin
                                    _mm512_alignr_epi32(source, from_before, 12));
     source = _mm512_mask_mov_epi32(source, __mmask16(twice & 0xff00u),
                                    _mm512_alignr_epi32(source, from_before, 8));
-    // Near the end a masked load, which never touches the lanes it leaves out.
     __builtin_prefetch(literal + restore_prefetch_bytes);
+    // Near the end a masked load, which never touches the lanes it leaves out.
     const __m512i packed = end - literal >= 64
                                ? _mm512_loadu_si512(literal)
                                : _mm512_maskz_loadu_epi32(__mmask16((1u << count) - 1), literal);
