@@ -119,15 +119,15 @@ void restore_granules(const uint8_t* elided, size_t size, size_t nodes, uint8_t*
 
 void restore_granules_uninterleaved(const uint8_t* elided, size_t size, size_t nodes,
                                     superinfo_t* out) {
-  if (!nodes && !size) return;
-  if (current_simd_level() >= simd_level_t::avx512vbmi) {
-    const uint8_t* const literal = checked_literals(elided, size, nodes);
-    restore_granules_uninterleaved_avx512vbmi(elided, literal, elided + size, nodes,
-                                              reinterpret_cast<uint8_t*>(out));
+  if (current_simd_level() < simd_level_t::avx512vbmi) {  // two passes
+    restore_granules(elided, size, nodes, reinterpret_cast<uint8_t*>(out));
+    uninterleave(std::span<superinfo_t>(out, nodes));
     return;
   }
-  restore_granules(elided, size, nodes, reinterpret_cast<uint8_t*>(out));
-  uninterleave(std::span<superinfo_t>(out, nodes));
+  if (!nodes && !size) return;
+  const uint8_t* const literal = checked_literals(elided, size, nodes);
+  restore_granules_uninterleaved_avx512vbmi(elided, literal, elided + size, nodes,
+                                            reinterpret_cast<uint8_t*>(out));
 }
 
 }  // namespace pentago::detail
