@@ -1,7 +1,8 @@
 // Google Benchmark of compute_line_block (the backward engine's node kernel) on real block
 // lines with random child values, per SIMD level: ns per output node and nodes per second; the
-// same merging into far held blocks, as the engine's store has it do. And of compute_block_again on
-// whole lines of slice-34 blocks, as slice 33 reads them: time per block.
+// same merging into far held blocks, as the engine's store has it do; finish_block over complete
+// blocks. And of compute_block_again on whole lines of slice-34 blocks, as slice 33 reads them:
+// time per block.
 #include <benchmark/benchmark.h>
 
 #if defined(__x86_64__)
@@ -132,6 +133,30 @@ void bm_line_merged(benchmark::State& state, const char* section) {
 BENCHMARK_CAPTURE(bm_line_merged, s34_44444554, "44444554");
 BENCHMARK_CAPTURE(bm_line_merged, s33_44444454, "44444454");
 BENCHMARK_CAPTURE(bm_line_merged, s30_44444433, "44444433");
+
+// The recurrence's last step (finish_block) over the output blocks of the same lines, once per
+// complete block where each node took a contribution from every open quadrant's line: time per
+// node, at the best SIMD level.
+void bm_finish(benchmark::State& state, const char* section) {
+  const line_case_t& c = get_case(section);
+  std::vector<superinfo_t> output(4096);
+  for (const auto& l : c.lines)  // the blocks' values: their line's contribution
+    compute_line_block(l.dep, l.inputs, 0, output.data());
+  for (auto _ : state)
+    for (const auto& l : c.lines)
+      for (int k = 0; k < l.dep.output.length(); k++) {
+        const block_t b = l.dep.output.block(k);
+        finish_block(l.dep.output.section, b,
+                     std::span(output.data(), size_t(block_nodes(l.dep.output.section, b))));
+        benchmark::DoNotOptimize(output.data());
+      }
+  const double nodes = double(c.nodes) * double(state.iterations());
+  state.counters["time_per_node"] =
+      benchmark::Counter(nodes, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK_CAPTURE(bm_finish, s34_44444554, "44444554");
+BENCHMARK_CAPTURE(bm_finish, s33_44444454, "44444454");
+BENCHMARK_CAPTURE(bm_finish, s30_44444433, "44444433");
 
 // Slice 35 (no children, 1 empty cell), slice 34 (the root of the 44444554 run, a reflecting
 // child), and deeper sections with more empty cells per quadrant; those with children also

@@ -353,8 +353,18 @@ void write_computed(std::span<superinfo_t> values, const line_output_t& out) {
 }  // namespace
 
 void block_store_t::accumulate(int flat, int dimension, std::span<superinfo_t> values) {
-  accumulate_computed(flat, dimension, values,
-                      [values](const line_output_t& out) { write_computed(values, out); });
+  // The callback captures one pointer, which std::function holds without allocating.
+  struct call_t {
+    const block_store_t& store;
+    int flat;
+    std::span<superinfo_t> values;
+  } call{*this, flat, values};
+  accumulate_computed(flat, dimension, values, [c = &call](const line_output_t& out) {
+    write_computed(c->values, out);
+    if (out.finish)
+      finish_block(c->store.section(c->flat), c->store.key(c->flat).block,
+                   std::span(out.nodes, c->values.size()));
+  });
 }
 
 void block_store_t::accumulate_computed(int flat, int dimension, std::span<superinfo_t> values,
@@ -393,30 +403,31 @@ void block_store_t::accumulate_computed(int flat, int dimension, std::span<super
     // A middle contribution merges into the held block. The last one is written to `values`
     // merged with the held block, which it only reads: counting and compressing then read
     // cached data, and the held block is never written back.
-    compute(line_output_t{left ? partial : values.data(), partial});
+    // The last line also takes the recurrence's last step: the block is then complete.
+    compute(line_output_t{left ? partial : values.data(), partial, false, !left});
     track_buffer(flat, dims, left);
-  } else {
+  } else if (!first && left) {
     compute(line_output_t{values.data()});
-    if (!first && left) {
-      // Merge in the filtered form (the filter commutes with OR): one filter pass, not two.
-      interleave(values);
-      const auto old = scratch_span(scratch_nodes, values.size());
-      heap_.with_array(group_, flat, [&](std::span<const uint8_t> stored) {
-        fast_uncompress_filtered(stored, old);
-      });
-      merge_into(values, old);
-      hold_incomplete(
-          flat, fast_compress_filtered_view(values, partial_codec_, partial_elided_room(flat)));
-      missing_dims_[flat].store(left, std::memory_order_relaxed);
-      missing_--;
-      return;
-    }
-    if (!first) {
-      const auto old = scratch_span(scratch_nodes, values.size());
-      heap_.with_array(group_, flat,
-                       [&](std::span<const uint8_t> stored) { fast_uncompress(stored, old); });
-      merge_into(values, old);
-    }
+    // Merge in the filtered form (the filter commutes with OR): one filter pass, not two.
+    interleave(values);
+    const auto old = scratch_span(scratch_nodes, values.size());
+    heap_.with_array(group_, flat, [&](std::span<const uint8_t> stored) {
+      fast_uncompress_filtered(stored, old);
+    });
+    merge_into(values, old);
+    hold_incomplete(flat,
+                    fast_compress_filtered_view(values, partial_codec_, partial_elided_room(flat)));
+    missing_dims_[flat].store(left, std::memory_order_relaxed);
+    missing_--;
+    return;
+  } else if (!first) {
+    // The last line merges with the held block, decompressed first, and completes it.
+    const auto old = scratch_span(scratch_nodes, values.size());
+    heap_.with_array(group_, flat,
+                     [&](std::span<const uint8_t> stored) { fast_uncompress(stored, old); });
+    compute(line_output_t{values.data(), old.data(), false, true});
+  } else {
+    compute(line_output_t{values.data(), nullptr, false, !left});
   }
   missing_dims_[flat].store(left, std::memory_order_relaxed);
   if (!left) {

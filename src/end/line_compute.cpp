@@ -33,6 +33,23 @@ void for_each_placement(const section_t& s, int d, int bd, F&& f) {
   }
 }
 
+// The shape of block b of section s and, per quadrant, the win nibbles of the mover's and the
+// opponent's stones in each quadrant state the block covers.
+void set_block_stones(const section_t& s, const block_t& b, line_block_job_t& job) {
+  using detail::super_tables;
+  const int turn = s.turn();
+  const auto shape = block_shape(s, b);
+  for (int q = 0; q < 4; q++) {
+    job.shape[q] = shape[q];
+    const auto bucket = rmin_bucket(s.counts[q][0], s.counts[q][1]);
+    for (int i = 0; i < shape[q]; i++) {
+      const auto& u = unpack_table[bucket[block_size * b[q] + i]];
+      job.mine[q][i] = super_tables.win_nibbles[q][u[turn]];
+      job.theirs[q][i] = super_tables.win_nibbles[q][u[1 - turn]];
+    }
+  }
+}
+
 }  // namespace
 
 uint64_t line_block_moves(const line_dependency_t& dep, int k) {
@@ -82,18 +99,12 @@ void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_
   job.output = output.nodes;
   job.merge_with = output.merge_with;
   job.stream = output.stream;
-  // Per output axis: the win nibbles of the quadrant states this block covers.
-  int mine_mask[block_size] = {};
-  for (int q = 0; q < 4; q++) {
-    job.shape[q] = shape[q];
-    const auto bucket = rmin_bucket(s.counts[q][0], s.counts[q][1]);
-    for (int i = 0; i < shape[q]; i++) {
-      const quadrant_t v = bucket[block_size * b[q] + i];
-      job.mine[q][i] = super_tables.win_nibbles[q][unpack_table[v][turn]];
-      job.theirs[q][i] = super_tables.win_nibbles[q][unpack_table[v][1 - turn]];
-      if (q == d) mine_mask[i] = unpack_table[v][turn];
-    }
-  }
+  job.finish = output.finish;
+  set_block_stones(s, b, job);
+  int mine_mask[block_size] = {};  // the mover's stones in each quadrant state along d
+  const auto bucket_d = rmin_bucket(s.counts[d][0], s.counts[d][1]);
+  for (int i = 0; i < shape[d]; i++)
+    mine_mask[i] = unpack_table[bucket_d[block_size * b[d] + i]][turn];
   // Placements along d: the union of their immediate wins, and their children.
   struct placement_t {
     int child;  // j: index of the child quadrant state along d*
@@ -198,13 +209,23 @@ line_t line_through(const section_t& s, const block_t& b, int d) {
 
 }  // namespace
 
+void finish_block(const section_t& s, const block_t& b, std::span<superinfo_t> value) {
+  PENTAGO_CHECK(value.size() == size_t(block_nodes(s, b)), "finish_block: wrong block size");
+  line_block_job_t job{};
+  job.finish = job.step_only = true;
+  set_block_stones(s, b, job);
+  job.output = value.data();
+  run_line_block(job);
+}
+
 void compute_top_block(const section_t& s, const block_t& b, std::span<superinfo_t> value) {
   PENTAGO_CHECK(s.sum() == 35, "compute_top_block: section " + s.name() + " is not in slice 35");
   PENTAGO_CHECK(value.size() == size_t(block_nodes(s, b)), "compute_top_block: wrong block size");
   // 35 stones leave one empty square: one open quadrant, whose line is the block's value.
   for (int d = 0; d < 4; d++) {
     if (s.quadrant_full(d)) continue;
-    compute_line_block(line_dependency_of(line_through(s, b, d)), {}, b[d], value.data());
+    compute_line_block(line_dependency_of(line_through(s, b, d)), {}, b[d],
+                       line_output_t{value.data(), nullptr, false, true});
     return;
   }
 }
@@ -260,15 +281,19 @@ void compute_block_again(const section_t& s, const block_t& b, std::span<superin
   PENTAGO_CHECK(s.sum() == 34, "compute_block_again: section " + s.name() + " is not in slice 34");
   PENTAGO_CHECK(value.size() == size_t(block_nodes(s, b)), "compute_block_again: wrong block size");
   bool first = true;
+  int last_open = 3;
+  while (s.quadrant_full(last_open)) last_open--;
   for (int d = 0; d < 4; d++) {
     if (s.quadrant_full(d)) continue;
     const line_dependency_t dep = line_dependency_of(line_through(s, b, d));
     const top_line_t& top = top_line(dep.input, line_block_inputs(dep, b[d]));
     // Blocks no node of this one reads stay null; the kernel never looks at them.
     const std::span<const superinfo_t* const> pointers = top.computed;
-    // The first open quadrant's line writes the block; the others' merge into it with max.
-    compute_line_block(dep, pointers, b[d],
-                       line_output_t{value.data(), first ? nullptr : value.data()});
+    // The first open quadrant's line writes the block; the others' merge into it with max,
+    // and the last one's takes the recurrence's last step.
+    compute_line_block(
+        dep, pointers, b[d],
+        line_output_t{value.data(), first ? nullptr : value.data(), false, d == last_open});
     first = false;
   }
 }

@@ -199,10 +199,11 @@ struct row_wins_t {
 };
 
 // ---------------------------------------------------------------------------------------
-// The node kernel: the recurrence (docs/formats.md, "Supers") over one output block.
+// The node kernel: the recurrence (docs/formats.md, "Supers") over one output block, its loop
+// over the empty cells of quadrant d per line block, its last step once per complete block.
 
-// Wins tables of the three sides a node needs: the mover's, the opponent's, and the mover's
-// with the union of placements on quadrant d.
+// Wins tables of three sides: the mover's and the opponent's (the last step, and slice 35's
+// placements), and the mover's with the union of placements on quadrant d.
 template <class V>
 struct node_sides_t {
   const nibbles_t* n[3][4];
@@ -224,7 +225,18 @@ requires(!std::is_void_v<P>) struct child_planes_t<V, P> {
 // How far ahead of the node being written the kernel fetches the block it merges with.
 constexpr int merge_prefetch_nodes = 32;
 
-template <class V, class P, int g>
+// The recurrence's last step on one node's value: where either side has five in a row (w0 the
+// mover's wins, w1 the opponent's), those alone decide.
+template <class V>
+PENTAGO_INLINE void last_step(V w0, V w1, V& win, V& notlose) {
+  const V over = w0 | w1;
+  win = andnot(over, win) | andnot(w1, w0);
+  notlose = andnot(over, notlose) | w0;
+}
+
+// Compiled per global symmetry step g, for slice 35 (`last`, whose placements have no children)
+// and for the block's last line (`finish`, which applies the last step).
+template <class V, class P, int g, bool last, bool finish>
 void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& sides) {
   constexpr bool paired = !std::is_void_v<P>;
   const int d = job.d;
@@ -295,20 +307,23 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
   int i[4];
   for (i[0] = 0; i[0] < job.shape[0]; i[0]++)
     for (i[1] = 0; i[1] < job.shape[1]; i[1]++) {
-      if (!job.last) {
+      if constexpr (!last) {
         int n0 = i[0], n1 = i[1] + 1;
         if (n1 == job.shape[1]) n0++, n1 = 0;
         gather_plane(i[0], i[1], n0 < job.shape[0] ? n0 : 0, n1, n0 < job.shape[0]);
       }
       for (i[2] = 0; i[2] < job.shape[2]; i[2]++) {
-        for (int side = 0; side < 3; side++)
-          rows[side].set(sides.wins[side], sides.n[side], i[0], i[1], i[2]);
+        // The sides' own wins only for the last step, and the opponent's where a placement
+        // fills the board (slice 35).
+        if constexpr (finish) rows[0].set(sides.wins[0], sides.n[0], i[0], i[1], i[2]);
+        if constexpr (last || finish) rows[1].set(sides.wins[1], sides.n[1], i[0], i[1], i[2]);
+        rows[2].set(sides.wins[2], sides.n[2], i[0], i[1], i[2]);
         for (i[3] = 0; i[3] < job.shape[3]; i[3]++, out++) {
-          const V w0 = rows[0].node(sides.wins[0], i[0], i[1], i[2], i[3]);
-          const V w1 = rows[1].node(sides.wins[1], i[0], i[1], i[2], i[3]);
           const V placed = rows[2].node(sides.wins[2], i[0], i[1], i[2], i[3]);
+          V w1;
+          if constexpr (last || finish) w1 = rows[1].node(sides.wins[1], i[0], i[1], i[2], i[3]);
           V rwin, rnotlose;
-          if (job.last) {
+          if constexpr (last) {
             if constexpr (paired) {  // both rmax in one pair
               const P r = rmax_value(P::join(andnot(w1, placed), placed | andnot(w1, V::ones())));
               rwin = r.low(), rnotlose = r.high();
@@ -333,9 +348,7 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
                 rwin = global_part<g>(rwin), rnotlose = global_part<g>(rnotlose);
             }
           }
-          const V imm = w0 | w1;
-          V win = andnot(imm, placed | rwin) | andnot(w1, w0);
-          V notlose = andnot(imm, rnotlose) | w0;
+          V win = placed | rwin, notlose = rnotlose;
           if (merge) {
             // The block merged with is far from the caches: fetch it well ahead (for writing:
             // a middle contribution writes it back in place).
@@ -344,6 +357,8 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
             notlose = notlose | V::load(merge->notlose);
             merge++;
           }
+          if constexpr (finish)
+            last_step(rows[0].node(sides.wins[0], i[0], i[1], i[2], i[3]), w1, win, notlose);
           if (stream) {
             win.stream(out->win);
             notlose.stream(out->notlose);
@@ -355,6 +370,49 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
       }
     }
   if (stream) V::stream_fence();
+}
+
+// The recurrence's last step alone over a complete block, in place (a job with step_only).
+template <class V>
+void finish_block_kernel(const line_block_job_t& job, const node_sides_t<V>& sides) {
+  superinfo_t* out = job.output;
+  row_wins_t<V> rows[2];
+  for (int i0 = 0; i0 < job.shape[0]; i0++)
+    for (int i1 = 0; i1 < job.shape[1]; i1++)
+      for (int i2 = 0; i2 < job.shape[2]; i2++) {
+        for (int side = 0; side < 2; side++)
+          rows[side].set(sides.wins[side], sides.n[side], i0, i1, i2);
+        for (int i3 = 0; i3 < job.shape[3]; i3++, out++) {
+          V win = V::load(out->win), notlose = V::load(out->notlose);
+          last_step(rows[0].node(sides.wins[0], i0, i1, i2, i3),
+                    rows[1].node(sides.wins[1], i0, i1, i2, i3), win, notlose);
+          win.store(out->win);
+          notlose.store(out->notlose);
+        }
+      }
+}
+
+template <class V, class P, bool finish>
+void line_block_kernel_finishing(const line_block_job_t& job, node_sides_t<V>& sides) {
+  if (job.last) return line_block_kernel_global<V, P, 0, true, finish>(job, sides);
+  switch (job.global & 7) {
+    case 0:
+      return line_block_kernel_global<V, P, 0, false, finish>(job, sides);
+    case 1:
+      return line_block_kernel_global<V, P, 1, false, finish>(job, sides);
+    case 2:
+      return line_block_kernel_global<V, P, 2, false, finish>(job, sides);
+    case 3:
+      return line_block_kernel_global<V, P, 3, false, finish>(job, sides);
+    case 4:
+      return line_block_kernel_global<V, P, 4, false, finish>(job, sides);
+    case 5:
+      return line_block_kernel_global<V, P, 5, false, finish>(job, sides);
+    case 6:
+      return line_block_kernel_global<V, P, 6, false, finish>(job, sides);
+    default:
+      return line_block_kernel_global<V, P, 7, false, finish>(job, sides);
+  }
 }
 
 // The kernel over one output block with vector type V and, where the ISA has one, the pair
@@ -386,30 +444,15 @@ void line_block_kernel(const line_block_job_t& job) {
   }
   sides.wins[0].build(sides.n[0], job.shape, &sides.wins[0], kept);
   sides.wins[1].build(sides.n[1], job.shape, &sides.wins[1], kept);
-  sides.wins[2].build(sides.n[2], job.shape, &sides.wins[0], 15 & ~(1 << job.d));
   previous.valid = true;
   previous.epoch = detail::kept_line_tables_epoch;
   std::memcpy(previous.shape, job.shape, sizeof previous.shape);
   std::memcpy(previous.mine, job.mine, sizeof previous.mine);
   std::memcpy(previous.theirs, job.theirs, sizeof previous.theirs);
-  switch (job.last ? 0 : job.global & 7) {
-    case 0:
-      return line_block_kernel_global<V, P, 0>(job, sides);
-    case 1:
-      return line_block_kernel_global<V, P, 1>(job, sides);
-    case 2:
-      return line_block_kernel_global<V, P, 2>(job, sides);
-    case 3:
-      return line_block_kernel_global<V, P, 3>(job, sides);
-    case 4:
-      return line_block_kernel_global<V, P, 4>(job, sides);
-    case 5:
-      return line_block_kernel_global<V, P, 5>(job, sides);
-    case 6:
-      return line_block_kernel_global<V, P, 6>(job, sides);
-    default:
-      return line_block_kernel_global<V, P, 7>(job, sides);
-  }
+  if (job.step_only) return finish_block_kernel(job, sides);
+  sides.wins[2].build(sides.n[2], job.shape, &sides.wins[0], 15 & ~(1 << job.d));
+  if (job.finish) return line_block_kernel_finishing<V, P, true>(job, sides);
+  return line_block_kernel_finishing<V, P, false>(job, sides);
 }
 
 }  // namespace pentago::simd::PENTAGO_ISA

@@ -69,15 +69,23 @@ TEST_P(line_kernel_levels, every_level_equals_portable) {
       set_simd_level(simd_level_t::portable);
       std::vector<superinfo_t> expected(nodes);
       compute_line_block(dep, inputs, k, expected.data());
+      // The last step alone, over the contribution as a block's merged value.
+      std::vector<superinfo_t> expected_finished = expected;
+      finish_block(s, dep.output.block(k), expected_finished);
       for (simd_level_t level : {simd_level_t::sse, simd_level_t::avx2, simd_level_t::avx512,
                                  simd_level_t::avx512vbmi}) {
         if (!simd_supported(level)) continue;
         set_simd_level(level);
         std::vector<superinfo_t> got(nodes);
         compute_line_block(dep, inputs, k, got.data());
-        for (uint64_t i = 0; i < nodes; i++)
+        std::vector<superinfo_t> finished = got;
+        finish_block(s, dep.output.block(k), finished);
+        for (uint64_t i = 0; i < nodes; i++) {
           ASSERT_EQ(got[i], expected[i]) << simd_name(level) << " differs at node " << i
                                          << " of block " << k << " of line " << n;
+          ASSERT_EQ(finished[i], expected_finished[i])
+              << simd_name(level) << " finished differs at node " << i << " of block " << k;
+        }
         compared_levels++;
       }
       compared_nodes += nodes;
@@ -120,17 +128,57 @@ TEST(line_kernel, merged_and_streamed_outputs_equal_plain_ones) {
         compute_line_block(dep, given.pointers, k, line_output_t{streamed.data(), nullptr, true});
         compute_line_block(dep, given.pointers, k,
                            line_output_t{streamed_in_place.data(), streamed_in_place.data(), true});
+        // The block's last line: merged, then the last step, in the kernel's pass.
+        std::vector<superinfo_t> finished(nodes), finished_in_place = other;
+        compute_line_block(dep, given.pointers, k,
+                           line_output_t{finished.data(), other.data(), false, true});
+        compute_line_block(
+            dep, given.pointers, k,
+            line_output_t{finished_in_place.data(), finished_in_place.data(), false, true});
+        std::vector<superinfo_t> expected_finished = expected;
+        finish_block(s, dep.output.block(k), expected_finished);
         for (size_t i = 0; i < nodes; i++) {
           ASSERT_EQ(merged[i], expected[i]) << simd_name(level) << " merged, node " << i;
           ASSERT_EQ(in_place[i], expected[i]) << simd_name(level) << " in place, node " << i;
           ASSERT_EQ(streamed[i], plain[i]) << simd_name(level) << " streamed, node " << i;
           ASSERT_EQ(streamed_in_place[i], expected[i]) << simd_name(level) << " node " << i;
+          ASSERT_EQ(finished[i], expected_finished[i]) << simd_name(level) << " finished " << i;
+          ASSERT_EQ(finished_in_place[i], expected_finished[i]) << simd_name(level) << " " << i;
         }
         compared++;
       }
     }
   }
   EXPECT_GT(compared, 0);
+}
+
+// The last step distributes over the max and a second one changes nothing (so a block may
+// take it after its last line at any point), and it changes the nodes where a side has five
+// in a row: on random values of sections of slices 35 to 26, finish(a | b) equals
+// finish(a) | finish(b), finish(finish(a)) equals finish(a), and some nodes change.
+TEST(line_kernel, last_step_distributes_over_the_max_and_is_idempotent) {
+  std::mt19937_64 rng(13);
+  for (const char* name : {"54444554", "44444554", "44444433", "33334433"}) {
+    const section_t s = section_t::parse(name).standardize();
+    uint64_t changed = 0;
+    for (int n = 0; n < 4; n++) {
+      const block_t b = block_from_index(s, rng() % section_block_count(s));
+      const size_t nodes = block_nodes(s, b);
+      const std::vector<superinfo_t> a = random_block(nodes, rng), c = random_block(nodes, rng);
+      std::vector<superinfo_t> both = a, fa = a, fc = c;
+      merge_into(both, c);
+      finish_block(s, b, both);
+      finish_block(s, b, fa);
+      finish_block(s, b, fc);
+      for (size_t i = 0; i < nodes; i++) changed += fa[i] != a[i];
+      std::vector<superinfo_t> again = fa;
+      finish_block(s, b, again);
+      ASSERT_EQ(again, fa) << name;
+      merge_into(fa, fc);
+      ASSERT_EQ(both, fa) << name;
+    }
+    EXPECT_GT(changed, 0u) << name;
+  }
 }
 
 // The kernel keeps the previous block's win tables for the quadrants a line's blocks share.
@@ -227,6 +275,7 @@ TEST(line_kernel, blocks_computed_again_equal_fresh_ones_in_any_order) {
         merge_into(value, part);
       first = false;
     }
+    finish_block(s, b, value);
     return value;
   };
   std::vector<std::vector<superinfo_t>> expected;

@@ -97,14 +97,18 @@ class block_store_t {
   int flat_id(int section, const block_t& block) const;  // -1 if not held
   int nodes(int flat) const;
 
-  // Merges one line's contribution along `dimension` into a block (thread safe). `values` is
-  // used as scratch and destroyed. Throws if that dimension already contributed.
+  // Merges one line's contribution along `dimension` into a block (thread safe), and after
+  // the block's last line takes the recurrence's last step (finish_block): a complete block
+  // is counted and stored as its value. `values` is used as scratch and destroyed. Throws if
+  // that dimension already contributed.
   void accumulate(int flat, int dimension, std::span<superinfo_t> values);
   // The same for a contribution that `compute` computes (compute_line_block) under the
   // block's lock into the place the store passes: into the block's uncompressed buffer where
   // it holds one (streamed, or merged in place), else into `values` (nodes(flat) values,
-  // scratch), possibly merged with the buffer, which the store then merges as accumulate does.
-  // The merging is then part of the kernel's pass over the block, with no pass of its own.
+  // scratch), possibly merged with the buffer or the block decompressed, which the store then
+  // merges as accumulate does; for the block's last line, with the last step too (the output's
+  // `finish`). The merging and the last step are then part of the kernel's pass over the
+  // block, with no pass of their own.
   void accumulate_computed(int flat, int dimension, std::span<superinfo_t> values,
                            const std::function<void(const line_output_t&)>& compute);
   // Stores a complete block (meaningless data, restart). Destroys `values`.

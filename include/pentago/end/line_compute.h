@@ -12,8 +12,9 @@ namespace pentago {
 
 // Computes output block k of `dep.output` into `output` (block_nodes values, C order, store
 // format (win, notlose) of the player to move), i.e. this line's contribution: the value of
-// every node taking only moves in quadrant dep.output.dimension. `inputs[b]` is input block b
-// along dep.input (uncompressed, store format); for slice 35 inputs is empty.
+// every node taking only moves in quadrant dep.output.dimension, before the recurrence's last
+// step (finish_block) masks the nodes where a side has five in a row already. `inputs[b]` is
+// input block b along dep.input (uncompressed, store format); for slice 35 inputs is empty.
 void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_t* const> inputs,
                         int k, superinfo_t* output);
 
@@ -21,13 +22,23 @@ void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_
 // is set, each node is written merged with max (OR of win and notlose) with the same node
 // there, which may be `nodes` itself (the contribution accumulates in place). With `stream`,
 // the writes are streaming stores that bypass the caches (for a block read again much later).
+// With `finish`, the block's last line: each node written (merged) also takes the last step,
+// as finish_block would after it, so that `nodes` holds the complete block.
 struct line_output_t {
   superinfo_t* nodes;
   const superinfo_t* merge_with = nullptr;
   bool stream = false;
+  bool finish = false;
 };
 void compute_line_block(const line_dependency_t& dep, std::span<const superinfo_t* const> inputs,
                         int k, const line_output_t& output);
+
+// The recurrence's last step (docs/formats.md, "Supers") over block b of section s, in place:
+// `value` holds the max over the block's lines of their contributions (compute_line_block),
+// and each node where either side has five in a row takes its value from those wins alone.
+// The step distributes over the max and running it again changes nothing, so it may run on
+// any block after its last line has merged.
+void finish_block(const section_t& s, const block_t& b, std::span<superinfo_t> value);
 
 // The input blocks (indices along dep.input, ascending) that output block k of the line reads:
 // those holding a child of one of its nodes. compute_line_block never reads the others, which

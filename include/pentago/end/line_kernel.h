@@ -12,12 +12,19 @@ namespace pentago {
 using detail::nibbles_t;
 
 // One output block of a block line, prepared by line compute. Per node (C order over `shape`,
-// indices i0..i3) it computes the recurrence (docs/formats.md, "Supers") restricted to moves in
-// quadrant d. Every per-axis table is indexed [axis][index along that axis].
+// indices i0..i3) it computes the recurrence's loop over empty cells (docs/formats.md,
+// "Supers") restricted to moves in quadrant d: the line's contribution, before the last step
+// masks the nodes where a side has five in a row already. With `finish`, each node written
+// (merged where merge_with is set) also takes that last step: the block's last line. With
+// `step_only` there is no line: the job is the last step over a block holding the max of all
+// its lines' contributions, and reads shape, mine, theirs and output only, rewriting output
+// in place. Every per-axis table is indexed [axis][index along that axis].
 struct line_block_job_t {
   int shape[4];
-  int d;      // the line's quadrant, where the mover places a stone
-  bool last;  // slice 35: every placement fills the board, no child values
+  int d;           // the line's quadrant, where the mover places a stone
+  bool last;       // slice 35: every placement fills the board, no child values
+  bool finish;     // the recurrence's last step on each node written
+  bool step_only;  // no line: only the last step, over output in place
   // Win nibbles of the mover's and the opponent's stones.
   nibbles_t mine[4][8], theirs[4][8];
   // Along d: the OR over empty cells e of the nibbles of the mover's stones plus e, which
