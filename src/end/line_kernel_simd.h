@@ -419,36 +419,44 @@ void line_block_kernel_finishing(const line_block_job_t& job, node_sides_t<V>& s
 // type P for the children's values (void: none).
 template <class V, class P = void>
 void line_block_kernel(const line_block_job_t& job) {
-  // The previous block's tables on this thread, and its stones and shape: a line's blocks
-  // share both on every quadrant but d, so the tables of groups within the others are kept.
+  // Per side, the stones and shape of the block whose tables this thread built last: a line's
+  // blocks share both on every quadrant but d, so the tables of groups within the others are
+  // kept. The opponent's tables are built only for the jobs that read them.
   struct previous_block_t {
     bool valid = false;
     uint64_t epoch = 0;
     int shape[4];
-    nibbles_t mine[4][8], theirs[4][8];
+    nibbles_t stones[4][8];
+
+    int kept(const int (&shape_now)[4], const nibbles_t (&now)[4][8]) const {
+      int kept = 0;
+      for (int q = 0; q < 4; q++)
+        if (valid && epoch == detail::kept_line_tables_epoch && shape[q] == shape_now[q] &&
+            !std::memcmp(stones[q], now[q], sizeof(nibbles_t) * size_t(shape_now[q])))
+          kept |= 1 << q;
+      return kept;
+    }
+    void set(const int (&shape_now)[4], const nibbles_t (&now)[4][8]) {
+      valid = true;
+      epoch = detail::kept_line_tables_epoch;
+      std::memcpy(shape, shape_now, sizeof shape);
+      std::memcpy(stones, now, sizeof stones);
+    }
   };
   thread_local node_sides_t<V> sides;
-  thread_local previous_block_t previous;
-  int kept = 0;
-  for (int q = 0; q < 4; q++) {
-    const size_t bytes = sizeof(nibbles_t) * size_t(job.shape[q]);
-    if (previous.valid && previous.epoch == detail::kept_line_tables_epoch &&
-        previous.shape[q] == job.shape[q] && !std::memcmp(previous.mine[q], job.mine[q], bytes) &&
-        !std::memcmp(previous.theirs[q], job.theirs[q], bytes))
-      kept |= 1 << q;
-  }
+  thread_local previous_block_t previous[2];
   for (int q = 0; q < 4; q++) {
     sides.n[0][q] = job.mine[q];
     sides.n[1][q] = job.theirs[q];
     sides.n[2][q] = q == job.d ? job.placed : job.mine[q];
   }
-  sides.wins[0].build(sides.n[0], job.shape, &sides.wins[0], kept);
-  sides.wins[1].build(sides.n[1], job.shape, &sides.wins[1], kept);
-  previous.valid = true;
-  previous.epoch = detail::kept_line_tables_epoch;
-  std::memcpy(previous.shape, job.shape, sizeof previous.shape);
-  std::memcpy(previous.mine, job.mine, sizeof previous.mine);
-  std::memcpy(previous.theirs, job.theirs, sizeof previous.theirs);
+  sides.wins[0].build(sides.n[0], job.shape, &sides.wins[0], previous[0].kept(job.shape, job.mine));
+  previous[0].set(job.shape, job.mine);
+  if (job.last || job.finish) {
+    sides.wins[1].build(sides.n[1], job.shape, &sides.wins[1],
+                        previous[1].kept(job.shape, job.theirs));
+    previous[1].set(job.shape, job.theirs);
+  }
   if (job.step_only) return finish_block_kernel(job, sides);
   sides.wins[2].build(sides.n[2], job.shape, &sides.wins[0], 15 & ~(1 << job.d));
   if (job.finish) return line_block_kernel_finishing<V, P, true>(job, sides);
