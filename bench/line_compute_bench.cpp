@@ -78,6 +78,21 @@ void evict_inputs(const line_case_t::one_line_t& l) {
 #endif
 }
 
+// Calls f(line, k, nodes) for each output block k (of `nodes` nodes) of each line of the case.
+template <class F>
+void for_each_block(const line_case_t& c, F&& f) {
+  for (const auto& l : c.lines)
+    for (int k = 0; k < l.dep.output.length(); k++)
+      f(l, k, size_t(block_nodes(l.dep.output.section, l.dep.output.block(k))));
+}
+
+// The CPU time per output node of the case's lines over the benchmark's iterations.
+void count_time_per_node(benchmark::State& state, const line_case_t& c) {
+  const double nodes = double(c.nodes) * double(state.iterations());
+  state.counters["time_per_node"] =
+      benchmark::Counter(nodes, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 // `cold`: every line starts with its inputs out of the caches (evict_inputs, not timed);
 // otherwise they stay cached from the previous repetition where they fit.
 void bm_line(benchmark::State& state, const char* section, simd_level_t level, bool cold) {
@@ -104,8 +119,7 @@ void bm_line(benchmark::State& state, const char* section, simd_level_t level, b
   set_simd_level(saved);
   const double nodes = double(c.nodes) * double(state.iterations());
   state.counters["nodes_per_s"] = benchmark::Counter(nodes, benchmark::Counter::kIsRate);
-  state.counters["time_per_node"] =
-      benchmark::Counter(nodes, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  count_time_per_node(state, c);
 }
 
 // The same lines merged in place into held blocks, as the engine merges a middle
@@ -117,18 +131,14 @@ void bm_line_merged(benchmark::State& state, const char* section) {
   static std::vector<superinfo_t> held(held_nodes);
   size_t next = 0;
   for (auto _ : state)
-    for (const auto& l : c.lines)
-      for (int k = 0; k < l.dep.output.length(); k++) {
-        const size_t nodes = size_t(block_nodes(l.dep.output.section, l.dep.output.block(k)));
-        if (next + nodes > held_nodes) next = 0;
-        superinfo_t* block = held.data() + next;
-        compute_line_block(l.dep, l.inputs, k, line_output_t{block, block});
-        benchmark::DoNotOptimize(block);
-        next += nodes;
-      }
-  const double nodes = double(c.nodes) * double(state.iterations());
-  state.counters["time_per_node"] =
-      benchmark::Counter(nodes, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    for_each_block(c, [&](const line_case_t::one_line_t& l, int k, size_t nodes) {
+      if (next + nodes > held_nodes) next = 0;
+      superinfo_t* block = held.data() + next;
+      compute_line_block(l.dep, l.inputs, k, line_output_t{block, block});
+      benchmark::DoNotOptimize(block);
+      next += nodes;
+    });
+  count_time_per_node(state, c);
 }
 BENCHMARK_CAPTURE(bm_line_merged, s34_44444554, "44444554");
 BENCHMARK_CAPTURE(bm_line_merged, s33_44444454, "44444454");
@@ -139,20 +149,15 @@ BENCHMARK_CAPTURE(bm_line_merged, s30_44444433, "44444433");
 // node, at the best SIMD level.
 void bm_finish(benchmark::State& state, const char* section) {
   const line_case_t& c = get_case(section);
+  // The step's work does not depend on the values: one contribution stands for every block's.
   std::vector<superinfo_t> output(4096);
-  for (const auto& l : c.lines)  // the blocks' values: their line's contribution
-    compute_line_block(l.dep, l.inputs, 0, output.data());
+  compute_line_block(c.lines[0].dep, c.lines[0].inputs, 0, output.data());
   for (auto _ : state)
-    for (const auto& l : c.lines)
-      for (int k = 0; k < l.dep.output.length(); k++) {
-        const block_t b = l.dep.output.block(k);
-        finish_block(l.dep.output.section, b,
-                     std::span(output.data(), size_t(block_nodes(l.dep.output.section, b))));
-        benchmark::DoNotOptimize(output.data());
-      }
-  const double nodes = double(c.nodes) * double(state.iterations());
-  state.counters["time_per_node"] =
-      benchmark::Counter(nodes, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    for_each_block(c, [&](const line_case_t::one_line_t& l, int k, size_t nodes) {
+      finish_block(l.dep.output.section, l.dep.output.block(k), std::span(output.data(), nodes));
+      benchmark::DoNotOptimize(output.data());
+    });
+  count_time_per_node(state, c);
 }
 BENCHMARK_CAPTURE(bm_finish, s34_44444554, "44444554");
 BENCHMARK_CAPTURE(bm_finish, s33_44444454, "44444454");

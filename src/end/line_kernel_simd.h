@@ -5,6 +5,7 @@
 #include <array>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "pentago/base/simd/super_kernels.h"
 #include "pentago/end/line_kernel.h"
@@ -392,27 +393,19 @@ void finish_block_kernel(const line_block_job_t& job, const node_sides_t<V>& sid
       }
 }
 
+// The kernel compiled for each global symmetry step, indexed by the step.
+template <class V, class P, bool finish, int... g>
+constexpr auto kernels_by_global(std::integer_sequence<int, g...>) {
+  return std::array{&line_block_kernel_global<V, P, g, false, finish>...};
+}
+
+// The kernel for the job's case: slice 35, or the job's global symmetry step.
 template <class V, class P, bool finish>
 void line_block_kernel_finishing(const line_block_job_t& job, node_sides_t<V>& sides) {
   if (job.last) return line_block_kernel_global<V, P, 0, true, finish>(job, sides);
-  switch (job.global & 7) {
-    case 0:
-      return line_block_kernel_global<V, P, 0, false, finish>(job, sides);
-    case 1:
-      return line_block_kernel_global<V, P, 1, false, finish>(job, sides);
-    case 2:
-      return line_block_kernel_global<V, P, 2, false, finish>(job, sides);
-    case 3:
-      return line_block_kernel_global<V, P, 3, false, finish>(job, sides);
-    case 4:
-      return line_block_kernel_global<V, P, 4, false, finish>(job, sides);
-    case 5:
-      return line_block_kernel_global<V, P, 5, false, finish>(job, sides);
-    case 6:
-      return line_block_kernel_global<V, P, 6, false, finish>(job, sides);
-    default:
-      return line_block_kernel_global<V, P, 7, false, finish>(job, sides);
-  }
+  static constexpr auto by_global =
+      kernels_by_global<V, P, finish>(std::make_integer_sequence<int, 8>());
+  return by_global[job.global & 7](job, sides);
 }
 
 // The kernel over one output block with vector type V and, where the ISA has one, the pair
