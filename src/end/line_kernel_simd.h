@@ -445,7 +445,7 @@ void line_block_kernel(const line_block_job_t& job) {
   }
   sides.wins[0].build(sides.n[0], job.shape, &sides.wins[0], previous[0].kept(job.shape, job.mine));
   previous[0].set(job.shape, job.mine);
-  if (job.last || job.finish) {
+  if (job.last || job.finish || job.step_only) {
     sides.wins[1].build(sides.n[1], job.shape, &sides.wins[1],
                         previous[1].kept(job.shape, job.theirs));
     previous[1].set(job.shape, job.theirs);

@@ -183,7 +183,8 @@ TEST(line_kernel, last_step_distributes_over_the_max_and_is_idempotent) {
 
 // The kernel keeps the previous block's win tables for the quadrants a line's blocks share.
 // At every SIMD level, a line's blocks computed one after another (tables kept), in order and
-// in reverse, equal the same blocks each computed with every table built afresh.
+// in reverse, and as the last line with other lines between, equal the same blocks each
+// computed with every table built afresh.
 TEST(line_kernel, kept_tables_equal_fresh_ones) {
   test::simd_level_guard_t guard;
   const section_t s = section_t::parse("44444433").standardize();
@@ -208,18 +209,33 @@ TEST(line_kernel, kept_tables_equal_fresh_ones) {
       const std::vector<const superinfo_t*>& inputs = given.pointers;
       const int length = line.length();
       const size_t count = size_t(length);
-      std::vector<std::vector<superinfo_t>> fresh(count), forward(count), backward(count);
+      std::vector<std::vector<superinfo_t>> fresh(count), forward(count), backward(count),
+          fresh_finished(count), finished(count);
+      // The last line's output (with the last step, which also reads the opponent's tables).
+      const auto finishing = [&](int k, std::vector<superinfo_t>& out) {
+        compute_line_block(dep, inputs, k, line_output_t{out.data(), nullptr, false, true});
+      };
       for (int k = 0; k < length; k++) {
         const size_t nodes = block_nodes(s, line.block(k));
         fresh[k].resize(nodes), forward[k].resize(nodes), backward[k].resize(nodes);
+        fresh_finished[k].resize(nodes), finished[k].resize(nodes);
         forget_kept_line_tables();
         compute_line_block(dep, inputs, k, fresh[k].data());
+        forget_kept_line_tables();
+        finishing(k, fresh_finished[k]);
       }
       for (int k = 0; k < length; k++) compute_line_block(dep, inputs, k, forward[k].data());
       for (int k = length - 1; k >= 0; k--) compute_line_block(dep, inputs, k, backward[k].data());
+      // Lines without the step between, so that the opponent's kept tables are older ones.
+      for (int k = 0; k < length; k++) {
+        if (k % 2) compute_line_block(dep, inputs, length - 1 - k, forward[length - 1 - k].data());
+        finishing(k, finished[k]);
+      }
       for (int k = 0; k < length; k++) {
         ASSERT_EQ(forward[k], fresh[k]) << simd_name(level) << " quadrant " << d << " block " << k;
         ASSERT_EQ(backward[k], fresh[k]) << simd_name(level) << " quadrant " << d << " block " << k;
+        ASSERT_EQ(finished[k], fresh_finished[k])
+            << simd_name(level) << " quadrant " << d << " block " << k;
         compared++;
       }
     }
