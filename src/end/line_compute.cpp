@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <vector>
 
 #include "pentago/end/line_kernel.h"
@@ -281,8 +282,7 @@ void compute_block_again(const section_t& s, const block_t& b, std::span<superin
   PENTAGO_CHECK(s.sum() == 34, "compute_block_again: section " + s.name() + " is not in slice 34");
   PENTAGO_CHECK(value.size() == size_t(block_nodes(s, b)), "compute_block_again: wrong block size");
   bool first = true;
-  int last_open = 3;
-  while (s.quadrant_full(last_open)) last_open--;
+  const int last_open = std::bit_width(unsigned(s.open_quadrants())) - 1;
   for (int d = 0; d < 4; d++) {
     if (s.quadrant_full(d)) continue;
     const line_dependency_t dep = line_dependency_of(line_through(s, b, d));
