@@ -23,8 +23,7 @@ constexpr uint64_t MiB = uint64_t(1) << 20;
 // Per rank: code, libraries, MPI (shared-memory channels, posted receives), thread stacks and
 // the allocator's heaps. Measured: a rank that only initializes MPI holds 15.4 MiB; with the
 // flow's buffers in pools, a rank's heaps hold under 10 MiB at the peak of 44444454 @ 3G, and
-// all of a rank's memory outside the arena, pools and lines was 15 MiB at 25263480 @ 0.5G
-// (docs/performance.md).
+// all of a rank's memory outside the arena, pools and lines was 15 MiB at 25263480 @ 0.5G.
 constexpr uint64_t base_bytes = 32 * MiB;
 // Per worker thread: decompress and compress scratch, one output block.
 constexpr uint64_t worker_bytes = 2 * MiB;

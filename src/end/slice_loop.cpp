@@ -43,8 +43,7 @@ void describe(slice_report_t& r, int n, const std::vector<section_t>& sections,
 // Before slice n: what was lent for slice n+1 comes back; then the plan's ratios re-anchored
 // on how slice n+1 (frozen, not yet read) compressed on this rank give the arena slice n
 // needs, and the arena lends the rest of its top to the partial pool for this slice
-// (25263480 @ 0.5G: its pool from 66 MiB to 174, 111, 128 and 254 MiB in slices 33-30,
-// docs/performance.md).
+// (25263480 @ 0.5G: its pool from 66 MiB to 174, 111, 128 and 254 MiB in slices 33-30).
 void lend_arena_to_pool(const run_plan_t& plan, int n, const block_store_t& above,
                         arena_lending_t& lending) {
   lending.reclaim(plan.partial_bytes, plan.arena_bytes);
