@@ -267,16 +267,11 @@ void fast_compress(std::span<superinfo_t> nodes, std::vector<uint8_t>& out, bloc
   out.assign(bytes.begin(), bytes.end());
 }
 
-superinfo_t* start_raw_block(uint8_t* out) {
-  PENTAGO_CHECK(reinterpret_cast<uintptr_t>(out) % 64 == 0, "raw block: unaligned output");
+void fast_store_raw(std::span<const superinfo_t> nodes, uint8_t* out) {
+  PENTAGO_CHECK(reinterpret_cast<uintptr_t>(out) % 64 == 0, "fast_store_raw: unaligned output");
   out[0] = raw_block_flag;
   std::memset(out + 1, 0, 63);
-  return reinterpret_cast<superinfo_t*>(out + 64);
-}
-
-void fast_store_raw(std::span<const superinfo_t> nodes, uint8_t* out) {
-  superinfo_t* into = start_raw_block(out);
-  if (!nodes.empty()) stream_copy(into, nodes.data(), nodes.size_bytes());
+  if (!nodes.empty()) stream_copy(out + 64, nodes.data(), nodes.size_bytes());
 }
 
 const superinfo_t* raw_block_nodes(std::span<const uint8_t> bytes, size_t nodes) {

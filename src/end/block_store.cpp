@@ -172,8 +172,12 @@ uint64_t block_store_t::room_for(size_t nodes, double rest_ratio) const {
   return room > 0 ? uint64_t(room) : 0;
 }
 
-bool block_store_t::keeps_raw(size_t nodes) const {
-  if (drop_complete_ || elided_first_) return false;
+void block_store_t::store_complete(int flat, std::span<superinfo_t> values) {
+  if (drop_complete_) {
+    drop(flat);
+    unstored_nodes_ -= values.size();
+    return;
+  }
   // Uncompressed only where the rest would still fit elided alone (at the share measured so
   // far; before any measure, at its raw size), so that the room goes to the cheap tier first.
   // Where elision gains nothing (nodes without repeats), the tier is empty: the plan's reserve.
@@ -183,54 +187,21 @@ bool block_store_t::keeps_raw(size_t nodes) const {
   const double rest_ratio = elided_share < 1 ? std::max(raw_reserve_ratio_, elided_share)
                             : seen           ? raw_reserve_ratio_
                                              : 1;
-  return raw_block_bytes(nodes) <= room_for(nodes, rest_ratio);
-}
-
-void block_store_t::held_raw(int flat, size_t nodes) {
-  const size_t raw = raw_block_bytes(nodes);
-  held_changed(flat, uint32_t(raw));
-  raw_bytes_ += raw;
-  raw_nodes_ += nodes;
-  unstored_nodes_ -= nodes;
-}
-
-void block_store_t::store_complete(int flat, std::span<superinfo_t> values) {
-  if (drop_complete_) {
-    drop(flat);
-    unstored_nodes_ -= values.size();
-    return;
-  }
-  if (keeps_raw(values.size())) {
-    heap_.set_filled(group_, flat, raw_block_bytes(values.size()),
-                     [&](uint8_t* array) { fast_store_raw(values, array); });
-    held_raw(flat, values.size());
-    return;
-  }
-  const size_t elided =
-      store_compressed(flat, values, codec_, room_for(values.size(), raw_reserve_ratio_));
-  if (elided) {
-    elided_seen_bytes_ += elided;
-    elided_seen_nodes_ += values.size();
+  const size_t raw = raw_block_bytes(values.size());
+  if (!elided_first_ && raw <= room_for(values.size(), rest_ratio)) {
+    heap_.set_filled(group_, flat, raw, [&](uint8_t* array) { fast_store_raw(values, array); });
+    held_changed(flat, uint32_t(raw));
+    raw_bytes_ += raw;
+    raw_nodes_ += values.size();
+  } else {
+    const size_t elided =
+        store_compressed(flat, values, codec_, room_for(values.size(), raw_reserve_ratio_));
+    if (elided) {
+      elided_seen_bytes_ += elided;
+      elided_seen_nodes_ += values.size();
+    }
   }
   unstored_nodes_ -= values.size();
-}
-
-void block_store_t::complete_computed(int flat, std::span<superinfo_t> values,
-                                      const superinfo_t* merge_with,
-                                      const std::function<void(const line_output_t&)>& compute) {
-  if (keeps_raw(values.size())) {
-    // Straight into its place in the arena: no copy, and counted while in cache.
-    heap_.set_filled(group_, flat, raw_block_bytes(values.size()), [&](uint8_t* array) {
-      const std::span<superinfo_t> nodes(start_raw_block(array), values.size());
-      compute(line_output_t{nodes.data(), merge_with, false, true});
-      complete_block(flat, nodes);
-    });
-    held_raw(flat, values.size());
-    return;
-  }
-  compute(line_output_t{values.data(), merge_with, false, true});
-  complete_block(flat, values);
-  store_complete(flat, values);
 }
 
 double block_store_t::codec_ratio() const {
@@ -370,10 +341,7 @@ void write_computed(std::span<superinfo_t> values, const line_output_t& out) {
     merge_into(held, values);
     return;
   }
-  if (out.merge_with) {  // a complete block written where it is kept
-    merge_pair(held, values, std::span<const superinfo_t>(out.merge_with, values.size()));
-    return;
-  }
+  PENTAGO_CHECK(!out.merge_with, "a contribution merged with a third block");
   // The held block is next read at a later line: stream it out rather than through the cache
   // (no read of its old contents, the kernel's working set stays cached).
   if (out.stream)
@@ -431,30 +399,14 @@ void block_store_t::accumulate_computed(int flat, int dimension, std::span<super
     missing_--;
     return;
   }
-  if (!left) {
-    // The last line merges with the held block (the buffer, or the block decompressed first),
-    // which it only reads, takes the recurrence's last step and completes the block.
-    const superinfo_t* merge_with = partial;
-    if (partial) {
-      track_buffer(flat, dims, 0);
-    } else if (!first) {
-      const auto old = scratch_span(scratch_nodes, values.size());
-      heap_.with_array(group_, flat,
-                       [&](std::span<const uint8_t> stored) { fast_uncompress(stored, old); });
-      merge_with = old.data();
-    }
-    missing_dims_[flat].store(0, std::memory_order_relaxed);
-    complete_computed(flat, values, merge_with, compute);
-    if (partial) {
-      pool_->give(partial);
-      partial = nullptr;
-    }
-  } else if (partial) {
-    // A middle contribution merges into the held block.
-    compute(line_output_t{partial, partial});
+  if (partial) {
+    // A middle contribution merges into the held block. The last one is written to `values`
+    // merged with the held block, which it only reads: counting and compressing then read
+    // cached data, and the held block is never written back.
+    // The last line also takes the recurrence's last step: the block is then complete.
+    compute(line_output_t{left ? partial : values.data(), partial, false, !left});
     track_buffer(flat, dims, left);
-    missing_dims_[flat].store(left, std::memory_order_relaxed);
-  } else if (!first) {
+  } else if (!first && left) {
     compute(line_output_t{values.data()});
     // Merge in the filtered form (the filter commutes with OR): one filter pass, not two.
     interleave(values);
@@ -466,10 +418,27 @@ void block_store_t::accumulate_computed(int flat, int dimension, std::span<super
     hold_incomplete(flat,
                     fast_compress_filtered_view(values, partial_codec_, partial_elided_room(flat)));
     missing_dims_[flat].store(left, std::memory_order_relaxed);
+    missing_--;
+    return;
+  } else if (!first) {
+    // The last line merges with the held block, decompressed first, and completes it.
+    const auto old = scratch_span(scratch_nodes, values.size());
+    heap_.with_array(group_, flat,
+                     [&](std::span<const uint8_t> stored) { fast_uncompress(stored, old); });
+    compute(line_output_t{values.data(), old.data(), false, true});
   } else {
-    compute(line_output_t{values.data()});
+    compute(line_output_t{values.data(), nullptr, false, !left});
+  }
+  missing_dims_[flat].store(left, std::memory_order_relaxed);
+  if (!left) {
+    complete_block(flat, values);
+    store_complete(flat, values);
+    if (partial) {
+      pool_->give(partial);
+      partial = nullptr;
+    }
+  } else if (!partial) {
     hold_incomplete(flat, fast_compress_view(values, partial_codec_, partial_elided_room(flat)));
-    missing_dims_[flat].store(left, std::memory_order_relaxed);
   }
   missing_--;
 }

@@ -88,14 +88,6 @@ inline void merge_into(std::span<superinfo_t> into, std::span<const superinfo_t>
     into[i].notlose |= from[i].notlose;
   }
 }
-// The same into a third place: `into` = max(`a`, `b`), node by node.
-inline void merge_pair(std::span<superinfo_t> into, std::span<const superinfo_t> a,
-                       std::span<const superinfo_t> b) {
-  for (size_t i = 0; i < into.size(); i++) {
-    into[i].win = a[i].win | b[i].win;
-    into[i].notlose = a[i].notlose | b[i].notlose;
-  }
-}
 
 // SIMD levels for the kernels. At avx512 (AVX-512 F, BW and VL) the line kernel has its own
 // code; every other kernel runs its avx2 code there. avx512vbmi (avx512 with VBMI and GFNI)

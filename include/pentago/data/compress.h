@@ -108,9 +108,6 @@ constexpr uint8_t elided_flag = 0x10;
 constexpr size_t raw_block_bytes(size_t nodes) { return 64 * (nodes + 1); }
 // Writes that form of `nodes` into out (raw_block_bytes(nodes.size()) bytes, 64-byte aligned).
 void fast_store_raw(std::span<const superinfo_t> nodes, uint8_t* out);
-// Writes that form's header into out (64-byte aligned) and returns where its nodes go, for a
-// block computed in place.
-superinfo_t* start_raw_block(uint8_t* out);
 // The nodes of `bytes` where they lie, when it is exactly the uncompressed form of `nodes` nodes
 // in a 64-byte aligned buffer; null for any other form (then fast_uncompress decodes it).
 const superinfo_t* raw_block_nodes(std::span<const uint8_t> bytes, size_t nodes);

@@ -205,15 +205,6 @@ class block_store_t {
   // Stores (or drops) a complete block in the first of three tiers that the arena has room
   // for: uncompressed, granule elision alone, the codec.
   void store_complete(int flat, std::span<superinfo_t> values);
-  // Whether a complete block of `nodes` nodes goes to the first tier (uncompressed) now.
-  bool keeps_raw(size_t nodes) const;
-  // Counts a block just stored uncompressed in the arena.
-  void held_raw(int flat, size_t nodes);
-  // A block's last contribution (`compute`, merged with `merge_with` where set) with the last
-  // step: computed straight into its uncompressed place in the arena where keeps_raw, else
-  // into `values` and stored from there; counted and sampled either way.
-  void complete_computed(int flat, std::span<superinfo_t> values, const superinfo_t* merge_with,
-                         const std::function<void(const line_output_t&)>& compute);
   // The most bytes a complete block of `nodes` nodes may take now, with the rest of the store
   // reserved at `rest_ratio` of its raw bytes (0 when the plan gave no room beyond the codec).
   uint64_t room_for(size_t nodes, double rest_ratio) const;
