@@ -119,9 +119,9 @@ pentago_signal_margin() {
 # launcher as SIGUSR1, which srun and mpiexec pass on to every rank, and then re-sent every
 # PENTAGO_RESEND seconds (default 60) until the launcher exits: MPICH's mpiexec drops a signal
 # that arrives before it has started the ranks, and pentago-endgame's handler only sets a
-# flag, so repeats are harmless. (The solver reads that flag once per slice, after writing
-# counts and samples and before writing the slice file; a signal arriving later is honored
-# at the end of the next slice.) Returns the launcher's exit status.
+# flag, so repeats are harmless. (The ranks agree on that flag once per slice, after writing
+# its counts, samples and any slice file it saves; a signal arriving later is honored at the
+# end of the next slice.) Returns the launcher's exit status.
 pentago_run_forwarding() {
   "$@" &
   local pid=$! resender=

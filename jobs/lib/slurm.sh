@@ -27,8 +27,9 @@ pentago_slurm_seconds() {
 }
 
 # Submits attempt ATTEMPT of stage K (spec STAGE) as jobs/slurm/stage.sbatch and prints its job
-# id. DEPENDENCY ("afterok:ID", or empty) holds it until its predecessor succeeds, and a failed
-# predecessor cancels it (--kill-on-invalid-dep), so a broken chain stops instead of waiting.
+# id. DEPENDENCY ("afterok:ID", "afterany:ID" or empty) holds it until its predecessor succeeds
+# (or, afterany, ends), and a failed predecessor of an afterok cancels it
+# (--kill-on-invalid-dep), so a broken chain stops instead of waiting.
 # RESTART is the file an attempt after the first restarts from (its predecessor's checkpoint).
 # The job asks Slurm for SIGUSR1 pentago_signal_margin seconds before its TIME (default
 # 24:00:00); RUN_BASE, ROOT, THREADS, SAVE, KEY and the other exported variables travel with it.
@@ -64,10 +65,12 @@ pentago_repoint_dependents() {
 
 # Called by a stage job whose run checkpointed before the stage's lowest slice (its time limit
 # came first): submits the next attempt of the same stage from that checkpoint, after this job,
-# and hands it this job's dependents, so the chain goes on by itself.
+# and hands it this job's dependents, so the chain goes on by itself. The attempt waits for this
+# job to end, not to succeed (afterany): its checkpoint is written and checked already, and a job
+# that Slurm ends at its time limit a moment after this submission counts as failed.
 pentago_continue_stage() {
   local k=$1 stage=$2 attempt=$3 checkpoint=$4 next
-  next=$(pentago_sbatch_stage "$k" "$stage" "afterok:$SLURM_JOB_ID" $((attempt + 1)) "$checkpoint") || {
+  next=$(pentago_sbatch_stage "$k" "$stage" "afterany:$SLURM_JOB_ID" $((attempt + 1)) "$checkpoint") || {
     echo "pentago stage $k: could not submit its continuation" >&2
     return 1
   }

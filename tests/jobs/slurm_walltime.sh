@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # A run longer than its job's time limit: root 45510663 (slice 30, six slices of at most 14
-# million positions) as one stage saving every slice at xz preset 3, with --time=1 (minute) and
-# the warning signal asked 60 s before the limit (so Slurm sends it at its first look, within
-# 30 s of the start). Writing the slices makes the run about 45 s on two cores, at most 15 s a
-# slice: the signal always comes before the last slice starts and leaves its slice time to end
-# before the limit. (At preset 0 the run took 28 s, and a late signal found it done.) Each job checkpoints at the end of its slice and submits its
-# continuation until the root is done; every slice is computed exactly once, in the directory of
-# its own attempt, and the counts equal the published counts.
+# million positions) as one stage saving every slice at xz preset 3, with --time=2 (minutes) and
+# the warning signal asked 120 s before the limit, so that Slurm sends it at its first look at the
+# job, which comes at most 30 s after the start. Writing the slices makes the run about two
+# minutes on two cores and a slice at most about 40 s with its file (slice 33), so the signal
+# always comes before the run is done, and the slice in progress then ends well before the limit
+# (at preset 0 the run took 28 s and a late signal found it done; with --time=1 a signal at 30 s
+# that came just after a slice ended let slice 33 run past the limit). Each job checkpoints at the
+# end of its slice and submits its continuation until the root is done; every slice is computed
+# exactly once, in the directory of its own attempt, and the counts equal the published counts.
 # Usage: slurm_walltime.sh REPO BIN DATA CLUSTER WORK
 . "$(dirname "$0")/slurm_support.sh" "$@"
 export STAGES="35-30:1" ROOT=45510663 SAVE=35 LEVEL=3 THREADS=3 CPUS_PER_TASK=1 MEMORY=1G
-export TIME=1 CHECKPOINT_MARGIN=60 PENTAGO_RESEND=5 RUN_BASE=$WORK/walltime
+export TIME=2 CHECKPOINT_MARGIN=120 PENTAGO_RESEND=5 RUN_BASE=$WORK/walltime
 out=$("$REPO/jobs/slurm/staged.sh" 2>&1) || { echo "$out"; fail "staged.sh failed"; }
 wait_for_name pentago-stage-1 300
 # The jobs' outputs in submission order, and the attempts' directories in order.

@@ -20,7 +20,7 @@ foreach(name slurm_test_job slurm_staged_chain slurm_walltime slurm_failing_chai
     ${CMAKE_BINARY_DIR}/test-runs/${name})
   set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED slurm TIMEOUT 400)
 endforeach()
-# The wall-time test's jobs must finish a slice and its file within the minute Slurm allows after
+# The wall-time test's jobs must finish a slice and its file within the time Slurm allows after
 # its warning, so it runs alone.
 set_tests_properties(slurm_walltime PROPERTIES RUN_SERIAL TRUE)
 set_tests_properties(slurm_cluster_start slurm_cluster_stop slurm_test_job slurm_staged_chain
