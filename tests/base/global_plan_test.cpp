@@ -96,3 +96,17 @@ TEST(global_plan, equals_transform_super_for_every_global) {
   EXPECT_GT(transposes, 0);  // the plans do route bits through the transpose
   EXPECT_EQ(plans[0].transposes, 0);
 }
+
+// A plan with transposes moves bits within bytes only through them: its in-byte bit
+// permutations are folded into its byte permutations.
+TEST(global_plan, transposes_leave_no_bit_stage) {
+  const auto plans = all_plans(std::make_integer_sequence<int, 8>());
+  int folded = 0;
+  for (int g = 0; g < 8; g++) {
+    if (plans[g].transposes == 0) continue;
+    folded++;
+    for (int s = 0; s <= plans[g].transposes; s++)
+      EXPECT_FALSE(plans[g].stages[s].bits) << "global " << g << ", stage " << s;
+  }
+  EXPECT_GT(folded, 0);
+}

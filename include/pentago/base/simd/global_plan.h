@@ -13,7 +13,9 @@
 // one if they are all high, two otherwise (the first moves three other high bits out of the
 // way). A negation runs in a stage where the axis's two bits lie on one side; axis 1 is split
 // in every layout for one reflection, so it is negated up front by its own step
-// (`pre_negate_axis1`: bytes of bit 2 set swapped pairwise).
+// (`pre_negate_axis1`: bytes of bit 2 set swapped pairwise). Where the plan has transposes, its
+// in-byte bit permutations are then folded into the byte permutations next to them
+// (fold_bits_into_bytes), so that it costs one byte permutation per stage and the transposes.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -122,6 +124,63 @@ consteval std::array<int, 8> transposed_order(const std::array<int, 8>& order) {
   return {order[3], order[4], order[5], order[0], order[1], order[2], order[6], order[7]};
 }
 
+// A stage's map of positions within a super (bits, then bytes).
+consteval int stage_position(const global_stage_t& s, int p) {
+  int bit = p & 7, byte = p >> 3;
+  if (s.bits)
+    for (int b = 0; b < 8; b++)
+      if (s.bit_matrix >> (8 * (7 - b) + (p & 7)) & 1) bit = b;
+  if (s.bytes)
+    for (int j = 0; j < 32; j++)
+      if (s.byte_source[j] == p >> 3) byte = j;
+  return byte << 3 | bit;
+}
+
+// Where a whole plan (after the up-front negation) sends position p.
+consteval int plan_position(const global_plan_t& plan, int p) {
+  for (int s = 0; s <= plan.transposes; s++) {
+    p = stage_position(plan.stages[s], p);
+    if (s < plan.transposes) p = transpose_position(p);
+  }
+  return p;
+}
+
+// A plan with transposes needs no in-byte bit permutation: a bit permutation b -> sigma(b)
+// before a transpose is the byte permutation c -> sigma(c) within each word after it, and one
+// after a transpose is the byte permutation j -> 7 - sigma(7 - j) within each word before it.
+// Bytes and bits move independently, so each stage's bits join a neighbouring stage's bytes:
+// the first stage's bits forward into the second stage, every other stage's backward into the
+// stage before. What is left is one vpermb per stage and the transposes.
+consteval global_plan_t fold_bits_into_bytes(const global_plan_t& plan) {
+  if (plan.transposes == 0) return plan;
+  int sigma[3][8], byte_to[3][32];
+  for (int s = 0; s <= plan.transposes; s++) {
+    for (int b = 0; b < 8; b++) sigma[s][b] = stage_position(plan.stages[s], b) & 7;
+    for (int j = 0; j < 32; j++) byte_to[s][j] = stage_position(plan.stages[s], j << 3) >> 3;
+  }
+  global_plan_t folded = plan;
+  for (int s = 0; s <= plan.transposes; s++) {
+    global_stage_t& stage = folded.stages[s];
+    stage.bits = false;
+    stage.bit_matrix = 0;
+    stage.bytes = false;
+    for (int j = 0; j < 32; j++) {
+      const int word = j & ~7;
+      int to = j;
+      if (s == 1) to = word | sigma[0][to & 7];  // the first stage's bits, forward
+      to = byte_to[s][to];
+      if (s < plan.transposes)  // the next stage's bits, backward
+        to = (to & ~7) | (7 - sigma[s + 1][7 - (to & 7)]);
+      stage.byte_source[to] = uint8_t(j);
+      stage.bytes |= to != j;
+    }
+  }
+  for (int p = 0; p < 256; p++)
+    if (plan_position(folded, p) != plan_position(plan, p))
+      throw "folding the bit permutations into the byte permutations changed the plan";
+  return folded;
+}
+
 }  // namespace global_planning
 
 consteval global_plan_t plan_global(int g) {
@@ -196,7 +255,7 @@ consteval global_plan_t plan_global(int g) {
     plan.stages[s] = stage_between(current, next);
     current = s + 1 < stages ? transposed(next) : next;
   }
-  return plan;
+  return fold_bits_into_bytes(plan);
 }
 
 }  // namespace pentago::detail
