@@ -11,7 +11,8 @@
 //   rotr_words(v, k)         word i of the result is word (i + k) & 3, k at run time,
 //   transpose_groups(v)      group j of word i of the result is group i of word j,
 //   has_nibble_map, nibble_map(v, t0, t1)  (if has_nibble_map) every nibble n replaced by
-//                            byte n of the 16-byte table t1:t0 (entries below 16).
+//                            byte n of the 16-byte table t1:t0 (entries below 16),
+// and may provide cheaper rotr_nibbles, rotr16 and rotr64 (below) of its own.
 // Bit g0 + 4g1 + 16g2 + 64g3 holds rotation (g0, g1, g2, g3): axis 0 runs inside nibbles, axis
 // 1 over the nibbles of a 16-bit group, axis 2 over the groups of a word, axis 3 over words.
 #pragma once
@@ -32,17 +33,31 @@ constexpr uint64_t rep4(uint64_t nibble) { return nibble * 0x1111111111111111ULL
 // ---------------------------------------------------------------------------------------
 // Cyclic shifts along one axis: out(z) = in(z + k e_axis), 0 <= k < 4 at run time.
 
+// Rotations right by r (0 <= r < the width) of the bits of every nibble, 16-bit group and word,
+// from V's shifts.
+template <class V>
+PENTAGO_INLINE V rotr_nibbles(V x, int r) {
+  const V low = V::splat(super_tables.rotate_low[r]);
+  return (shr64(x, r) & low) | andnot(low, shl64(x, 4 - r));
+}
+template <class V>
+PENTAGO_INLINE V rotr16(V x, int r) {
+  return shr16(x, r) | shl16(x, 16 - r);
+}
+template <class V>
+PENTAGO_INLINE V rotr64(V x, int r) {
+  return shr64(x, r) | shl64(x, 64 - r);
+}
+
 template <class V>
 PENTAGO_INLINE V shift_axis(V x, int axis, int k) {
   switch (axis) {
-    case 0: {
-      const V low = V::splat(super_tables.rotate_low[k]);
-      return (shr64(x, k) & low) | andnot(low, shl64(x, 4 - k));
-    }
+    case 0:
+      return rotr_nibbles(x, k);
     case 1:
-      return shr16(x, 4 * k) | shl16(x, 16 - 4 * k);
+      return rotr16(x, 4 * k);
     case 2:
-      return shr64(x, 16 * k) | shl64(x, 64 - 16 * k);
+      return rotr64(x, 16 * k);
     default:
       return rotr_words(x, k);
   }
@@ -78,8 +93,8 @@ PENTAGO_INLINE V rmax_value(V x) {
     const V s = (shr64(y, 1) & V::splat(rep4(1))) | (shl64(y, 1) & V::splat(rep4(2)));
     a0 = s | shl64(s, 2);
   }
-  const V y1 = x | shr16(x, 8) | shl16(x, 8);
-  const V a1 = shr16(y1, 4) | shl16(y1, 12);
+  const V y1 = x | rotr16(x, 8);
+  const V a1 = rotr16(y1, 4);
   const V a2 = groups<1, 2, 3, 0>(x | groups<2, 3, 0, 1>(x));
   const V a3 = words<1, 2, 3, 0>(x | words<2, 3, 0, 1>(x));
   return (a0 | a1) | (a2 | a3);

@@ -70,6 +70,10 @@ struct vec_pair512_t {
   friend vec_pair512_t shr16(vec_pair512_t a, int r) {
     return {_mm512_srl_epi16(a.v, _mm_cvtsi32_si128(r))};
   }
+  // One rotate in place of super_kernels.h's two shifts (0 <= r < 64).
+  friend vec_pair512_t rotr64(vec_pair512_t a, int r) {
+    return {_mm512_rorv_epi64(a.v, _mm512_set1_epi64(r))};
+  }
 
   template <int p0, int p1, int p2, int p3>
   friend vec_pair512_t groups(vec_pair512_t a) {

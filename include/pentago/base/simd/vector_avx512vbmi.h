@@ -1,7 +1,7 @@
-// AVX-512 VBMI and GFNI forms of the pair vector's symmetry steps, in place of super_kernels.h's
-// shifts and masks: the local rotations (shift_all) and the plan of the global part
-// (global_plan.h) as vpermb (bytes) and gf2p8affineqb (bits within bytes, and the 8x8 bit
-// transposes between stages).
+// AVX-512 VBMI, VBMI2 and GFNI forms of the pair vector's symmetry steps, in place of
+// super_kernels.h's shifts and masks: rotations along one axis, the local rotations (shift_all)
+// and the plan of the global part (global_plan.h) as vpermb (bytes) and gf2p8affineqb (bits
+// within bytes, and the 8x8 bit transposes between stages).
 // Include only in *_avx512vbmi.cpp files, after vector_avx512.h.
 #pragma once
 #include <immintrin.h>
@@ -54,6 +54,17 @@ PENTAGO_INLINE vec_pair512_t shift_all(vec_pair512_t x, int local) {
   // Even k1: a everywhere. Odd k1: b where axis 1's low bit is set (bits 4-7 of every byte).
   const __m512i carry = _mm512_set1_epi8(char(k1 & 1 ? 0xf0 : 0));
   return {_mm512_ternarylogic_epi64(a, b, carry, 0xd8)};
+}
+
+// super_kernels.h's rotations in one instruction each: the nibbles' bits as an in-byte bit
+// permutation (pair_shift's axis-0 rotations), a 16-bit group as a funnel shift of the group
+// with itself (VBMI2). 0 <= r < 4 / 16.
+PENTAGO_INLINE vec_pair512_t rotr_nibbles(vec_pair512_t x, int r) {
+  return {_mm512_gf2p8affine_epi64_epi8(x.v, _mm512_set1_epi64((long long)pair_shift.bit_matrix[r]),
+                                        0)};
+}
+PENTAGO_INLINE vec_pair512_t rotr16(vec_pair512_t x, int r) {
+  return {_mm512_shrdv_epi16(x.v, x.v, _mm512_set1_epi16(short(r)))};
 }
 
 template <int g>
