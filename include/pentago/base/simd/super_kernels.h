@@ -12,7 +12,7 @@
 //   transpose_groups(v)      group j of word i of the result is group i of word j,
 //   has_nibble_map, nibble_map(v, t0, t1)  (if has_nibble_map) every nibble n replaced by
 //                            byte n of the 16-byte table t1:t0 (entries below 16),
-// and may provide cheaper rotr_nibbles, rotr16 and rotr64 (below) of its own.
+// and may provide cheaper rotr_nibbles, rotr16, rotr64 and axis0_neighbors (below) of its own.
 // Bit g0 + 4g1 + 16g2 + 64g3 holds rotation (g0, g1, g2, g3): axis 0 runs inside nibbles, axis
 // 1 over the nibbles of a 16-bit group, axis 2 over the groups of a word, axis 3 over words.
 #pragma once
@@ -83,16 +83,21 @@ constexpr uint64_t neighbor_nibble(int half) {
   return t;
 }
 
+// Along axis 0 (within nibbles): x(z + e) | x(z - e). A vector type may supply its own.
 template <class V>
-PENTAGO_INLINE V rmax_value(V x) {
-  V a0;
+PENTAGO_INLINE V axis0_neighbors(V x) {
   if constexpr (V::has_nibble_map) {
-    a0 = nibble_map(x, neighbor_nibble(0), neighbor_nibble(1));
+    return nibble_map(x, neighbor_nibble(0), neighbor_nibble(1));
   } else {
     const V y = x | shr64(x, 2);  // bits 0, 1 of each nibble: x0 | x2, x1 | x3
     const V s = (shr64(y, 1) & V::splat(rep4(1))) | (shl64(y, 1) & V::splat(rep4(2)));
-    a0 = s | shl64(s, 2);
+    return s | shl64(s, 2);
   }
+}
+
+template <class V>
+PENTAGO_INLINE V rmax_value(V x) {
+  const V a0 = axis0_neighbors(x);
   const V y1 = x | rotr16(x, 8);
   const V a1 = rotr16(y1, 4);
   const V a2 = groups<1, 2, 3, 0>(x | groups<2, 3, 0, 1>(x));

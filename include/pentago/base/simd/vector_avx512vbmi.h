@@ -42,18 +42,36 @@ constexpr pair_shift_tables_t pair_shift = []() consteval {
 }
 ();
 
+// Per local rotation (8 bits: k0 | k1 << 2 | k2 << 4 | k3 << 6), shift_all's operands, so that
+// the node loop decodes nothing: the bit matrix, the rows of byte_source for the two byte
+// permutations, and the blend mask (bits 4-7 of every byte where k1 is odd).
+struct pair_shift_step_t {
+  uint64_t bit_matrix;
+  uint64_t carry;
+  uint32_t a, b;
+};
+
+constexpr std::array<pair_shift_step_t, 256> pair_shift_steps = []() consteval {
+  std::array<pair_shift_step_t, 256> t{};
+  for (int local = 0; local < 256; local++) {
+    const int k0 = local & 3, k1 = local >> 2 & 3, k23 = local >> 4 & 15, flip = k1 >> 1;
+    t[local] = {pair_shift.bit_matrix[k0 | (k1 & 1) << 2], k1 & 1 ? 0xf0f0f0f0f0f0f0f0ULL : 0,
+                uint32_t(k23 | flip << 4), uint32_t(k23 | (flip ^ 1) << 4)};
+  }
+  return t;
+}
+();
+
 PENTAGO_INLINE vec_pair512_t shift_all(vec_pair512_t x, int local) {
-  const int k0 = local & 3, k1 = local >> 2 & 3, k23 = local >> 4 & 15;
-  const __m512i v = _mm512_gf2p8affine_epi64_epi8(
-      x.v, _mm512_set1_epi64((long long)pair_shift.bit_matrix[k0 | (k1 & 1) << 2]), 0);
-  const int flip = k1 >> 1;
-  const __m512i a = _mm512_permutexvar_epi8(
-      _mm512_loadu_si512(pair_shift.byte_source[k23 | flip << 4].data()), v);
-  const __m512i b = _mm512_permutexvar_epi8(
-      _mm512_loadu_si512(pair_shift.byte_source[k23 | (flip ^ 1) << 4].data()), v);
+  const pair_shift_step_t& step = pair_shift_steps[local & 255];
+  const __m512i v =
+      _mm512_gf2p8affine_epi64_epi8(x.v, _mm512_set1_epi64((long long)step.bit_matrix), 0);
+  const __m512i a =
+      _mm512_permutexvar_epi8(_mm512_loadu_si512(pair_shift.byte_source[step.a].data()), v);
+  const __m512i b =
+      _mm512_permutexvar_epi8(_mm512_loadu_si512(pair_shift.byte_source[step.b].data()), v);
   // Even k1: a everywhere. Odd k1: b where axis 1's low bit is set (bits 4-7 of every byte).
-  const __m512i carry = _mm512_set1_epi8(char(k1 & 1 ? 0xf0 : 0));
-  return {_mm512_ternarylogic_epi64(a, b, carry, 0xd8)};
+  return {_mm512_ternarylogic_epi64(a, b, _mm512_set1_epi64((long long)step.carry), 0xd8)};
 }
 
 // super_kernels.h's rotations in one instruction each: the nibbles' bits as an in-byte bit
@@ -65,6 +83,11 @@ PENTAGO_INLINE vec_pair512_t rotr_nibbles(vec_pair512_t x, int r) {
 }
 PENTAGO_INLINE vec_pair512_t rotr16(vec_pair512_t x, int r) {
   return {_mm512_shrdv_epi16(x.v, x.v, _mm512_set1_epi16(short(r)))};
+}
+// rmax's neighbours along axis 0 from two of those bit permutations: y(z) = x(z) | x(z + 2e),
+// then y(z + e).
+PENTAGO_INLINE vec_pair512_t axis0_neighbors(vec_pair512_t x) {
+  return rotr_nibbles(x | rotr_nibbles(x, 2), 1);
 }
 
 template <int g>
