@@ -121,7 +121,10 @@ pentago_signal_margin() {
 # that arrives before it has started the ranks, and pentago-endgame's handler only sets a
 # flag, so repeats are harmless. (The ranks agree on that flag once per slice, after writing
 # its counts, samples and any slice file it saves; a signal arriving later is honored at the
-# end of the next slice.) Returns the launcher's exit status.
+# end of the next slice.) Returns the launcher's exit status, with TERM ignored from then on
+# (by the commands the caller runs too): a scheduler's TERM at the time limit reaches every
+# process of the job some seconds before its KILL, and must not stop the caller's tail, which
+# submits the continuation of a run that checkpointed just before the limit.
 pentago_run_forwarding() {
   "$@" &
   local pid=$! resender=
@@ -143,7 +146,8 @@ pentago_run_forwarding() {
     # wait returns early (status > 128) when a trapped signal arrives; keep waiting.
     kill -0 "$pid" 2>/dev/null || break
   done
-  trap - USR1 TERM
+  trap - USR1
+  trap '' TERM
   [ -n "$resender" ] && kill "$resender" 2>/dev/null
   return "$status"
 }
