@@ -319,44 +319,60 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
         if constexpr (finish) rows[0].set(sides.wins[0], sides.n[0], i[0], i[1], i[2]);
         if constexpr (last || finish) rows[1].set(sides.wins[1], sides.n[1], i[0], i[1], i[2]);
         rows[2].set(sides.wins[2], sides.n[2], i[0], i[1], i[2]);
+        // The local part of the nodes' symmetry: one byte per quadrant index, ORed.
+        [[maybe_unused]] const int row_shift =
+            job.node_shift[0][i[0]] | job.node_shift[1][i[1]] | job.node_shift[2][i[2]];
         for (i[3] = 0; i[3] < job.shape[3]; i[3]++, out++) {
           const V placed = rows[2].node(sides.wins[2], i[0], i[1], i[2], i[3]);
           V w1;
           if constexpr (last || finish) w1 = rows[1].node(sides.wins[1], i[0], i[1], i[2], i[3]);
-          V rwin, rnotlose;
-          if constexpr (last) {
-            if constexpr (paired) {  // both rmax in one pair
-              const P r = rmax_value(P::join(andnot(w1, placed), placed | andnot(w1, V::ones())));
-              rwin = r.low(), rnotlose = r.high();
-            } else {
-              rwin = rmax_value(andnot(w1, placed));
-              rnotlose = rmax_value(placed | andnot(w1, V::ones()));
+          V win, notlose;
+          if constexpr (paired && !last) {
+            // rmax of the complements is (notlose, win) of the node from its children; the
+            // symmetry turns it into the node's frame and its halves into superinfo_t's order.
+            const int shift = row_shift | job.node_shift[3][i[3]];
+            P value = transform_swapped<g>(rmax_value(andnot(planes.both[i[2]][i[3]], P::ones())),
+                                           shift) |
+                      P::widen(placed);
+            if (merge) {
+              // The block merged with is far from the caches: fetch it well ahead (for
+              // writing: a middle contribution writes it back in place).
+              __builtin_prefetch(merge + merge_prefetch_nodes, 1, 3);
+              value = value | P::load(*merge);
+              merge++;
             }
+            if constexpr (!finish) {
+              if (stream)
+                value.stream(*out);
+              else
+                value.store(*out);
+              continue;
+            }
+            win = value.low(), notlose = value.high();
           } else {
-            int shift = 0;
-            for (int q = 0; q < 4; q++) shift |= job.node_shift[q][i[q]];
-            if constexpr (paired) {
-              // rmax of the complements: (notlose, win) of the node from its children.
-              P r = rmax_value(andnot(planes.both[i[2]][i[3]], P::ones()));
-              if (shift) r = shift_all(r, shift);
-              if constexpr (g != 0) r = global_part<g>(r);
-              rnotlose = r.low(), rwin = r.high();
+            V rwin, rnotlose;
+            if constexpr (last) {
+              if constexpr (paired) {  // both rmax in one pair
+                const P r = rmax_value(P::join(andnot(w1, placed), placed | andnot(w1, V::ones())));
+                rwin = r.low(), rnotlose = r.high();
+              } else {
+                rwin = rmax_value(andnot(w1, placed));
+                rnotlose = rmax_value(placed | andnot(w1, V::ones()));
+              }
             } else {
-              rwin = rmax_value(andnot(planes.notlose[i[2]][i[3]], V::ones()));
-              rnotlose = rmax_value(andnot(planes.win[i[2]][i[3]], V::ones()));
-              if (shift) rwin = shift_all(rwin, shift), rnotlose = shift_all(rnotlose, shift);
-              if constexpr (g != 0)
-                rwin = global_part<g>(rwin), rnotlose = global_part<g>(rnotlose);
+              const int shift = row_shift | job.node_shift[3][i[3]];
+              rwin = transform_value<g>(rmax_value(andnot(planes.notlose[i[2]][i[3]], V::ones())),
+                                        shift);
+              rnotlose =
+                  transform_value<g>(rmax_value(andnot(planes.win[i[2]][i[3]], V::ones())), shift);
             }
-          }
-          V win = placed | rwin, notlose = rnotlose;
-          if (merge) {
-            // The block merged with is far from the caches: fetch it well ahead (for writing:
-            // a middle contribution writes it back in place).
-            __builtin_prefetch(merge + merge_prefetch_nodes, 1, 3);
-            win = win | V::load(merge->win);
-            notlose = notlose | V::load(merge->notlose);
-            merge++;
+            win = placed | rwin, notlose = rnotlose;
+            if (merge) {
+              __builtin_prefetch(merge + merge_prefetch_nodes, 1, 3);
+              win = win | V::load(merge->win);
+              notlose = notlose | V::load(merge->notlose);
+              merge++;
+            }
           }
           if constexpr (finish)
             last_step(rows[0].node(sides.wins[0], i[0], i[1], i[2], i[3]), w1, win, notlose);

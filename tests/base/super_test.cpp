@@ -120,6 +120,11 @@ TEST_P(super_kernels_test, rmax_against_rotating_boards) {
 }
 
 TEST_P(super_kernels_test, transform_definition) {
+  for (int index = 0; index < 2048; index++) {  // every symmetry once
+    const symmetry_t s = symmetry_t::from_index(index);
+    const super_t c = random_super();
+    ASSERT_EQ(transform_super(s, c), transform_reference(s, c)) << str_symmetry(s);
+  }
   for (int i = 0; i < 10000; i++) {
     const symmetry_t s = random_symmetry();
     const super_t c = random_super();

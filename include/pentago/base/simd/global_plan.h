@@ -16,6 +16,7 @@
 // (`pre_negate_axis1`: bytes of bit 2 set swapped pairwise). Where the plan has transposes, its
 // in-byte bit permutations are then folded into the byte permutations next to them
 // (fold_bits_into_bytes), so that it costs one byte permutation per stage and the transposes.
+// A symmetry's local part (its rotations) is folded into the same stages (plan_local_global).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -256,6 +257,73 @@ consteval global_plan_t plan_global(int g) {
     current = s + 1 < stages ? transposed(next) : next;
   }
   return fold_bits_into_bytes(plan);
+}
+
+// ---------------------------------------------------------------------------------------
+// A whole symmetry: the local part (shift_all: axis a rotated by k_a = local >> 2a & 3, so
+// that out(z) = in(z + k)) folded into the global part's plan. Rotations of different axes
+// commute with each other, with the negation of another axis and with any map of whole bytes
+// (axes 2 and 3) or of bits within bytes (axis 0). So axis 1, split between the two sides, is
+// rotated up front, as a rotation of each 16-bit group by 4 k1 (before pre_negate_axis1, which
+// acts on the same axis); axes 2 and 3 (byte bits 1-4) join stage 0's byte permutation; axis 0
+// (in-byte bits 0-1) joins stage 0's bit permutation in a plan without transposes, and in one
+// with transposes passes the first transpose as a byte permutation within each word and joins
+// stage 1's. The stages that do not depend on the local part are the global plan's.
+// global_plan_test runs the result for every symmetry against transform_super.
+struct local_global_plan_t {
+  global_plan_t plan;
+  std::array<uint8_t, 32> first_bytes[16];  // stage 0's byte_source per k2 | k3 << 2
+  uint64_t first_bits[4] = {};              // no transposes: stage 0's bit matrix per k0
+  std::array<uint8_t, 32> second_bytes[4];  // transposes: stage 1's byte_source per k0
+};
+
+namespace global_planning {
+
+consteval int byte_source_of(const global_stage_t& s, int j) {
+  return s.bytes ? s.byte_source[j] : j;
+}
+
+// The input bit that a stage's bit permutation puts at bit b.
+consteval int bit_source_of(const global_stage_t& s, int b) {
+  if (!s.bits) return b;
+  for (int x = 0; x < 8; x++)
+    if (s.bit_matrix >> (8 * (7 - b) + x) & 1) return x;
+  throw "a bit matrix row without a bit";
+}
+
+// Axis 0 (in-byte bits 0-1) rotated by k0: the input bit that lands at bit b.
+consteval int axis0_bit_source(int k0, int b) { return (b & 4) | ((b & 3) + k0) % 4; }
+
+}  // namespace global_planning
+
+consteval local_global_plan_t plan_local_global(int g) {
+  using namespace global_planning;
+  local_global_plan_t lp;
+  lp.plan = plan_global(g);
+  const global_stage_t& s0 = lp.plan.stages[0];
+  for (int k23 = 0; k23 < 16; k23++)
+    for (int j = 0; j < 32; j++) {
+      // Output byte j takes stage 0's source byte i, which the rotation of axes 2 and 3 takes
+      // from the byte with those axes k2 and k3 further on.
+      const int i = byte_source_of(s0, j);
+      const int a2 = ((i >> 1 & 3) + (k23 & 3)) & 3, a3 = ((i >> 3 & 3) + (k23 >> 2)) & 3;
+      lp.first_bytes[k23][j] = uint8_t((i & 1) | a2 << 1 | a3 << 3);
+    }
+  for (int k0 = 0; k0 < 4; k0++) {
+    if (lp.plan.transposes == 0) {
+      for (int b = 0; b < 8; b++)
+        lp.first_bits[k0] |= uint64_t(1)
+                             << (8 * (7 - b) + axis0_bit_source(k0, bit_source_of(s0, b)));
+    } else {
+      // Before a transpose, output bit b from input bit sigma(b) is, after it, output byte c from
+      // input byte sigma(c) within each word.
+      for (int j = 0; j < 32; j++) {
+        const int i = byte_source_of(lp.plan.stages[1], j);
+        lp.second_bytes[k0][j] = uint8_t((i & ~7) | axis0_bit_source(k0, i & 7));
+      }
+    }
+  }
+  return lp;
 }
 
 }  // namespace pentago::detail

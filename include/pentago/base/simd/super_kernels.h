@@ -226,34 +226,50 @@ PENTAGO_INLINE V global_part(V v) {
   return apply_global_steps<g>(v, std::make_index_sequence<make_global_steps(g).count>());
 }
 
+// A whole symmetry: the local part, then the global part g. A vector type may supply its own
+// (more specialized) form.
+template <int g, class V>
+PENTAGO_INLINE V transform_value(V x, int local) {
+  if (local) x = shift_all(x, local);
+  if constexpr (g != 0) x = global_part<g>(x);
+  return x;
+}
+
+// transform_value on a pair type (two supers per register) with its halves exchanged. A pair
+// type may fold the exchange into its own steps.
+template <int g, class P>
+PENTAGO_INLINE P transform_swapped(P x, int local) {
+  return swap_halves(transform_value<g>(x, local));
+}
+
 template <class V>
 void transform_kernel(symmetry_t s, const super_t& in, super_t& out) {
-  const V v = shift_all(V::load(in), s.local);
+  const V v = V::load(in);
   V r;
   switch (s.global & 7) {
     case 0:
-      r = v;
+      r = transform_value<0>(v, s.local);
       break;
     case 1:
-      r = global_part<1>(v);
+      r = transform_value<1>(v, s.local);
       break;
     case 2:
-      r = global_part<2>(v);
+      r = transform_value<2>(v, s.local);
       break;
     case 3:
-      r = global_part<3>(v);
+      r = transform_value<3>(v, s.local);
       break;
     case 4:
-      r = global_part<4>(v);
+      r = transform_value<4>(v, s.local);
       break;
     case 5:
-      r = global_part<5>(v);
+      r = transform_value<5>(v, s.local);
       break;
     case 6:
-      r = global_part<6>(v);
+      r = transform_value<6>(v, s.local);
       break;
     default:
-      r = global_part<7>(v);
+      r = transform_value<7>(v, s.local);
       break;
   }
   r.store(out);

@@ -40,6 +40,13 @@ struct vec_pair512_t {
   static vec_pair512_t join(vec_avx2_t low, vec_avx2_t high) {
     return {_mm512_inserti64x4(_mm512_castsi256_si512(low.v), high.v, 1)};
   }
+  // A super in the low half, zeros in the high.
+  static vec_pair512_t widen(vec_avx2_t low) { return {_mm512_zextsi256_si512(low.v)}; }
+  // Both halves as a superinfo_t; the streaming store past the caches needs 64-byte alignment.
+  void store(superinfo_t& pair) const { _mm512_storeu_si512(static_cast<void*>(&pair), v); }
+  void stream(superinfo_t& pair) const {
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(&pair), v);
+  }
   vec_avx2_t low() const { return {_mm512_castsi512_si256(v)}; }
   vec_avx2_t high() const { return {_mm512_extracti64x4_epi64(v, 1)}; }
   static vec_pair512_t zero() { return {_mm512_setzero_si512()}; }
@@ -85,6 +92,9 @@ struct vec_pair512_t {
   friend vec_pair512_t words(vec_pair512_t a) {
     // The immediate form of vpermq permutes within each 256-bit half.
     return {_mm512_permutex_epi64(a.v, p0 | p1 << 2 | p2 << 4 | p3 << 6)};
+  }
+  friend vec_pair512_t swap_halves(vec_pair512_t a) {
+    return {_mm512_shuffle_i64x2(a.v, a.v, 0x4e)};
   }
   friend vec_pair512_t rotr_words(vec_pair512_t a, int k) {
     const __m512i idx = _mm512_loadu_si512(pair_rotate_words[k].data());
