@@ -25,9 +25,8 @@ constexpr std::array<uint64_t, 4> axis0_matrix = []() consteval {
 }
 ();
 
-// super_kernels.h's rotations in one instruction each: the nibbles' bits as an in-byte bit
-// permutation, a 16-bit group as a funnel shift of the group with itself (VBMI2). 0 <= r < 4 /
-// 16.
+// super_kernels.h's rotations in one instruction each (r below 4 and 16): the nibbles' bits as
+// an in-byte bit permutation, a 16-bit group as a funnel shift of the group with itself (VBMI2).
 PENTAGO_INLINE vec_pair512_t rotr_nibbles(vec_pair512_t x, int r) {
   return {_mm512_gf2p8affine_epi64_epi8(x.v, _mm512_set1_epi64((long long)axis0_matrix[r]), 0)};
 }
