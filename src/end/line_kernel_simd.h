@@ -326,21 +326,21 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
           const V placed = rows[2].node(sides.wins[2], i[0], i[1], i[2], i[3]);
           V w1;
           if constexpr (last || finish) w1 = rows[1].node(sides.wins[1], i[0], i[1], i[2], i[3]);
+          [[maybe_unused]] const int shift = row_shift | job.node_shift[3][i[3]];
+          // The node of the block merged with, which is far from the caches: fetched well ahead
+          // (for writing: a middle contribution writes it back in place).
+          auto next_merged = [&]() -> const superinfo_t& {
+            __builtin_prefetch(merge + merge_prefetch_nodes, 1, 3);
+            return *merge++;
+          };
           V win, notlose;
           if constexpr (paired && !last) {
             // rmax of the complements is (notlose, win) of the node from its children; the
             // symmetry turns it into the node's frame and its halves into superinfo_t's order.
-            const int shift = row_shift | job.node_shift[3][i[3]];
             P value = transform_swapped<g>(rmax_value(andnot(planes.both[i[2]][i[3]], P::ones())),
                                            shift) |
                       P::widen(placed);
-            if (merge) {
-              // The block merged with is far from the caches: fetch it well ahead (for
-              // writing: a middle contribution writes it back in place).
-              __builtin_prefetch(merge + merge_prefetch_nodes, 1, 3);
-              value = value | P::load(*merge);
-              merge++;
-            }
+            if (merge) value = value | P::load(next_merged());
             if constexpr (!finish) {
               if (stream)
                 value.stream(*out);
@@ -360,7 +360,6 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
                 rnotlose = rmax_value(placed | andnot(w1, V::ones()));
               }
             } else {
-              const int shift = row_shift | job.node_shift[3][i[3]];
               rwin = transform_value<g>(rmax_value(andnot(planes.notlose[i[2]][i[3]], V::ones())),
                                         shift);
               rnotlose =
@@ -368,10 +367,9 @@ void line_block_kernel_global(const line_block_job_t& job, node_sides_t<V>& side
             }
             win = placed | rwin, notlose = rnotlose;
             if (merge) {
-              __builtin_prefetch(merge + merge_prefetch_nodes, 1, 3);
-              win = win | V::load(merge->win);
-              notlose = notlose | V::load(merge->notlose);
-              merge++;
+              const superinfo_t& merged = next_merged();
+              win = win | V::load(merged.win);
+              notlose = notlose | V::load(merged.notlose);
             }
           }
           if constexpr (finish)
