@@ -113,6 +113,13 @@ superinfo_t* buffer_pool_t::carve(bool resident) {
   auto* b =
       reinterpret_cast<superinfo_t*>(c->owned ? base + c->used : base + c->size - c->used - size_);
   c->used += size_;
+  if (first_touch_ && c->owned && c->used > c->touched) {
+    // The buffer's pages and the rest of their chunk, which the next buffers take.
+    const size_t piece = first_touch_chooser_t::chunk_bytes;
+    const size_t end = std::min(c->size, (c->used + piece - 1) / piece * piece);
+    first_touch_->make_resident(base + c->touched, end - c->touched);
+    c->touched = end;
+  }
   c->touched = std::max(c->touched, c->used);
   carved_ += size_;
   high_ = std::max(high_, carved_);

@@ -207,7 +207,9 @@ bool compacting_store_t::try_bump(size_t n, size_t& offset, bool spare_fresh_pag
   size_t next = heap_next_.load(std::memory_order_relaxed);
   do {
     if (n > limit_.load(std::memory_order_relaxed) - next) return false;
-    if (spare_fresh_pages && next + n > bump_high_water_.load(std::memory_order_relaxed) &&
+    if (spare_fresh_pages &&
+        next + n > std::max(bump_high_water_.load(std::memory_order_relaxed),
+                            resident_bytes_.load(std::memory_order_relaxed)) &&
         fresh_pages_worth_sparing(next))
       return false;
   } while (!heap_next_.compare_exchange_weak(next, next + n, std::memory_order_relaxed));
@@ -215,6 +217,19 @@ bool compacting_store_t::try_bump(size_t n, size_t& offset, bool spare_fresh_pag
   allocated_bytes_.fetch_add(n, std::memory_order_relaxed);
   raise_to(bump_high_water_, next + n);
   return true;
+}
+
+void compacting_store_t::make_resident_below(size_t end) {
+  if (!first_touch_ || end <= resident_bytes_.load(std::memory_order_acquire)) return;
+  const std::lock_guard<std::mutex> lock(resident_mutex_);
+  const size_t from = resident_bytes_.load(std::memory_order_relaxed);
+  if (end <= from) return;
+  // Whole chunks where the limit allows: their pages are the heap's next ones to be written.
+  const size_t chunk = first_touch_chooser_t::chunk_bytes;
+  const size_t to = std::max(
+      end, std::min(limit_.load(std::memory_order_relaxed), (end + chunk - 1) / chunk * chunk));
+  first_touch_->make_resident(heap_ + from, to - from);
+  resident_bytes_.store(to, std::memory_order_release);
 }
 
 void compacting_store_t::set(group_id_t group, size_t index, const void* bytes, size_t size) {
@@ -239,6 +254,7 @@ void compacting_store_t::set_filled(group_id_t group, size_t index, size_t size,
     size_t offset = entry.offset;
     const bool fits = need <= have || try_bump(need, offset, true);
     if (fits) {
+      make_resident_below(offset + need);
       fill(heap_ + offset);
       entry.offset = offset;
       entry.size = uint32_t(size);
@@ -296,6 +312,7 @@ void compacting_store_t::set_exclusive(group_id_t group, size_t index, size_t si
                             std::to_string(min_free_fraction_));
     PENTAGO_CHECK(try_bump(need, offset, false), "bump after collection");
   }
+  make_resident_below(offset + need);
   fill(heap_ + offset);
   entry.offset = offset;
   entry.size = uint32_t(size);
@@ -554,7 +571,9 @@ void compacting_store_t::set_limit(size_t bytes) {
   const exclusive_guard_t guard(heap_lock_);
   const size_t limit = limit_at(bytes, ceiling_);
   limit_.store(limit, std::memory_order_relaxed);
-  const size_t touched = bump_high_water_.load(std::memory_order_relaxed);
+  // The chooser may have made pages resident past the bump pointer's highest point.
+  const size_t touched = std::max(bump_high_water_.load(std::memory_order_relaxed),
+                                  resident_bytes_.load(std::memory_order_relaxed));
   if (touched <= limit) return;
   // Nothing lives above the bump pointer: give those pages back (they read as zeros if used
   // again), so the resident arena is at most the limit.
@@ -562,6 +581,8 @@ void compacting_store_t::set_limit(size_t bytes) {
     throw pentago_error_t(std::string("compacting store: cannot release pages: ") +
                           std::strerror(errno));
   bump_high_water_.store(limit, std::memory_order_relaxed);
+  if (resident_bytes_.load(std::memory_order_relaxed) > limit)
+    resident_bytes_.store(limit, std::memory_order_relaxed);
 }
 
 bool compacting_store_t::lacks_room(size_t top, size_t next, size_t need) const {
@@ -585,6 +606,8 @@ std::span<uint8_t> compacting_store_t::lend_top(size_t bytes) {
   // The lent pages are the borrower's now: the heap has touched nothing above its limit.
   if (bump_high_water_.load(std::memory_order_relaxed) > limit)
     bump_high_water_.store(limit, std::memory_order_relaxed);
+  if (resident_bytes_.load(std::memory_order_relaxed) > limit)
+    resident_bytes_.store(limit, std::memory_order_relaxed);
   return {heap_ + limit, before - limit};
 }
 

@@ -202,6 +202,7 @@ void run_local(const local_options_t& o) {
   setup.plan = &plan;
   setup.slices = &slices;
   setup.pages = header.pages;
+  setup.page_probe = header.page_probe;
   setup.log = &log;
   setup.record = &record;
   const slice_loop_result_t result = run_slice_loop(setup, computer);
@@ -209,7 +210,7 @@ void run_local(const local_options_t& o) {
   log.line("done: " + format_seconds(seconds_since(start)) + " total, memory high water " +
            format_bytes(double(high)) + ", heap high water " +
            format_bytes(double(result.heap_high_water)));
-  record.done(result.checkpoint, seconds_since(start), high, result.slices);
+  record.done(result.checkpoint, seconds_since(start), high, result.slices, result.first_touch);
 }
 
 }  // namespace pentago

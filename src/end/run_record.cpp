@@ -251,12 +251,24 @@ void run_record_t::checkpoint(int slice, const std::string& restart_command) {
 }
 
 void run_record_t::done(bool checkpoint, double seconds, uint64_t memory_high_water,
-                        const std::vector<int>& slices) {
+                        const std::vector<int>& slices,
+                        const std::optional<first_touch_stats_t>& first_touch) {
   json_t j = record("done");
   j["status"] = checkpoint ? "checkpoint" : "complete";
   j["seconds"] = seconds;
   j["memory_high_water"] = memory_high_water;
   j["slices"] = slices;
+  j["first_touch"] = nullptr;
+  if (first_touch) {
+    json_t& f = j["first_touch"];
+    for (const page_size_t pages : {page_size_t::huge, page_size_t::base}) {
+      const int i = int(pages);
+      const std::string name = page_size_name(pages);
+      f[name + "_bytes"] = first_touch->bytes[i];
+      f[name + "_fresh_bytes"] = first_touch->fresh_bytes[i];
+      f[name + "_seconds"] = first_touch->seconds[i];
+    }
+  }
   write(j.dump());
 }
 

@@ -84,9 +84,15 @@ slice_loop_result_t run_slice_loop(const slice_loop_setup_t& setup, slice_comput
   const bool leader = computer.leader();
   const auto start = clock_type_t::now();
   const int top = top_slice(o.meaningless);
+  std::optional<first_touch_chooser_t> first_touch;
+  if (setup.page_probe) first_touch.emplace(*setup.page_probe);
   compacting_store_t heap(plan.arena_bytes, compacting_store_t::default_min_free_fraction,
                           setup.pages);
   buffer_pool_t partials(plan.partial_bytes, buffer_pool_t::block_nodes, setup.pages);
+  if (first_touch) {
+    heap.set_first_touch(&*first_touch);
+    partials.set_first_touch(&*first_touch);
+  }
   arena_lending_t lending(heap, partials);
   slice_loop_result_t result;
   std::vector<int>& done = result.slices;
@@ -233,6 +239,10 @@ slice_loop_result_t run_slice_loop(const slice_loop_setup_t& setup, slice_comput
     }
   }
   result.heap_high_water = heap.stats().peak_live_bytes;
+  if (first_touch) {
+    result.first_touch = first_touch->stats();
+    say(format_first_touch(*result.first_touch));
+  }
   return result;
 }
 

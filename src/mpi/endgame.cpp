@@ -142,6 +142,7 @@ void run(const engine_options_t& o, const endgame_plan_t& p) {
     setup.plan = &p.plan;
     setup.slices = &p.slices;
     setup.pages = header.pages;
+    setup.page_probe = header.page_probe;
     setup.restart_slice = p.restart_slice;
     setup.log = &log;
     setup.record = rank == 0 ? &record : nullptr;
@@ -152,7 +153,8 @@ void run(const engine_options_t& o, const endgame_plan_t& p) {
     const uint64_t high = computer.resident_high_water();
     log.line("done: " + format_seconds(seconds_since(start)) + " total, memory high water " +
              format_bytes(double(high)) + " per rank (max)");
-    if (rank == 0) record.done(result.checkpoint, seconds_since(start), high, result.slices);
+    if (rank == 0)
+      record.done(result.checkpoint, seconds_since(start), high, result.slices, result.first_touch);
   }
 }
 

@@ -17,8 +17,9 @@ size_t whole_pages(size_t bytes) {
   return (bytes + page - 1) / page * page;
 }
 
-void* map_huge(size_t length) {
-  // Map a huge page more than asked, then trim both ends so that the rest starts on a boundary.
+// `length` bytes starting on a huge-page boundary: a huge page more is mapped, and both ends
+// trimmed.
+void* map_aligned(size_t length) {
   void* p = mmap(nullptr, length + huge_page_bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return nullptr;
@@ -26,7 +27,6 @@ void* map_huge(size_t length) {
   const uintptr_t start = (at + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes;
   if (start > at) munmap(p, start - at);
   munmap(reinterpret_cast<void*>(start + length), at + huge_page_bytes - start);
-  (void)madvise(reinterpret_cast<void*>(start), length, MADV_HUGEPAGE);  // advice only
   return reinterpret_cast<void*>(start);
 }
 
@@ -52,10 +52,18 @@ const char* page_size_name(page_size_t pages) {
 
 void* map_pages(size_t bytes, page_size_t pages) {
   const size_t length = whole_pages(bytes);
-  if (pages == page_size_t::huge) return map_huge(length);
-  void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return nullptr;
-  (void)madvise(p, length, MADV_NOHUGEPAGE);  // advice only
+  // Base pages on a huge-page boundary too, from a huge page up: a first-touch chooser may
+  // advise parts of the mapping to huge pages (first_touch.h).
+  void* p = nullptr;
+  if (pages == page_size_t::huge || length >= huge_page_bytes) {
+    p = map_aligned(length);
+  } else {
+    p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) p = nullptr;
+  }
+  // Advice only: where the kernel's transparent huge pages are "never", or none is free, base
+  // pages back it; and base pages are asked for even where the kernel would give huge unasked.
+  if (p) (void)madvise(p, length, pages == page_size_t::huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
   return p;
 }
 

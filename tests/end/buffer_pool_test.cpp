@@ -198,3 +198,39 @@ TEST(buffer_pool, huge_pages_start_chunks_on_a_huge_page) {
     for (auto* b : taken) pool.give(b);
   }
 }
+
+// With a first-touch chooser, the pool's own chunks are made resident a piece of chunk_bytes
+// at a time as buffers are carved into them, and the buffers of a piece made resident count
+// as touched for take_resident; lent chunks are left alone.
+TEST(buffer_pool, first_touch_chooser_takes_pieces_of_own_chunks_as_they_are_carved) {
+  const size_t piece = first_touch_chooser_t::chunk_bytes, bytes = buffer_pool_t::block_bytes;
+  std::vector<std::pair<uintptr_t, size_t>> asked;
+  first_touch_chooser_t chooser(page_probe_t{}, [&](uint8_t* at, size_t n, page_size_t) {
+    asked.push_back({uintptr_t(at), n});
+    return std::optional<double>();
+  });
+  buffer_pool_t pool(2 * piece, buffer_pool_t::block_nodes);
+  pool.set_first_touch(&chooser);
+  std::vector<superinfo_t> lent(buffer_pool_t::block_nodes);
+  pool.add_chunk({reinterpret_cast<uint8_t*>(lent.data()), bytes});
+  EXPECT_EQ(pool.take(), lent.data());
+  EXPECT_TRUE(asked.empty());
+  superinfo_t* first = pool.take();
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_EQ(asked[0], std::make_pair(uintptr_t(first), piece));
+  // The rest of the piece is resident: take_resident carves it.
+  std::vector<superinfo_t*> taken{first};
+  for (size_t i = 1; i < piece / bytes; i++) {
+    superinfo_t* b = pool.take_resident();
+    ASSERT_NE(b, nullptr) << i;
+    EXPECT_EQ(uintptr_t(b), uintptr_t(first) + i * bytes);
+    taken.push_back(b);
+  }
+  EXPECT_EQ(pool.take_resident(), nullptr);
+  EXPECT_EQ(asked.size(), 1u);
+  taken.push_back(pool.take());
+  ASSERT_EQ(asked.size(), 2u);
+  EXPECT_EQ(asked[1], std::make_pair(uintptr_t(first) + piece, piece));
+  for (auto* b : taken) pool.give(b);
+  pool.give(lent.data());
+}

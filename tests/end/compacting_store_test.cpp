@@ -669,5 +669,50 @@ TEST(CompactingStore, LendTopKeepsItsPagesOutOfTheHeap) {
   for (size_t i = 8; i < 64; i++) EXPECT_EQ(get(store, g, i), pattern(uint32_t(i), page));
 }
 
+// With a first-touch chooser, a write past the pages made resident has the chooser take the
+// chunks up to its end first, in order and never past the limit; writes below them take none;
+// a lowered limit brings the resident mark down with it.
+TEST(CompactingStore, FirstTouchChooserTakesChunksAheadOfWrites) {
+  const size_t chunk = first_touch_chooser_t::chunk_bytes, quarter = chunk / 4;
+  std::vector<std::pair<uintptr_t, size_t>> asked;
+  first_touch_chooser_t chooser(page_probe_t{}, [&](uint8_t* at, size_t bytes, page_size_t) {
+    asked.push_back({uintptr_t(at), bytes});
+    return std::optional<double>();
+  });
+  compacting_store_t store(3 * chunk + 2 * quarter, 0);
+  store.set_first_touch(&chooser);
+  const group_id_t g = store.create_group(64);
+  store.set(g, 0, pattern(0, quarter));
+  const uintptr_t heap = uintptr_t(store.read(g, 0).data());
+  const auto offsets = [&] {
+    std::vector<std::pair<size_t, size_t>> o;
+    for (const auto& [at, bytes] : asked) o.push_back({size_t(at - heap), bytes});
+    return o;
+  };
+  using pieces_t = std::vector<std::pair<size_t, size_t>>;
+  EXPECT_EQ(offsets(), (pieces_t{{0, chunk}}));
+  for (size_t i = 1; i < 4; i++) store.set(g, i, pattern(uint32_t(i), quarter));
+  EXPECT_EQ(asked.size(), 1u);
+  store.set(g, 4, pattern(4, quarter));
+  EXPECT_EQ(offsets(), (pieces_t{{0, chunk}, {chunk, chunk}}));
+  for (size_t i = 5; i < 14; i++) store.set(g, i, pattern(uint32_t(i), quarter));
+  // The last piece ends at the limit, half a chunk on.
+  EXPECT_EQ(offsets(),
+            (pieces_t{{0, chunk}, {chunk, chunk}, {2 * chunk, chunk}, {3 * chunk, 2 * quarter}}));
+  for (size_t i = 0; i < 14; i++) EXPECT_EQ(get(store, g, i), pattern(uint32_t(i), quarter));
+  // Emptied and lowered to one chunk: writes below it take nothing; the first above it (the
+  // limit raised back) takes the next chunk again.
+  store.destroy_group(g);
+  store.collect();
+  store.set_limit(chunk);
+  asked.clear();
+  const group_id_t h = store.create_group(64);
+  for (size_t i = 0; i < 4; i++) store.set(h, i, pattern(uint32_t(20 + i), quarter));
+  EXPECT_TRUE(asked.empty());
+  store.set(h, 4, pattern(24, quarter));
+  EXPECT_EQ(offsets(), (pieces_t{{chunk, chunk}}));
+  for (size_t i = 0; i < 5; i++) EXPECT_EQ(get(store, h, i), pattern(uint32_t(20 + i), quarter));
+}
+
 }  // namespace
 }  // namespace pentago

@@ -41,6 +41,17 @@ inline std::vector<nlohmann::json> expect_run_record(const std::string& dir,
   EXPECT_TRUE(header.at("plan").at("fits").get<bool>());
   EXPECT_EQ(done.at("record"), "done");
   EXPECT_EQ(done.at("status"), "complete");
+  // Pages chosen chunk by chunk where --huge-pages is auto: every byte made resident is on
+  // one of the two sizes, and the fresh ones timed.
+  const auto& first_touch = done.at("first_touch");
+  EXPECT_EQ(first_touch.is_null(), header.at("options").at("huge_pages") != "auto");
+  if (first_touch.is_object())
+    for (const char* size : {"huge", "base"}) {
+      const std::string name = size;
+      EXPECT_LE(first_touch.at(name + "_fresh_bytes").get<uint64_t>(),
+                first_touch.at(name + "_bytes").get<uint64_t>());
+      EXPECT_GE(first_touch.at(name + "_seconds").get<double>(), 0);
+    }
   const auto computed = done.at("slices").get<std::vector<int>>();
   std::vector<int> reported;
   for (size_t i = 1; i + 1 < records.size(); i++) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "pentago/base/super.h"
+#include "pentago/util/first_touch.h"
 #include "pentago/util/huge_pages.h"
 
 namespace pentago {
@@ -62,6 +63,12 @@ class buffer_pool_t {
   // budget shrinks by as much. Returns the bytes given back (0: no such chunk or room).
   size_t give_back_lent(const uint8_t* at, size_t bytes);
 
+  // Where set, a buffer carved past the pages the pool's own chunk has made resident has
+  // `chooser` fault in that chunk's memory up to its end on the page size it chooses
+  // (first_touch.h: --huge-pages auto). Set before the first take; null: pages fault in as
+  // written.
+  void set_first_touch(first_touch_chooser_t* chooser) { first_touch_ = chooser; }
+
   // A buffer given back when the last owner lets go; throws if the budget is used up.
   std::shared_ptr<superinfo_t> take_shared();
 
@@ -75,6 +82,7 @@ class buffer_pool_t {
   uint64_t budget_;
   const size_t max_nodes_;
   const page_size_t pages_;
+  first_touch_chooser_t* first_touch_ = nullptr;
   mutable std::mutex mutex_;
   size_t size_;  // bytes per buffer
   std::vector<superinfo_t*> free_;

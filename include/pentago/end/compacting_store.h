@@ -49,9 +49,11 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
+#include "pentago/util/first_touch.h"
 #include "pentago/util/huge_pages.h"
 
 namespace pentago {
@@ -134,6 +136,10 @@ class compacting_store_t {
   using lent_reclaimer_t = std::function<size_t(uint8_t* at, size_t bytes)>;
   void set_lent_reclaimer(lent_reclaimer_t reclaimer) { reclaimer_ = std::move(reclaimer); }
   size_t limit() const { return limit_.load(std::memory_order_relaxed); }
+  // Where set, each write that reaches pages the heap has not made resident first has
+  // `chooser` fault in the chunks up to its end on the page size it chooses (first_touch.h:
+  // --huge-pages auto). Set before the store is used; null: pages fault in as written.
+  void set_first_touch(first_touch_chooser_t* chooser) { first_touch_ = chooser; }
   // Live bytes, and collections so far (each moves live arrays down over the space released
   // arrays held; only then does that space lie above the bump pointer, where lend_top can
   // lend it).
@@ -220,10 +226,13 @@ class compacting_store_t {
   void lock_shared() const;
   void unlock_shared() const;
   // Reserves n bytes at the bump pointer without locks; returns false if they do not fit.
-  // Where `spare_fresh_pages`, a bump that would pass the highest bump so far (pages never
-  // touched) fails while garbage below makes a collection worth it (fresh_pages_worth_sparing).
+  // Where `spare_fresh_pages`, a bump that would pass the highest bump so far and the pages
+  // a first-touch chooser made resident (pages never touched) fails while garbage below makes
+  // a collection worth it (fresh_pages_worth_sparing).
   bool try_bump(size_t n, size_t& offset, bool spare_fresh_pages);
   bool fresh_pages_worth_sparing(size_t next) const;
+  // With a first-touch chooser: the heap's bytes below `end` resident before a write to them.
+  void make_resident_below(size_t end);
   // The slow path of set, holding the heap lock exclusively.
   void set_exclusive(group_id_t group, size_t index, size_t size, const array_filler_t& fill);
   // Makes room above the live data. `full`: slides every array that may move down, in
@@ -266,6 +275,9 @@ class compacting_store_t {
   std::atomic<size_t> limit_;
   std::atomic<uint64_t> limit_raises_{0};
   lent_reclaimer_t reclaimer_;
+  first_touch_chooser_t* first_touch_ = nullptr;
+  std::mutex resident_mutex_;              // held while the chooser faults chunks in
+  std::atomic<size_t> resident_bytes_{0};  // below it the chooser made every page resident
 };
 
 }  // namespace pentago

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "pentago/end/run_header.h"
 #include "pentago/end/run_plan.h"
 #include "pentago/end/slice_report.h"
+#include "pentago/util/first_touch.h"
 
 namespace pentago {
 
@@ -31,8 +33,11 @@ class run_record_t {
   void header(const engine_options_t& options, const run_header_t& header, const run_plan_t& plan);
   void slice(const slice_report_t& report);
   void checkpoint(int slice, const std::string& restart_command);
+  // `first_touch`: rank 0's pages as its first-touch chooser made them resident (--huge-pages
+  // auto), or none.
   void done(bool checkpoint, double seconds, uint64_t memory_high_water,
-            const std::vector<int>& slices);
+            const std::vector<int>& slices,
+            const std::optional<first_touch_stats_t>& first_touch = std::nullopt);
 
  private:
   void write(const std::string& line);

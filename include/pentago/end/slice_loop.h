@@ -9,6 +9,7 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,9 @@ struct slice_loop_setup_t {
   const std::vector<std::vector<section_t>>* slices = nullptr;
   int restart_slice = -1;                 // the slice of options->restart, or -1
   page_size_t pages = page_size_t::base;  // the arena's and partial pool's (choose_pages)
+  // Where --huge-pages is auto, the probe that chose `pages`: the arena's and the partial
+  // pool's chunks then take the size a first_touch_chooser_t starting from it chooses.
+  std::optional<page_probe_t> page_probe;
   run_log_t* log = nullptr;
   run_record_t* record = nullptr;  // the leader's; null elsewhere
   // Polled after each slice: true if this process was asked to checkpoint (a signal).
@@ -79,9 +83,10 @@ struct slice_loop_setup_t {
 };
 
 struct slice_loop_result_t {
-  std::vector<int> slices;       // computed (or synthesized), top first
-  bool checkpoint = false;       // stopped at a checkpoint
-  uint64_t heap_high_water = 0;  // this process's arena: most live bytes at once
+  std::vector<int> slices;                         // computed (or synthesized), top first
+  bool checkpoint = false;                         // stopped at a checkpoint
+  uint64_t heap_high_water = 0;                    // this process's arena: most live bytes at once
+  std::optional<first_touch_stats_t> first_touch;  // this process's, where chosen per chunk
 };
 
 // Runs the slices of the plan. The caller has written the log header and the record's header

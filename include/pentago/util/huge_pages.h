@@ -17,11 +17,12 @@ constexpr size_t huge_page_bytes = size_t(2) << 20;
 enum class page_size_t { base, huge };
 const char* page_size_name(page_size_t pages);  // "base", "huge"
 
-// `bytes` (rounded up to whole base pages) of zeroed private memory. Huge: starting on a
-// huge-page boundary with huge pages asked for (madvise advice: where the kernel's transparent
-// huge pages are "never", or none is free, base pages back it). Base: huge pages declined,
-// even where the kernel would give them unasked. Nullptr on failure. Release it with
-// unmap_pages and the same size.
+// `bytes` (rounded up to whole base pages) of zeroed private memory, starting on a huge-page
+// boundary where it is a huge page or more, or huge. Huge: huge pages asked for (madvise
+// advice: where the kernel's transparent huge pages are "never", or none is free, base pages
+// back it). Base: huge pages declined, even where the kernel would give them unasked (advice
+// that first_touch.h may change per chunk). Nullptr on failure. Release it with unmap_pages
+// and the same size.
 void* map_pages(size_t bytes, page_size_t pages);
 void unmap_pages(void* memory, size_t bytes);
 
