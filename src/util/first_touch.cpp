@@ -70,13 +70,16 @@ first_touch_chooser_t::first_touch_chooser_t(const page_probe_t& start, toucher_
 
 page_size_t first_touch_chooser_t::preferred() const {
   const std::lock_guard<std::mutex> lock(mutex_);
+  return cheaper();
+}
+
+page_size_t first_touch_chooser_t::cheaper() const {
   return cost_[huge_index] <= huge_bias * cost_[base_index] ? page_size_t::huge : page_size_t::base;
 }
 
 page_size_t first_touch_chooser_t::choose() {
   stats_.chunks++;
-  const page_size_t better =
-      cost_[huge_index] <= huge_bias * cost_[base_index] ? page_size_t::huge : page_size_t::base;
+  const page_size_t better = cheaper();
   const page_size_t other = better == page_size_t::huge ? page_size_t::base : page_size_t::huge;
   const int every = cost_[int(other)] > 2 * cost_[int(better)] ? explore_rarely : explore_every;
   if (++since_explored_ < every) return better;
