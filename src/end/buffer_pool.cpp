@@ -113,11 +113,13 @@ superinfo_t* buffer_pool_t::carve(bool resident) {
   auto* b =
       reinterpret_cast<superinfo_t*>(c->owned ? base + c->used : base + c->size - c->used - size_);
   c->used += size_;
-  if (first_touch_ && c->owned && c->used > c->touched) {
-    // The buffer's pages and the rest of their chunk, which the next buffers take.
+  if (first_touch_ && c->used > c->touched) {
+    // The buffer's pages and the rest of their piece, which the next buffers take: from the
+    // start of the pool's own chunk, from the end down of a lent one.
     const size_t piece = first_touch_chooser_t::chunk_bytes;
     const size_t end = std::min(c->size, (c->used + piece - 1) / piece * piece);
-    first_touch_->make_resident(base + c->touched, end - c->touched);
+    first_touch_->make_resident(c->owned ? base + c->touched : base + c->size - end,
+                                end - c->touched);
     c->touched = end;
   }
   c->touched = std::max(c->touched, c->used);
@@ -150,6 +152,7 @@ size_t buffer_pool_t::give_back_lent(const uint8_t* at, size_t bytes) {
     const size_t given = std::min(bytes, c.size - c.used) / page * page;
     c.memory = static_cast<uint8_t*>(c.memory) + given;
     c.size -= given;
+    c.touched = std::min(c.touched, c.size);  // counted from the end
     mapped_ -= given;
     budget_ -= given;
     return given;

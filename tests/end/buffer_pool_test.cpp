@@ -201,7 +201,7 @@ TEST(buffer_pool, huge_pages_start_chunks_on_a_huge_page) {
 
 // With a first-touch chooser, the pool's own chunks are made resident a piece of chunk_bytes
 // at a time as buffers are carved into them, and the buffers of a piece made resident count
-// as touched for take_resident; lent chunks are left alone.
+// as touched for take_resident; lent chunks from their end down.
 TEST(buffer_pool, first_touch_chooser_takes_pieces_of_own_chunks_as_they_are_carved) {
   const size_t piece = first_touch_chooser_t::chunk_bytes, bytes = buffer_pool_t::block_bytes;
   std::vector<std::pair<uintptr_t, size_t>> asked;
@@ -211,13 +211,21 @@ TEST(buffer_pool, first_touch_chooser_takes_pieces_of_own_chunks_as_they_are_car
   });
   buffer_pool_t pool(2 * piece, buffer_pool_t::block_nodes);
   pool.set_first_touch(&chooser);
-  std::vector<superinfo_t> lent(buffer_pool_t::block_nodes);
-  pool.add_chunk({reinterpret_cast<uint8_t*>(lent.data()), bytes});
-  EXPECT_EQ(pool.take(), lent.data());
-  EXPECT_TRUE(asked.empty());
-  superinfo_t* first = pool.take();
+  // Lent memory on whole pages, as an arena lends it.
+  auto* const lent = static_cast<superinfo_t*>(map_pages(3 * bytes, page_size_t::base));
+  ASSERT_NE(lent, nullptr);
+  pool.add_chunk({reinterpret_cast<uint8_t*>(lent), 3 * bytes});
+  superinfo_t* const lent_last = lent + 2 * buffer_pool_t::block_nodes;
+  EXPECT_EQ(pool.take(), lent_last);
+  // The lent chunk is smaller than a piece: all of it at once.
   ASSERT_EQ(asked.size(), 1u);
-  EXPECT_EQ(asked[0], std::make_pair(uintptr_t(first), piece));
+  EXPECT_EQ(asked[0], std::make_pair(uintptr_t(lent), 3 * bytes));
+  std::vector<superinfo_t*> taken_lent{lent_last, pool.take(), pool.take()};
+  EXPECT_EQ(taken_lent[2], lent);
+  EXPECT_EQ(asked.size(), 1u);
+  superinfo_t* first = pool.take();
+  ASSERT_EQ(asked.size(), 2u);
+  EXPECT_EQ(asked[1], std::make_pair(uintptr_t(first), piece));
   // The rest of the piece is resident: take_resident carves it.
   std::vector<superinfo_t*> taken{first};
   for (size_t i = 1; i < piece / bytes; i++) {
@@ -227,10 +235,11 @@ TEST(buffer_pool, first_touch_chooser_takes_pieces_of_own_chunks_as_they_are_car
     taken.push_back(b);
   }
   EXPECT_EQ(pool.take_resident(), nullptr);
-  EXPECT_EQ(asked.size(), 1u);
+  EXPECT_EQ(asked.size(), 2u);
   taken.push_back(pool.take());
-  ASSERT_EQ(asked.size(), 2u);
-  EXPECT_EQ(asked[1], std::make_pair(uintptr_t(first) + piece, piece));
+  ASSERT_EQ(asked.size(), 3u);
+  EXPECT_EQ(asked[2], std::make_pair(uintptr_t(first) + piece, piece));
   for (auto* b : taken) pool.give(b);
-  pool.give(lent.data());
+  for (auto* b : taken_lent) pool.give(b);
+  unmap_pages(lent, 3 * bytes);
 }

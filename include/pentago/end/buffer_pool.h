@@ -63,10 +63,11 @@ class buffer_pool_t {
   // budget shrinks by as much. Returns the bytes given back (0: no such chunk or room).
   size_t give_back_lent(const uint8_t* at, size_t bytes);
 
-  // Where set, a buffer carved past the pages the pool's own chunk has made resident has
-  // `chooser` fault in that chunk's memory up to its end on the page size it chooses
-  // (first_touch.h: --huge-pages auto). Set before the first take; null: pages fault in as
-  // written.
+  // Where set, a buffer carved past the pages its chunk has made resident has `chooser` fault
+  // in the chooser's piece of the chunk around it, on the page size it chooses (first_touch.h:
+  // --huge-pages auto), the pool's own chunks from their start, lent ones from their end
+  // down (a lent page the arena touched already stays as it is). Set before the first take;
+  // null: pages fault in as written.
   void set_first_touch(first_touch_chooser_t* chooser) { first_touch_ = chooser; }
 
   // A buffer given back when the last owner lets go; throws if the budget is used up.
@@ -91,7 +92,8 @@ class buffer_pool_t {
     size_t size;
     bool owned;      // mapped by the pool (else lent by add_chunk)
     size_t used;     // bytes carved at the current buffer size
-    size_t touched;  // bytes from the start (own chunks) that buffers ever covered
+    size_t touched;  // bytes that buffers ever covered or a first-touch chooser made
+                     // resident, from the start (own chunks) or the end (lent ones)
   };
   std::vector<chunk_t> chunks_;
   uint64_t mapped_ = 0;  // bytes of all chunks (never above budget_)
