@@ -49,7 +49,7 @@ std::optional<double> advise_and_touch(uint8_t* at, size_t bytes, page_size_t pa
 }  // namespace
 
 std::string format_first_touch(const first_touch_stats_t& stats) {
-  std::string line = "pages chosen by first touch (rank 0):";
+  std::string line = "pages chosen by first touch on this rank:";
   for (const page_size_t pages : {page_size_t::huge, page_size_t::base}) {
     const int i = int(pages);
     char cost[32] = "-";

@@ -315,7 +315,7 @@ TEST(endgame, page_probe_is_shared_by_a_node) {
     std::ifstream in(dir + "/" + log);
     std::string line, probe;
     while (std::getline(in, line))
-      if (const auto at = line.find("pages "); at != std::string::npos) probe = line.substr(at);
+      if (const auto at = line.find(", pages "); at != std::string::npos) probe = line.substr(at);
     ASSERT_NE(probe.find("(auto: first touch"), std::string::npos) << log << ": " << probe;
     probes.push_back(probe);
   }

@@ -29,8 +29,8 @@ struct first_touch_stats_t {
   uint64_t chunks = 0;
 };
 
-// "pages chosen by first touch (rank 0): 16.00 MiB huge at 1.01 s/GiB, 215.98 MiB base at 0.37
-// s/GiB" (the cost over the chunks that were wholly fresh; "-" where none was).
+// "pages chosen by first touch on this rank: 16.00 MiB huge at 1.01 s/GiB, 215.98 MiB base
+// at 0.37 s/GiB" (the cost over the chunks that were wholly fresh; "-" where none was).
 std::string format_first_touch(const first_touch_stats_t& stats);
 
 class first_touch_chooser_t {
