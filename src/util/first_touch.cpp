@@ -32,8 +32,7 @@ bool wholly_fresh(uint8_t* at, size_t bytes, size_t page) {
 std::optional<double> advise_and_touch(uint8_t* at, size_t bytes, page_size_t pages) {
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
   const bool fresh = wholly_fresh(at, bytes, page);
-  // Advice only: where the kernel's transparent huge pages are "never", base pages back it.
-  (void)madvise(at, bytes, pages == page_size_t::huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+  advise_pages(at, bytes, pages);
   const double start = thread_seconds();
   if (madvise(at, bytes, MADV_POPULATE_WRITE) && fresh) {
     // A kernel before MADV_POPULATE_WRITE (Linux 5.14): fresh pages read as zeros, so

@@ -61,10 +61,14 @@ void* map_pages(size_t bytes, page_size_t pages) {
     p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) p = nullptr;
   }
+  if (p) advise_pages(p, length, pages);
+  return p;
+}
+
+void advise_pages(void* memory, size_t bytes, page_size_t pages) {
   // Advice only: where the kernel's transparent huge pages are "never", or none is free, base
   // pages back it; and base pages are asked for even where the kernel would give huge unasked.
-  if (p) (void)madvise(p, length, pages == page_size_t::huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-  return p;
+  (void)madvise(memory, bytes, pages == page_size_t::huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 }
 
 void unmap_pages(void* memory, size_t bytes) {

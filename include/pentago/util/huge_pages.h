@@ -25,6 +25,9 @@ const char* page_size_name(page_size_t pages);  // "base", "huge"
 // and the same size.
 void* map_pages(size_t bytes, page_size_t pages);
 void unmap_pages(void* memory, size_t bytes);
+// Advises mapped, page-aligned memory to `pages` from its next fault on (map_pages' advice,
+// for part of a mapping).
+void advise_pages(void* memory, size_t bytes, page_size_t pages);
 
 // A fixed number of trivially copyable values on `pages`, each set to `fill`: a large table
 // read at random (a lookup per block), where base pages would cost a TLB miss per read.
