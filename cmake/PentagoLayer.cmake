@@ -41,7 +41,7 @@ function(pentago_simd_sources)
     elseif(file MATCHES "_avx512vbmi\\.cpp$")
       # Its vpermb intrinsic trips -Wuninitialized in the same way.
       set_source_files_properties(${file} PROPERTIES COMPILE_OPTIONS
-        "-mavx2;-mbmi2;-mavx512f;-mavx512bw;-mavx512vl;-mavx512vbmi;-mavx512vbmi2;-mgfni;-Wno-maybe-uninitialized;-Wno-uninitialized"
+        "-mavx2;-mbmi2;-mavx512f;-mavx512bw;-mavx512vl;-mavx512vbmi;-mavx512vbmi2;-mavx512vpopcntdq;-mgfni;-Wno-maybe-uninitialized;-Wno-uninitialized"
         COMPILE_DEFINITIONS "PENTAGO_ISA=avx512vbmi")
     endif()
   endforeach()

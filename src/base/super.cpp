@@ -82,7 +82,8 @@ bool simd_supported(simd_level_t level) {
              __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
     case simd_level_t::avx512vbmi:
       return simd_supported(simd_level_t::avx512) && __builtin_cpu_supports("avx512vbmi") &&
-             __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("gfni");
+             __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("gfni") &&
+             __builtin_cpu_supports("avx512vpopcntdq");
   }
   return false;
 }

@@ -90,9 +90,9 @@ inline void merge_into(std::span<superinfo_t> into, std::span<const superinfo_t>
 }
 
 // SIMD levels for the kernels. At avx512 (AVX-512 F, BW and VL) the line kernel has its own
-// code; every other kernel runs its avx2 code there. avx512vbmi (avx512 with VBMI, VBMI2 and
-// GFNI) also moves the line kernel's symmetry steps with byte permutations, funnel shifts and
-// bit matrices.
+// code; every other kernel runs its avx2 code there. avx512vbmi (avx512 with VBMI, VBMI2, GFNI
+// and VPOPCNTDQ) also moves the line kernel's symmetry steps with byte permutations, funnel
+// shifts and bit matrices, and counts a block's wins with one popcount instruction per node.
 enum class simd_level_t { portable = 0, sse = 1, avx2 = 2, avx512 = 3, avx512vbmi = 4 };
 bool simd_supported(simd_level_t level);
 simd_level_t best_simd_level();
