@@ -109,52 +109,63 @@ struct block_wins_t {
   // the same stones and block shape there (kept as they are where `same` is this side).
   PENTAGO_INLINE void build(const nibbles_t* const n[4], const int shape[4],
                             const block_wins_t* same = nullptr, int shared = 0) {
-    for (int p = 0; p < 3; p++) {
-      const int a = __builtin_ctz(low_pairs[p]), b = 31 - __builtin_clz(low_pairs[p]);
-      if (same && (low_pairs[p] & ~shared) == 0) {
-        if (same != this)
-          for (int ia = 0; ia < shape[a]; ia++)
-            for (int ib = 0; ib < shape[b]; ib++) low[p][ia][ib] = same->low[p][ia][ib];
-        continue;
-      }
-      // Each index's expansions once, then a pair's word is an AND-OR over the group.
-      const line_group_t& group = low_pair_groups[p];
-      uint64_t ea[8][max_group], eb[8][max_group];
-      expand_all(a, n[a], shape[a], group, ea);
-      expand_all(b, n[b], shape[b], group, eb);
-      for (int ia = 0; ia < shape[a]; ia++)
-        for (int ib = 0; ib < shape[b]; ib++) {
-          uint64_t w = 0;
-          for (int k = 0; k < group.count; k++) w |= ea[ia][k] & eb[ib][k];
-          low[p][ia][ib] = w;
-        }
+    // Per pair, compiled with its quadrants and its group's lines fixed.
+    [&]<int... p>(std::integer_sequence<int, p...>) {
+      (build_low_pair<p>(n, shape, same, shared), ...);
+      (build_high_pair<p>(n, shape, same, shared), ...);
     }
-    for (int p = 0; p < 3; p++) {
-      const int a = __builtin_ctz(high_pairs[p]);
-      if (same && (high_pairs[p] & ~shared) == 0) {
-        if (same != this)
-          for (int ia = 0; ia < shape[a]; ia++)
-            for (int i3 = 0; i3 < shape[3]; i3++) high[p][ia][i3] = same->high[p][ia][i3];
-        continue;
-      }
-      const line_group_t& group = high_pair_groups[p];
-      uint64_t ea[8][max_group];
-      expand_all(a, n[a], shape[a], group, ea);
-      const super_t* e3[8][max_group];
-      for (int i3 = 0; i3 < shape[3]; i3++)
-        for (int k = 0; k < group.count; k++)
-          e3[i3][k] = &super_tables.axis3[line_nibble(n[3][i3], group.lines[k])];
-      for (int ia = 0; ia < shape[a]; ia++)
-        for (int i3 = 0; i3 < shape[3]; i3++) {
-          V v = V::zero();
-          for (int k = 0; k < group.count; k++)
-            if (ea[ia][k]) v = v | (V::splat(ea[ia][k]) & V::load(*e3[i3][k]));
-          high[p][ia][i3] = v;
-        }
-    }
+    (std::make_integer_sequence<int, 3>());
     for (int k = 0; k < high_triples.count; k++)
       for (int i3 = 0; i3 < shape[3]; i3++)
         axis3[k][i3] = &super_tables.axis3[line_nibble(n[3][i3], high_triples.lines[k])];
+  }
+
+  template <int p>
+  PENTAGO_INLINE void build_low_pair(const nibbles_t* const n[4], const int shape[4],
+                                     const block_wins_t* same, int shared) {
+    constexpr int a = __builtin_ctz(low_pairs[p]), b = 31 - __builtin_clz(low_pairs[p]);
+    if (same && (low_pairs[p] & ~shared) == 0) {
+      if (same != this)
+        for (int ia = 0; ia < shape[a]; ia++)
+          for (int ib = 0; ib < shape[b]; ib++) low[p][ia][ib] = same->low[p][ia][ib];
+      return;
+    }
+    // Each index's expansions once, then a pair's word is an AND-OR over the group.
+    constexpr line_group_t group = low_pair_groups[p];
+    uint64_t ea[8][max_group], eb[8][max_group];
+    expand_all(a, n[a], shape[a], group, ea);
+    expand_all(b, n[b], shape[b], group, eb);
+    for (int ia = 0; ia < shape[a]; ia++)
+      for (int ib = 0; ib < shape[b]; ib++) {
+        uint64_t w = 0;
+        for (int k = 0; k < group.count; k++) w |= ea[ia][k] & eb[ib][k];
+        low[p][ia][ib] = w;
+      }
+  }
+
+  template <int p>
+  PENTAGO_INLINE void build_high_pair(const nibbles_t* const n[4], const int shape[4],
+                                      const block_wins_t* same, int shared) {
+    constexpr int a = __builtin_ctz(high_pairs[p]);
+    if (same && (high_pairs[p] & ~shared) == 0) {
+      if (same != this)
+        for (int ia = 0; ia < shape[a]; ia++)
+          for (int i3 = 0; i3 < shape[3]; i3++) high[p][ia][i3] = same->high[p][ia][i3];
+      return;
+    }
+    constexpr line_group_t group = high_pair_groups[p];
+    uint64_t ea[8][max_group];
+    expand_all(a, n[a], shape[a], group, ea);
+    const super_t* e3[8][max_group];
+    for (int i3 = 0; i3 < shape[3]; i3++)
+      for (int k = 0; k < group.count; k++)
+        e3[i3][k] = &super_tables.axis3[line_nibble(n[3][i3], group.lines[k])];
+    for (int ia = 0; ia < shape[a]; ia++)
+      for (int i3 = 0; i3 < shape[3]; i3++) {
+        V v = V::zero();
+        for (int k = 0; k < group.count; k++) v = v | (V::splat(ea[ia][k]) & V::load(*e3[i3][k]));
+        high[p][ia][i3] = v;
+      }
   }
 
   // The part of nodes (i0, i1, i2, *) that does not depend on i3, as a word, and the words of
