@@ -30,7 +30,6 @@
 #include "pentago/mid/halfsuper.h"
 #include "pentago/mid/subsets.h"
 #include "pentago/util/error.h"
-#include "pentago/util/huge_pages.h"
 #include "pentago/util/parallel_for.h"
 
 namespace pentago {
@@ -214,7 +213,7 @@ midgame_workspace_t::midgame_workspace_t() = default;
 midgame_workspace_t::~midgame_workspace_t() { release(); }
 uint64_t midgame_workspace_t::bytes() const { return bytes_; }
 void midgame_workspace_t::release() {
-  unmap_pages(data_, bytes_);
+  if (data_) munmap(data_, bytes_);
   data_ = nullptr;
   bytes_ = 0;
 }
@@ -259,9 +258,13 @@ midgame_result_t midgame_solve(board_t board, bool to_rotate, const midgame_opti
                           mib(limit));
   if (workspace.bytes_ < result.workspace_bytes) {
     workspace.release();
-    void* p = map_pages(result.workspace_bytes, page_size_t::huge);
-    if (!p)
+    // Mapped here rather than through util's map_pages: the explorer's WebAssembly module
+    // builds mid without util's page code (src/web/wasm/CMakeLists.txt).
+    void* p = mmap(nullptr, result.workspace_bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
       throw pentago_error_t("cannot map a midgame workspace of " + mib(result.workspace_bytes));
+    madvise(p, result.workspace_bytes, MADV_HUGEPAGE);
     workspace.data_ = p;
     workspace.bytes_ = result.workspace_bytes;
     workspace.fresh_ = true;
