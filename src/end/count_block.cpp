@@ -32,20 +32,16 @@ extern const shifted_counts_fn_t shifted_counts_portable = shifted_counts;
 section_counts_t count_block(const section_t& s, const block_t& b,
                              std::span<const superinfo_t> values) {
   const auto shape = block_shape(s, b);
-  int exponent[3][block_size];
+  int exponent[4][block_size];
+  for (int q = 0; q < 4; q++) {
+    const auto bucket = rmin_bucket(s.counts[q][0], s.counts[q][1]);
+    for (int i = 0; i < shape[q]; i++)
+      exponent[q][i] = quadrant_symmetry_exponent(bucket[block_size * b[q] + i]);
+  }
   // Quadrant 3's exponents as eight bytes: a row of nodes' shifts is one add of the row's
   // base to every byte (each shift is at most 8, so no byte carries).
   uint8_t last[8] = {};
-  for (int q = 0; q < 4; q++) {
-    const auto bucket = rmin_bucket(s.counts[q][0], s.counts[q][1]);
-    for (int i = 0; i < shape[q]; i++) {
-      const int e = quadrant_symmetry_exponent(bucket[block_size * b[q] + i]);
-      if (q < 3)
-        exponent[q][i] = e;
-      else
-        last[i] = uint8_t(e);
-    }
-  }
+  for (int i = 0; i < shape[3]; i++) last[i] = uint8_t(exponent[3][i]);
   uint64_t row;
   std::memcpy(&row, last, sizeof row);
   // A node's shift: 2^shift local rotations fix its board. A row is written whole, so the
