@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 
 #include "pentago/data/compress.h"
 #include "pentago/end/arena_lending.h"
@@ -475,6 +476,15 @@ std::span<const uint8_t> block_store_t::compressed(int flat) const {
 void block_store_t::read_compressed(int flat, std::vector<uint8_t>& out) const {
   PENTAGO_CHECK(frozen_, "read_compressed on a store that is not frozen");
   heap_.get(group_, flat, out);
+}
+
+size_t block_store_t::read_compressed(int flat, std::span<uint8_t> out) const {
+  PENTAGO_CHECK(frozen_, "read_compressed on a store that is not frozen");
+  return heap_.with_array(group_, size_t(flat), [&](std::span<const uint8_t> bytes) {
+    PENTAGO_CHECK(bytes.size() <= out.size(), "a compressed block larger than its buffer");
+    std::memcpy(out.data(), bytes.data(), bytes.size());
+    return bytes.size();
+  });
 }
 
 void block_store_t::release(int flat) {

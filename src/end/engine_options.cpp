@@ -106,7 +106,12 @@ bool take_engine_option(argument_cursor_t& args, engine_options_t& o, bool& have
     o.checkpoint_every = int(args.int_value(0, 36));
   else if (arg == "--trace" && p == endgame)
     o.trace = args.value();
-  else if (arg == "--thread-mode" && p == endgame) {
+  else if (arg == "--shared-memory" && mpi) {
+    const std::string m = args.value();
+    if (m != "on" && m != "off")
+      throw usage_error_t("--shared-memory: expected on or off, got '" + m + "'");
+    o.shared_memory = m == "on";
+  } else if (arg == "--thread-mode" && p == endgame) {
     const std::string m = args.value();
     if (m == "funneled")
       o.mode = thread_mode_t::funneled;
@@ -231,6 +236,9 @@ std::string engine_usage(engine_program_t p) {
       "  --huge-pages MODE    the arena and partial blocks on transparent huge pages: on, off\n"
       "                       or auto (the default: where their first touch costs less)\n");
   add({endgame, predict},
+      "  --shared-memory MODE on (default): blocks between the ranks of one node pass through\n"
+      "                       shared memory (16 MiB mapped per rank); off: inside MPI messages\n");
+  add({endgame, predict},
       "  --randomize KEY      partition key (default 17; 0 = simple deterministic partition)\n");
   add({endgame, local, predict},
       "  --stop-after S       lowest slice to compute (default: the root's slice)\n");
@@ -270,6 +278,7 @@ run_request_t make_run_request(const engine_options_t& o, int ranks, uint64_t me
   r.codec = o.codec;
   r.codec_auto = o.codec_auto;
   r.recompute_34 = o.recompute_34;
+  r.shared_memory = o.shared_memory;
   // In one process every worker computes one line at a time.
   r.line_limit = o.program == engine_program_t::local ? o.threads : o.line_limit;
   r.save = o.save;

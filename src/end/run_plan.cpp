@@ -305,7 +305,9 @@ run_plan_t plan_with_pool(const run_request_t& r, const std::vector<std::vector<
     p.slices.push_back(s);
   }
   // MPI's per-peer state grows with the rank count (end/rank_overhead.h).
-  p.fixed_bytes = base_bytes + rank_count_bytes(r.ranks) + uint64_t(r.workers) * worker_bytes +
+  p.fixed_bytes = base_bytes + rank_count_bytes(r.ranks) +
+                  node_staging_plan_bytes(r.ranks, r.shared_memory) +
+                  uint64_t(r.workers) * worker_bytes +
                   uint64_t(share * double(max_blocks * block_table_bytes)) +
                   uint64_t(share * double(max_sample_bytes));
   p.arena_bytes = uint64_t(arena_headroom * double(p.store_peak)) + arena_extra;

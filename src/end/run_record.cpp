@@ -85,6 +85,7 @@ json_t options_json(const engine_options_t& o) {
     j["checkpoint_every"] = o.checkpoint_every;
     j["trace"] = o.trace.empty() ? json_t(nullptr) : json_t(o.trace);
     j["thread_mode"] = o.mode == thread_mode_t::funneled ? "funneled" : "multiple";
+    j["shared_memory"] = o.shared_memory;
     j["log_all"] = o.log_all;
     j["per_rank_times"] = o.per_rank_times;
   }

@@ -62,9 +62,11 @@ std::vector<std::string> format_slice_report(const slice_report_t& r) {
     acts += buf;
   }
   if (r.given(slice_counter_field(&slice_counters_t::traffic_bytes_in))) {
-    std::snprintf(buf, sizeof buf, ", traffic %s in, %llu output blocks sent",
+    std::snprintf(buf, sizeof buf,
+                  ", traffic %s in, %llu output blocks sent, %llu blocks through shared memory",
                   format_bytes(double(c.traffic_bytes_in)).c_str(),
-                  (unsigned long long)c.output_blocks_sent);
+                  (unsigned long long)c.output_blocks_sent,
+                  (unsigned long long)c.shared_memory_blocks);
     acts += buf;
   }
   lines.push_back(acts);

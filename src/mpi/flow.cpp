@@ -21,6 +21,10 @@ namespace {
 constexpr int posted_receives = 8;      // wildcard receives kept posted per kind
 constexpr int first_response_tag = 64;  // response tags are recycled from a pool
 constexpr int header_nodes = 1;         // output messages start with one node-sized header
+// An output block left in a shared memory slot (node_staging.h) is announced by a note of its
+// header's four words and the slot.
+constexpr int staged_note_words = 5;
+constexpr int staged_note_bytes = staged_note_words * int(sizeof(int32_t));
 
 int32_t pack_block(const block_t& b) { return b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24; }
 block_t unpack_block(int32_t p) {
@@ -37,6 +41,11 @@ struct line_state_t {
   std::vector<std::shared_ptr<superinfo_t>> received;    // compressed responses
   std::vector<input_pin_t> pins;                         // input cache copies read in place
   std::vector<std::array<int32_t, 4>> request_payloads;  // kept alive until sent
+  // Input b written by its owner into this rank's shared memory slot staged[b] (-1: none),
+  // staged_bytes[b] bytes long; the slot is freed once the line is done with it.
+  node_staging_t* staging = nullptr;
+  std::vector<int> staged;
+  std::vector<int32_t> staged_bytes;
   std::atomic<int> missing_inputs{0};
   std::atomic<int> unfinished_outputs{0};
   uint64_t memory = 0;
@@ -48,14 +57,24 @@ struct line_state_t {
     input_pointers[size_t(b)] = nodes;
     inputs[size_t(b)].reset();
   }
+  // Input b's receive buffer or slot is no longer needed (decoded, or the line is done).
+  void drop_received(int b) {
+    received[size_t(b)].reset();
+    if (staged.empty() || staged[size_t(b)] < 0) return;
+    staging->release(staging->rank(), staged[size_t(b)]);
+    staged[size_t(b)] = -1;
+  }
+  ~line_state_t() {
+    for (size_t b = 0; b < staged.size(); b++) drop_received(int(b));
+  }
 };
 
 class flow_t {
  public:
   flow_t(int slice, const partition_t& partition, block_store_t& store,
          const partition_t* prev_partition, block_store_t* prev, const endgame_comms_t& comms,
-         worker_pool_t& pool, buffer_pool_t& buffers, const flow_limits_t& limits,
-         trace_recorder_t* trace)
+         node_staging_t& staging, worker_pool_t& pool, buffer_pool_t& buffers,
+         const flow_limits_t& limits, trace_recorder_t* trace)
       : slice_(slice),
         rank_(mpi_rank()),
         partition_(partition),
@@ -63,6 +82,7 @@ class flow_t {
         prev_partition_(prev_partition),
         prev_(prev),
         comms_(comms),
+        staging_(staging),
         pool_(pool),
         buffers_(buffers),
         limits_(limits),
@@ -73,6 +93,7 @@ class flow_t {
         line_buffer_nodes(partition.sections(), prev_partition ? prev_partition->sections()
                                                                : std::span<const section_t>()));
     buffer_bytes_ = buffers_.buffer_bytes();
+    staging_.set_slot_bytes(buffer_bytes_);
     sort_lines_for_completion(lines_, partition.lines());
     for (const auto& l : lines_) total_outputs_ += uint64_t(l.length());
     if (prev_ && (!inputs_recomputed() || prev_->computed_again_by_readers()))
@@ -90,6 +111,8 @@ class flow_t {
     if (prev_ && !inputs_recomputed())
       for (int i = 0; i < posted_receives; i++) post_request_receive();
     top_up_output_receives();
+    if (staging_.any_shared())
+      for (int i = 0; i < posted_receives; i++) post_staged_output_receive();
     bool barrier_started = false, barrier_done = false;
     MPI_Request barrier = MPI_REQUEST_NULL;
     int idle_rounds = 0;
@@ -206,6 +229,17 @@ class flow_t {
     if (flat < 0)
       throw pentago_error_t("rank " + std::to_string(source) +
                             " requested a block this rank does not own");
+    if (payload[3] >= 0) {  // into the requester's shared memory slot, then its size alone
+      uint8_t* slot = staging_.slot(source, payload[3]);
+      auto size = std::make_shared<int32_t>(
+          int32_t(prev_->read_compressed(flat, std::span<uint8_t>(slot, staging_.slot_bytes()))));
+      if (!prev_->read_done(flat)) store_.forget_input(flat);
+      node_staging_t::publish();
+      MPI_Request r;
+      PENTAGO_MPI(MPI_Isend(size.get(), 1, MPI_INT32_T, source, payload[2], comms_.response, &r));
+      add_request(r, [size](const MPI_Status&) {});
+      return;
+    }
     // A copy, so that the block can be released (and its neighbours moved) during the send,
     // into a buffer of an earlier response where one is back (fresh pages cost a fault each).
     std::shared_ptr<std::vector<uint8_t>> bytes;
@@ -273,6 +307,40 @@ class flow_t {
     accumulate(flat, header[2], std::span<superinfo_t>(buffer + header_nodes, nodes));
   }
 
+  // Notes of other ranks' output blocks left in their shared memory slots, on a tag of their
+  // own: the slots hold the blocks until merged, so the notes take no buffers here, and what
+  // waits to be merged is bounded by the senders' slots.
+  void post_staged_output_receive() {
+    auto note = std::make_shared<std::array<int32_t, staged_note_words>>();
+    MPI_Request r;
+    PENTAGO_MPI(MPI_Irecv(note->data(), staged_note_words, MPI_INT32_T, MPI_ANY_SOURCE,
+                          staged_note_tag(), comms_.output, &r));
+    add_request(
+        r,
+        [this, note](const MPI_Status& status) {
+          const int source = status.MPI_SOURCE;
+          pool_.push_front([this, note, source] { accumulate_staged(*note, source); });
+          post_staged_output_receive();
+        },
+        true);
+  }
+  int staged_note_tag() const { return 64 + slice_; }  // output blocks use the slice
+
+  // Another rank's output block left in its shared memory slot: merged from there, then freed.
+  void accumulate_staged(const std::array<int32_t, staged_note_words>& note, int source) {
+    if (limits_.test_merge_delay_ms)
+      std::this_thread::sleep_for(std::chrono::milliseconds(limits_.test_merge_delay_ms));
+    node_staging_t::acquire();
+    auto* slot = reinterpret_cast<superinfo_t*>(staging_.slot(source, note[4]));
+    int32_t header[4];
+    std::memcpy(header, static_cast<const void*>(slot), sizeof header);
+    const int flat = store_.flat_id(note[0], unpack_block(note[1]));
+    if (flat < 0 || note[3] != store_.nodes(flat) || !std::equal(header, header + 4, note.data()))
+      throw pentago_error_t("received an output block this rank does not own or of the wrong size");
+    accumulate(flat, note[2], std::span<superinfo_t>(slot + header_nodes, size_t(note[3])));
+    staging_.release(source, note[4]);
+  }
+
   void accumulate(int flat, int dimension, std::span<superinfo_t> values) {
     activity_timer_t timer(pool_, activity_t::accumulate);
     trace_scope_t t(trace_, "accumulate");
@@ -335,6 +403,9 @@ class flow_t {
     s->received.resize(length);
     s->pins.resize(length);
     s->request_payloads.resize(length);
+    s->staging = &staging_;
+    s->staged.assign(size_t(length), -1);
+    s->staged_bytes.resize(size_t(length));
     s->missing_inputs = length;
     for (int b = 0; b < length; b++) {
       const block_t block = s->dep.input.block(b);
@@ -385,34 +456,61 @@ class flow_t {
       PENTAGO_CHECK(!free_tags_.empty(), "out of response tags");
       const int tag = free_tags_.back();
       free_tags_.pop_back();
-      // A compressed block is at most one node larger than the block (line_buffer_nodes).
-      s->received[b] = buffers_.take_shared();
+      // On this node the owner writes the block into a shared memory slot of this rank and
+      // answers with its size; elsewhere the block is the answer.
+      const int slot = staging_.shared_with(owner.rank) ? staging_.take() : -1;
       MPI_Request r;
-      PENTAGO_MPI(MPI_Irecv(s->received[b].get(), int(buffer_bytes_), MPI_BYTE, owner.rank, tag,
-                            comms_.response, &r));
-      add_request(r, [this, s, b, tag, nodes](const MPI_Status& status) {
-        free_tags_.push_back(tag);
-        int bytes = 0;
-        MPI_Get_count(&status, MPI_BYTE, &bytes);
-        stats_.input_bytes += uint64_t(bytes);
-        const std::span<const uint8_t> received(
-            reinterpret_cast<const uint8_t*>(s->received[b].get()), size_t(bytes));
-        if (const superinfo_t* in_place = raw_block_nodes(received, size_t(nodes))) {
-          s->read_in_place(b, in_place);  // an uncompressed block: no copy
-          input_arrived(s);
-          return;
-        }
-        pool_.push_back([this, s, b, received, nodes] {
-          decompress(received, std::span<superinfo_t>(s->inputs[b].get(), nodes));
-          s->received[b].reset();
-          input_arrived(s);
+      if (slot >= 0) {
+        s->staged[b] = slot;
+        PENTAGO_MPI(
+            MPI_Irecv(&s->staged_bytes[b], 1, MPI_INT32_T, owner.rank, tag, comms_.response, &r));
+        add_request(r, [this, s, b, tag, nodes](const MPI_Status&) {
+          free_tags_.push_back(tag);
+          node_staging_t::acquire();
+          const auto bytes = size_t(s->staged_bytes[b]);
+          stats_.shared_memory_blocks++;
+          input_received(s, b, {staging_.slot(rank_, s->staged[b]), bytes}, nodes, false);
         });
-      });
-      s->request_payloads[b] = {child_index, pack_block(block), tag, 0};
+      } else {
+        // A compressed block is at most one node larger than the block (line_buffer_nodes).
+        s->received[b] = buffers_.take_shared();
+        PENTAGO_MPI(MPI_Irecv(s->received[b].get(), int(buffer_bytes_), MPI_BYTE, owner.rank, tag,
+                              comms_.response, &r));
+        add_request(r, [this, s, b, tag, nodes](const MPI_Status& status) {
+          free_tags_.push_back(tag);
+          int bytes = 0;
+          MPI_Get_count(&status, MPI_BYTE, &bytes);
+          input_received(s, b,
+                         {reinterpret_cast<const uint8_t*>(s->received[b].get()), size_t(bytes)},
+                         nodes, true);
+        });
+      }
+      s->request_payloads[b] = {child_index, pack_block(block), tag, slot};
       PENTAGO_MPI(MPI_Isend(s->request_payloads[b].data(), 4, MPI_INT, owner.rank, slice_,
                             comms_.request, &r));
       add_request(r, nullptr);
     }
+  }
+
+  // Communication thread: input b of a line has arrived in `received` (a receive buffer or a
+  // shared memory slot). An uncompressed block in a receive buffer is read where it lies;
+  // anything else is decoded, or copied, into the input's buffer, which frees a slot for the
+  // next block at once rather than when the line is done.
+  void input_received(line_state_t* s, int b, std::span<const uint8_t> received, int nodes,
+                      bool in_place_allowed) {
+    stats_.input_bytes += received.size();
+    const superinfo_t* in_place =
+        in_place_allowed ? raw_block_nodes(received, size_t(nodes)) : nullptr;
+    if (in_place) {
+      s->read_in_place(b, in_place);  // an uncompressed block: no copy
+      input_arrived(s);
+      return;
+    }
+    pool_.push_back([this, s, b, received, nodes] {
+      decompress(received, std::span<superinfo_t>(s->inputs[b].get(), nodes));
+      s->drop_received(b);
+      input_arrived(s);
+    });
   }
 
   // Slice 35 dropped its blocks (run_plan.h's recomputed): the slice below computes them
@@ -453,36 +551,59 @@ class flow_t {
   void compute_block(line_state_t* s, int k) {
     const block_t block = s->line.block(k);
     const int nodes = block_nodes(s->line.section, block);
-    auto buffer = buffers_.take_shared();
     const block_owner_t owner = partition_.find_block(s->line.section, block);
+    // For a rank on this node, computed into a shared memory slot of this rank.
+    const int slot = owner.rank != rank_ && staging_.shared_with(owner.rank) ? staging_.take() : -1;
+    std::shared_ptr<superinfo_t> buffer;
+    superinfo_t* out = nullptr;
+    if (slot >= 0) {
+      out = reinterpret_cast<superinfo_t*>(staging_.slot(rank_, slot));
+    } else {
+      buffer = buffers_.take_shared();
+      out = buffer.get();
+    }
     if (owner.rank == rank_) {
       // Computed straight into this rank's store, merged in the kernel's pass.
       const int flat = store_.flat_id(s->section_index, block);
       PENTAGO_CHECK(flat >= 0, "own output block missing");
       trace_scope_t t(trace_, "compute");
       compute_and_accumulate(store_, flat, s->dep, s->input_pointers, k,
-                             std::span<superinfo_t>(buffer.get() + header_nodes, nodes), pool_);
+                             std::span<superinfo_t>(out + header_nodes, nodes), pool_);
       output_finished(s);
       return;
     }
     {
       activity_timer_t timer(pool_, activity_t::compute);
       trace_scope_t t(trace_, "compute");
-      compute_line_block(s->dep, s->input_pointers, k, buffer.get() + header_nodes);
+      compute_line_block(s->dep, s->input_pointers, k, out + header_nodes);
     }
     const int32_t header[4] = {s->section_index, pack_block(block), s->line.dimension, nodes};
-    std::memcpy(static_cast<void*>(buffer.get()), header, sizeof header);
-    const int bytes = int((header_nodes + nodes) * sizeof(superinfo_t));
+    std::memcpy(static_cast<void*>(out), header, sizeof header);
+    if (slot >= 0) {
+      immediate([this] { stats_.shared_memory_blocks++; });
+      node_staging_t::publish();
+      auto note = std::make_shared<std::array<int32_t, staged_note_words>>(
+          std::array<int32_t, staged_note_words>{header[0], header[1], header[2], header[3], slot});
+      send_output(s, owner.rank, staged_note_tag(), note->data(), staged_note_bytes, note);
+    } else {
+      send_output(s, owner.rank, slice_, buffer.get(),
+                  int((header_nodes + nodes) * sizeof(superinfo_t)), buffer);
+    }
+  }
+
+  // Any thread: sends an output message to its block's owner; `keep` holds its bytes until sent.
+  void send_output(line_state_t* s, int owner, int tag, const void* bytes, int size,
+                   std::shared_ptr<const void> keep) {
     if (limits_.mode == thread_mode_t::multiple) {
       trace_scope_t t(trace_, "output send");
-      PENTAGO_MPI(MPI_Send(buffer.get(), bytes, MPI_BYTE, owner.rank, slice_, comms_.output));
+      PENTAGO_MPI(MPI_Send(bytes, size, MPI_BYTE, owner, tag, comms_.output));
       output_finished(s);
       return;
     }
-    immediate([this, s, buffer, bytes, owner] {
+    immediate([this, s, bytes, size, owner, tag, keep] {
       MPI_Request r;
-      PENTAGO_MPI(MPI_Isend(buffer.get(), bytes, MPI_BYTE, owner.rank, slice_, comms_.output, &r));
-      add_request(r, [this, s, buffer](const MPI_Status&) { output_finished(s); });
+      PENTAGO_MPI(MPI_Isend(bytes, size, MPI_BYTE, owner, tag, comms_.output, &r));
+      add_request(r, [this, s, keep](const MPI_Status&) { output_finished(s); });
     });
   }
 
@@ -511,6 +632,7 @@ class flow_t {
   const partition_t* prev_partition_;
   block_store_t* prev_;
   const endgame_comms_t& comms_;
+  node_staging_t& staging_;
   worker_pool_t& pool_;
   buffer_pool_t& buffers_;
   uint64_t buffer_bytes_ = 0;
@@ -544,10 +666,11 @@ class flow_t {
 
 flow_stats_t compute_slice_flow(int slice, const partition_t& partition, block_store_t& store,
                                 const partition_t* prev_partition, block_store_t* prev,
-                                const endgame_comms_t& comms, worker_pool_t& pool,
-                                buffer_pool_t& buffers, const flow_limits_t& limits,
-                                trace_recorder_t* trace) {
-  flow_t f(slice, partition, store, prev_partition, prev, comms, pool, buffers, limits, trace);
+                                const endgame_comms_t& comms, node_staging_t& staging,
+                                worker_pool_t& pool, buffer_pool_t& buffers,
+                                const flow_limits_t& limits, trace_recorder_t* trace) {
+  flow_t f(slice, partition, store, prev_partition, prev, comms, staging, pool, buffers, limits,
+           trace);
   try {
     return f.run();
   } catch (const std::exception& e) {

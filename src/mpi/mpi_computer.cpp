@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "pentago/end/meaningless.h"
+#include "pentago/end/rank_overhead.h"
 #include "pentago/end/slice_counters.h"
 #include "pentago/mpi/slice_io.h"
 #include "pentago/util/error.h"
@@ -47,6 +48,7 @@ mpi_computer_t::mpi_computer_t(const engine_options_t& o,
       line_buffers_(plan.line_bytes + sizeof(superinfo_t) * max_line_buffer_nodes,
                     max_line_buffer_nodes, page_size_t::huge),
       pool_(o.threads - 1),
+      staging_(node_staging_plan_bytes(ranks_, o.shared_memory)),
       limits_{o.gather_limit, o.line_limit, plan.line_bytes, o.mode},
       trace_(trace) {
   if (rank_ == o.test_slow_merge_rank) limits_.test_merge_delay_ms = o.test_slow_merge_ms;
@@ -77,7 +79,7 @@ void mpi_computer_t::compute(int n, block_store_t& store, block_store_t* above, 
   if (n == o_.test_fail_slice && rank_ == o_.test_fail_rank)
     pool_.push_back([] { throw pentago_error_t("injected failure (--test-fail)"); });
   stats_ = compute_slice_flow(n, *part_, store, above ? above_.get() : nullptr, above, comms_,
-                              pool_, line_buffers_, limits_, trace_);
+                              staging_, pool_, line_buffers_, limits_, trace_);
 }
 
 void mpi_computer_t::fill_meaningless(block_store_t& store) {
@@ -122,6 +124,7 @@ void mpi_computer_t::measure(const block_store_t& store, const compacting_store_
   slice_counters_t counters = measure_slice_counters(store, heap, partials);
   counters.traffic_bytes_in = stats_.input_bytes;
   counters.output_blocks_sent = stats_.outputs_sent;
+  counters.shared_memory_blocks = stats_.shared_memory_blocks;
   counters.line_bytes = stats_.line_bytes_high_water;
   reduce_to_root(counters);
   stats_ = {};

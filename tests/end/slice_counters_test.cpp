@@ -47,6 +47,7 @@ slice_report_t full_report() {
   auto& c = r.counters;
   c.traffic_bytes_in = 1004;
   c.output_blocks_sent = 77;
+  c.shared_memory_blocks = 70;
   c.input_reads = 500;
   c.input_cache_hits = 123;
   c.resident_high_water = uint64_t(300) << 20;
@@ -182,7 +183,7 @@ TEST(slice_counters, log_and_record_text) {
   EXPECT_EQ(lines[2],
             "  worker time: compute 1.00s compress 2.00s decompress 3.00s accumulate 4.00s io "
             "5.00s idle 6.00s, idle 12.5%, input cache 123 of 500 reads, traffic 1004 B in, 77 "
-            "output blocks sent");
+            "output blocks sent, 70 blocks through shared memory");
   EXPECT_EQ(
       lines[3],
       "  plan vs measured (max over ranks): store 3.81 MiB vs 3.72 MiB, ratio 0.40 vs "
@@ -200,7 +201,8 @@ TEST(slice_counters, log_and_record_text) {
       R"("elapsed":9.5,"eta":3.25,"nodes_per_second_per_core":1500000.0,"compression":0.375,)"
       R"("dropped":false,"recomputed":false,"worker_seconds":{"compute":1.0,"compress":2.0,)"
       R"("decompress":3.0,"accumulate":4.0,"io":5.0,"idle":6.0},"idle_fraction":0.125,)"
-      R"("traffic_bytes_in":1004,"output_blocks_sent":77,"input_reads":500,)"
+      R"("traffic_bytes_in":1004,"output_blocks_sent":77,)"
+      R"("shared_memory_blocks":70,"input_reads":500,)"
       R"("input_cache_hits":123,"memory":{"resident_high_water":314572800,"limit":209715200,)"
       R"("over_limit":true,"plan_store_bytes":4000000,"store_bytes":3900000,"plan_ratio":0.4,)"
       R"("arena_live":1111111,"arena_touched":2222222,"arena_bytes":3333333,)"

@@ -90,6 +90,26 @@ INSTANTIATE_TEST_SUITE_P(
              std::to_string(c.key) + "_" + c.mode + codec;
     });
 
+// Blocks between the ranks of a node go through shared memory slots by default and inside MPI
+// messages with --shared-memory off: the same published outputs either way, and the run record
+// counts the blocks that took the slots.
+TEST(endgame, shared_memory_slots_change_no_output) {
+  std::map<std::string, uint64_t> through_slots;
+  for (const std::string mode : {"on", "off"}) {
+    const std::string dir = fresh_dir("44444554-shared-memory-" + mode);
+    const auto r =
+        shell(endgame(3, "--threads 3 --shared-memory " + mode + " --dir " + dir + " 44444554"));
+    ASSERT_EQ(r.code, 0) << r.output;
+    expect_published_counts(dir, 34, 35);
+    expect_same_files(dir, local_reference("44444554"), 34, 35);
+    for (const auto& j : pentago::testing::expect_run_record(dir, "pentago-endgame"))
+      if (j.at("record") == "slice")
+        through_slots[mode] += j.at("shared_memory_blocks").get<uint64_t>();
+  }
+  EXPECT_GT(through_slots["on"], 0u);
+  EXPECT_EQ(through_slots["off"], 0u);
+}
+
 TEST(endgame, root_44444454_then_restart_on_other_ranks_and_key) {
   // An uninterrupted run that also writes a restart file for slice 34 (fast xz); slice 35 is
   // not stored (run_plan.h's recomputed), so it is no checkpoint.

@@ -120,6 +120,8 @@ class block_store_t {
   std::span<const uint8_t> compressed(int flat) const;
   // A copy of a frozen block's compressed bytes (locked; safe while blocks are released).
   void read_compressed(int flat, std::vector<uint8_t>& out) const;
+  // The same into `out`; returns the bytes written, and throws if they do not fit.
+  size_t read_compressed(int flat, std::span<uint8_t> out) const;
   // Frees a frozen block whose last reader is done (an input block of the slice below).
   void release(int flat);
   // Input-block bookkeeping of a frozen store read by the slice below: every block of section

@@ -59,6 +59,9 @@ struct engine_options_t {
   int checkpoint_every = 0;  // write a restart file every K slices (0: only on signal)
   std::string trace;         // Chrome trace JSON output
   thread_mode_t mode = thread_mode_t::funneled;
+  // --shared-memory on/off: blocks between the ranks of a node through shared memory slots
+  // (mpi/node_staging.h) rather than inside MPI messages.
+  bool shared_memory = true;
   bool log_all = false;  // every rank writes DIR/log-<rank>
   bool per_rank_times = false;
   int test_fail_rank = -1;  // test only: this rank fails in slice test_fail_slice

@@ -16,4 +16,10 @@ constexpr uint64_t mpi_peer_bytes = 18 << 10;
 // remote peer, and about right for connection-oriented ones (one endpoint per peer).
 uint64_t rank_count_bytes(int ranks);
 
+// Shared memory that each rank of a job of several ranks maps for blocks passed between the
+// ranks of its node (mpi/node_staging.h): its own slots and those of its node's other ranks,
+// in equal shares, all resident once used. Nothing with --shared-memory off or one rank.
+constexpr uint64_t node_staging_bytes = 16 << 20;
+uint64_t node_staging_plan_bytes(int ranks, bool shared_memory);
+
 }  // namespace pentago

@@ -44,6 +44,7 @@ struct run_request_t {
   // (compute_block_again), keeping copies for their next readers: no store of slice 34, no
   // codec; only its incomplete blocks are held while it runs.
   bool recompute_34 = false;
+  bool shared_memory = true;  // ranks of a node map shared memory slots (rank_overhead.h)
 };
 
 // Throws usage_error (one line) if the request names no computable run: invalid root, a

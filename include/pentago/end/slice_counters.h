@@ -21,8 +21,9 @@ class buffer_pool_t;
 struct slice_counters_t {
   // The store's complete blocks, compressed and not: the compression ratio (not recorded alone).
   uint64_t compressed_bytes = 0, uncompressed_bytes = 0;
-  // MPI: compressed input bytes received, output blocks sent to other ranks.
-  uint64_t traffic_bytes_in = 0, output_blocks_sent = 0;
+  // MPI: compressed input bytes received, output blocks sent to other ranks, and of the input
+  // and output blocks that went to other ranks, those passed through shared memory slots.
+  uint64_t traffic_bytes_in = 0, output_blocks_sent = 0, shared_memory_blocks = 0;
   // Input blocks of the slice above read on their own rank, and those read from the input cache
   // instead of decoded (block_store_t::read_input).
   uint64_t input_reads = 0, input_cache_hits = 0;
@@ -85,6 +86,9 @@ inline constexpr std::array slice_counter_fields = {
     counter_field_t{"output_blocks_sent", counter_unit_t::count, counter_combine_t::sum,
                     counter_place_t::slice, counter_scope_t::mpi_computed,
                     &slice_counters_t::output_blocks_sent},
+    counter_field_t{"shared_memory_blocks", counter_unit_t::count, counter_combine_t::sum,
+                    counter_place_t::slice, counter_scope_t::mpi_computed,
+                    &slice_counters_t::shared_memory_blocks},
     counter_field_t{"input_reads", counter_unit_t::count, counter_combine_t::sum,
                     counter_place_t::slice, counter_scope_t::every_run,
                     &slice_counters_t::input_reads},

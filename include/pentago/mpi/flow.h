@@ -12,6 +12,7 @@
 #include "pentago/end/engine_options.h"
 #include "pentago/end/partition.h"
 #include "pentago/mpi/comm.h"
+#include "pentago/mpi/node_staging.h"
 #include "pentago/mpi/trace.h"
 #include "pentago/util/worker_pool.h"
 
@@ -30,6 +31,8 @@ struct flow_limits_t {
 struct flow_stats_t {
   uint64_t input_bytes = 0;   // compressed input block bytes received (the per-slice traffic)
   uint64_t outputs_sent = 0;  // output blocks sent to their owners
+  // Input and output blocks to and from other ranks passed through shared memory slots.
+  uint64_t shared_memory_blocks = 0;
   // The most line memory held at once: own lines in flight plus other ranks' outputs waiting
   // to be merged (at most flow_limits_t::line_memory).
   uint64_t line_bytes_high_water = 0;
@@ -41,8 +44,8 @@ struct flow_stats_t {
 // under the worker threads.
 flow_stats_t compute_slice_flow(int slice, const partition_t& partition, block_store_t& store,
                                 const partition_t* prev_partition, block_store_t* prev,
-                                const endgame_comms_t& comms, worker_pool_t& pool,
-                                buffer_pool_t& buffers, const flow_limits_t& limits,
-                                trace_recorder_t* trace);
+                                const endgame_comms_t& comms, node_staging_t& staging,
+                                worker_pool_t& pool, buffer_pool_t& buffers,
+                                const flow_limits_t& limits, trace_recorder_t* trace);
 
 }  // namespace pentago

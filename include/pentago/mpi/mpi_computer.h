@@ -12,6 +12,7 @@
 #include "pentago/end/slice_loop.h"
 #include "pentago/mpi/comm.h"
 #include "pentago/mpi/flow.h"
+#include "pentago/mpi/node_staging.h"
 #include "pentago/mpi/trace.h"
 #include "pentago/util/worker_pool.h"
 
@@ -48,6 +49,7 @@ class mpi_computer_t : public slice_computer_t {
   buffer_pool_t line_buffers_;  // the flow's line buffers, within the plan's line memory
   worker_pool_t pool_;
   endgame_comms_t comms_;
+  node_staging_t staging_;  // shared memory slots with the ranks of this node
   flow_limits_t limits_;
   trace_recorder_t* trace_;
   std::unique_ptr<partition_t> part_, above_;
