@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,10 +31,15 @@ constexpr size_t full_slot_bytes = (buffer_pool_t::block_nodes + 2) * sizeof(sup
 // right after merging it, before their slice ends.
 constexpr auto release_wait = std::chrono::seconds(60);
 
+// What a rank tells its node about its region. The file's identity lets a peer check that
+// /proc/PID/fd/FD is that file and not another process's (ranks in other PID namespaces).
 struct rank_region_t {
   int64_t pid = -1;
   int64_t fd = -1;  // -1: this rank has no region
+  int64_t device = 0, inode = 0;
 };
+constexpr int region_words = 4;
+static_assert(sizeof(rank_region_t) == region_words * sizeof(int64_t));
 
 void* map_shared(int fd, size_t bytes) {
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -62,10 +68,16 @@ node_staging_t::node_staging_t(uint64_t mapped_bytes) : rank_(mpi_rank()) {
   fd_ = memfd_create("pentago-node-staging", MFD_CLOEXEC);
   if (fd_ >= 0 && ftruncate(fd_, off_t(region_bytes_)) == 0)
     own = static_cast<uint8_t*>(map_shared(fd_, region_bytes_));
-  const rank_region_t mine{int64_t(getpid()), own ? int64_t(fd_) : -1};
+  rank_region_t mine{int64_t(getpid()), own ? int64_t(fd_) : -1};
+  struct stat file;
+  if (own && fstat(fd_, &file) == 0) {
+    mine.device = int64_t(file.st_dev);
+    mine.inode = int64_t(file.st_ino);
+  }
   std::vector<rank_region_t> regions(static_cast<size_t>(node_ranks));
   std::vector<int> world(static_cast<size_t>(node_ranks));
-  PENTAGO_MPI(MPI_Allgather(&mine, 2, MPI_INT64_T, regions.data(), 2, MPI_INT64_T, node));
+  PENTAGO_MPI(MPI_Allgather(&mine, region_words, MPI_INT64_T, regions.data(), region_words,
+                            MPI_INT64_T, node));
   PENTAGO_MPI(MPI_Allgather(&rank_, 1, MPI_INT, world.data(), 1, MPI_INT, node));
   std::vector<uint8_t*> bases(size_t(node_ranks), nullptr);
   std::vector<char> mapped(size_t(node_ranks), 0);
@@ -75,7 +87,10 @@ node_staging_t::node_staging_t(uint64_t mapped_bytes) : rank_(mpi_rank()) {
     const std::string path = "/proc/" + std::to_string(r.pid) + "/fd/" + std::to_string(r.fd);
     const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
     if (fd < 0) continue;
-    bases[size_t(q)] = static_cast<uint8_t*>(map_shared(fd, region_bytes_));
+    struct stat opened;
+    if (fstat(fd, &opened) == 0 && int64_t(opened.st_dev) == r.device &&
+        int64_t(opened.st_ino) == r.inode && uint64_t(opened.st_size) == region_bytes_)
+      bases[size_t(q)] = static_cast<uint8_t*>(map_shared(fd, region_bytes_));
     close(fd);
     mapped[size_t(q)] = bases[size_t(q)] != nullptr;
   }
