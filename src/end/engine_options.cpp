@@ -137,6 +137,9 @@ bool take_engine_option(argument_cursor_t& args, engine_options_t& o, bool& have
     if (colon == std::string::npos) throw usage_error_t("--test-slow-merge: expected RANK:MS");
     o.test_slow_merge_rank = int(parse_int_option(arg, v.substr(0, colon), 0, 1 << 30));
     o.test_slow_merge_ms = int(parse_int_option(arg, v.substr(colon + 1), 0, 1000));
+  } else if (arg == "--test-unshared-rank" && p == endgame) {
+    // test only: this rank maps no other rank's shared memory slots
+    o.test_unshared_rank = int(args.int_value(0, 1 << 30));
   } else if (args.is_option())
     return false;
   else

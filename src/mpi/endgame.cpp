@@ -137,6 +137,7 @@ void run(const engine_options_t& o, const endgame_plan_t& p) {
   slice_loop_result_t result;
   {
     mpi_computer_t computer(o, p.slices, p.plan, trace.get());
+    log.line(computer.staging().description());
     slice_loop_setup_t setup;
     setup.options = &o;
     setup.plan = &p.plan;

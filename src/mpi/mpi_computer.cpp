@@ -48,7 +48,7 @@ mpi_computer_t::mpi_computer_t(const engine_options_t& o,
       line_buffers_(plan.line_bytes + sizeof(superinfo_t) * max_line_buffer_nodes,
                     max_line_buffer_nodes, page_size_t::huge),
       pool_(o.threads - 1),
-      staging_(node_staging_plan_bytes(ranks_, o.shared_memory)),
+      staging_(node_staging_plan_bytes(ranks_, o.shared_memory), rank_ != o.test_unshared_rank),
       limits_{o.gather_limit, o.line_limit, plan.line_bytes, o.mode},
       trace_(trace) {
   if (rank_ == o.test_slow_merge_rank) limits_.test_merge_delay_ms = o.test_slow_merge_ms;

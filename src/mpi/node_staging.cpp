@@ -15,6 +15,7 @@
 #include "pentago/end/buffer_pool.h"
 #include "pentago/mpi/comm.h"
 #include "pentago/util/error.h"
+#include "pentago/util/format.h"
 
 namespace pentago {
 namespace {
@@ -48,12 +49,13 @@ void* map_shared(int fd, size_t bytes) {
 
 }  // namespace
 
-node_staging_t::node_staging_t(uint64_t mapped_bytes) : rank_(mpi_rank()) {
+node_staging_t::node_staging_t(uint64_t mapped_bytes, bool map_peers) : rank_(mpi_rank()) {
   peers_.resize(size_t(mpi_size()));
   MPI_Comm node;
   PENTAGO_MPI(
       MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node));
   const int node_ranks = mpi_size(node), me = mpi_rank(node);
+  node_ranks_ = node_ranks;
   const uint64_t share =
       node_ranks > 1 ? mapped_bytes / uint64_t(node_ranks) / page_bytes * page_bytes : 0;
   if (share < state_bytes + min_full_slots * full_slot_bytes) {  // equal on the whole node
@@ -83,7 +85,7 @@ node_staging_t::node_staging_t(uint64_t mapped_bytes) : rank_(mpi_rank()) {
   std::vector<char> mapped(size_t(node_ranks), 0);
   for (int q = 0; q < node_ranks; q++) {
     const rank_region_t& r = regions[size_t(q)];
-    if (q == me || !own || r.fd < 0) continue;
+    if (q == me || !own || r.fd < 0 || !map_peers) continue;
     const std::string path = "/proc/" + std::to_string(r.pid) + "/fd/" + std::to_string(r.fd);
     const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
     if (fd < 0) continue;
@@ -104,6 +106,7 @@ node_staging_t::node_staging_t(uint64_t mapped_bytes) : rank_(mpi_rank()) {
     if (all[size_t(q) * size_t(node_ranks) + size_t(me)]) {
       peers_[size_t(world[size_t(q)])].base = bases[size_t(q)];
       any_shared_ = true;
+      shared_peers_++;
     } else {
       munmap(bases[size_t(q)], region_bytes_);
     }
@@ -115,6 +118,15 @@ node_staging_t::~node_staging_t() {
   for (const peer_t& p : peers_)
     if (p.base) munmap(p.base, region_bytes_);
   if (fd_ >= 0) close(fd_);
+}
+
+std::string node_staging_t::description() const {
+  std::string line = "shared memory slots on this rank: ";
+  if (node_ranks_ < 2) return line + "none (no other rank on this node)";
+  if (!region_bytes_) return line + "none (off, or too many ranks on this node)";
+  return line + "with " + std::to_string(shared_peers_) + " of the " +
+         std::to_string(node_ranks_ - 1) + " other ranks of its node, " +
+         format_bytes(double(region_bytes_)) + " each";
 }
 
 uint32_t* node_staging_t::states(int rank) const {

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <ostream>
 #include <thread>
@@ -108,6 +109,34 @@ TEST(endgame, shared_memory_slots_change_no_output) {
   }
   EXPECT_GT(through_slots["on"], 0u);
   EXPECT_EQ(through_slots["off"], 0u);
+}
+
+// A rank that cannot map the other ranks' slots shares none with them, and they none with it
+// (a pair shares only where both mapped each other): on 3 ranks with rank 1 left out, ranks 0
+// and 2 still pass blocks through slots, the rest travels in messages, and the outputs are the
+// published ones.
+TEST(endgame, shared_memory_slots_with_an_unmapped_rank) {
+  const std::string dir = fresh_dir("44444554-unshared-rank");
+  const auto r =
+      shell(endgame(3, "--threads 3 --test-unshared-rank 1 --log-all --dir " + dir + " 44444554"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  expect_published_counts(dir, 34, 35);
+  expect_same_files(dir, local_reference("44444554"), 34, 35);
+  uint64_t through_slots = 0;
+  for (const auto& j : pentago::testing::expect_run_record(dir, "pentago-endgame"))
+    if (j.at("record") == "slice") through_slots += j.at("shared_memory_blocks").get<uint64_t>();
+  EXPECT_GT(through_slots, 0u);
+  // Each rank's log says with how many ranks it shares slots.
+  const std::map<std::string, int> peers = {{"log", 1}, {"log-1", 0}, {"log-2", 1}};
+  for (const auto& [log, shared] : peers) {
+    std::ifstream in(dir + "/" + log);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("shared memory slots on this rank: with " + std::to_string(shared) +
+                        " of the 2 other ranks of its node"),
+              std::string::npos)
+        << log << ":\n"
+        << text;
+  }
 }
 
 TEST(endgame, root_44444454_then_restart_on_other_ranks_and_key) {

@@ -68,6 +68,7 @@ struct engine_options_t {
   int test_fail_slice = -1;
   int test_slow_merge_rank = -1;  // test only: this rank merges other ranks' outputs slowly
   int test_slow_merge_ms = 0;
+  int test_unshared_rank = -1;  // test only: this rank maps no other rank's shared memory slots
   bool help = false;
   std::vector<std::string> arguments;  // the command line as given (the run record's options)
 };

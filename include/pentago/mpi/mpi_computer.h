@@ -41,6 +41,7 @@ class mpi_computer_t : public slice_computer_t {
   void measure(const block_store_t& store, const compacting_store_t& heap,
                const buffer_pool_t& partials, slice_report_t& report) override;
   uint64_t resident_high_water() override;
+  const node_staging_t& staging() const { return staging_; }
 
  private:
   const engine_options_t& o_;

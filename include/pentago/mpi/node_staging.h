@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace pentago {
@@ -22,8 +23,9 @@ class node_staging_t {
  public:
   // Collective over MPI_COMM_WORLD. Each rank maps at most `mapped_bytes` of regions in all
   // (its own and those of the other ranks of its node, equal shares); 0, a rank alone on its
-  // node, or shares too small for a few full blocks: nothing is shared.
-  explicit node_staging_t(uint64_t mapped_bytes);
+  // node, or shares too small for a few full blocks: nothing is shared. `map_peers` false
+  // (tests) acts as if no other rank's region could be mapped here.
+  explicit node_staging_t(uint64_t mapped_bytes, bool map_peers = true);
   ~node_staging_t();
   node_staging_t(const node_staging_t&) = delete;
   node_staging_t& operator=(const node_staging_t&) = delete;
@@ -52,6 +54,9 @@ class node_staging_t {
   static void acquire();
   // This rank's slots in use now (0 between slices).
   int slots_taken() const;
+  // One log line: "shared memory slots on this rank: with 1 of the 1 other ranks of its node,
+  // 8.00 MiB each" (or "none" and why).
+  std::string description() const;
 
  private:
   struct peer_t {
@@ -67,6 +72,7 @@ class node_staging_t {
   size_t slot_bytes_ = 0;
   int slots_ = 0;
   bool any_shared_ = false;
+  int node_ranks_ = 1, shared_peers_ = 0;
 };
 
 }  // namespace pentago
