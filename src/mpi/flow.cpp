@@ -42,7 +42,7 @@ struct line_state_t {
   std::vector<input_pin_t> pins;                         // input cache copies read in place
   std::vector<std::array<int32_t, 4>> request_payloads;  // kept alive until sent
   // Input b written by its owner into this rank's shared memory slot staged[b] (-1: none),
-  // staged_bytes[b] bytes long; the slot is freed once the line is done with it.
+  // staged_bytes[b] bytes long; the slot is freed once the block is decoded or copied out.
   node_staging_t* staging = nullptr;
   std::vector<int> staged;
   std::vector<int32_t> staged_bytes;
@@ -464,10 +464,15 @@ class flow_t {
         s->staged[b] = slot;
         PENTAGO_MPI(
             MPI_Irecv(&s->staged_bytes[b], 1, MPI_INT32_T, owner.rank, tag, comms_.response, &r));
-        add_request(r, [this, s, b, tag, nodes](const MPI_Status&) {
+        add_request(r, [this, s, b, tag, nodes, from = owner.rank](const MPI_Status&) {
           free_tags_.push_back(tag);
           node_staging_t::acquire();
           const auto bytes = size_t(s->staged_bytes[b]);
+          if (s->staged_bytes[b] < 0 || bytes > staging_.slot_bytes())
+            throw pentago_error_t("rank " + std::to_string(from) + " announced " +
+                                  std::to_string(s->staged_bytes[b]) +
+                                  " bytes in a shared memory slot of " +
+                                  std::to_string(staging_.slot_bytes()));
           stats_.shared_memory_blocks++;
           input_received(s, b, {staging_.slot(rank_, s->staged[b]), bytes}, nodes, false);
         });
