@@ -22,7 +22,8 @@ struct slice_counters_t {
   // The store's complete blocks, compressed and not: the compression ratio (not recorded alone).
   uint64_t compressed_bytes = 0, uncompressed_bytes = 0;
   // MPI: compressed input bytes received, output blocks sent to other ranks, and of the input
-  // and output blocks that went to other ranks, those passed through shared memory slots.
+  // blocks read from and output blocks sent to other ranks, those passed through shared memory
+  // slots.
   uint64_t traffic_bytes_in = 0, output_blocks_sent = 0, shared_memory_blocks = 0;
   // Input blocks of the slice above read on their own rank, and those read from the input cache
   // instead of decoded (block_store_t::read_input).
