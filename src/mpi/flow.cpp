@@ -25,6 +25,9 @@ constexpr int header_nodes = 1;         // output messages start with one node-s
 // header's four words and the slot.
 constexpr int staged_note_words = 5;
 constexpr int staged_note_bytes = staged_note_words * int(sizeof(int32_t));
+// Notes go on the output communicator with this plus the slice as their tag (output blocks use
+// the slice alone, 0 to 35).
+constexpr int first_staged_note_tag = 64;
 
 int32_t pack_block(const block_t& b) { return b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24; }
 block_t unpack_block(int32_t p) {
@@ -148,6 +151,7 @@ class flow_t {
     for (size_t i = 0; i < requests_.size(); i++) MPI_Wait(&requests_[i], MPI_STATUS_IGNORE);
     pool_.wait_idle();
     if (pool_.failed()) throw pentago_error_t(pool_.failure());
+    stats_.shared_memory_blocks += staged_outputs_.load();
     return stats_;
   }
 
@@ -324,7 +328,7 @@ class flow_t {
         },
         true);
   }
-  int staged_note_tag() const { return 64 + slice_; }  // output blocks use the slice
+  int staged_note_tag() const { return first_staged_note_tag + slice_; }
 
   // Another rank's output block left in its shared memory slot: merged from there, then freed.
   void accumulate_staged(const std::array<int32_t, staged_note_words>& note, int source) {
@@ -585,7 +589,7 @@ class flow_t {
     const int32_t header[4] = {s->section_index, pack_block(block), s->line.dimension, nodes};
     std::memcpy(static_cast<void*>(out), header, sizeof header);
     if (slot >= 0) {
-      immediate([this] { stats_.shared_memory_blocks++; });
+      staged_outputs_.fetch_add(1, std::memory_order_relaxed);
       node_staging_t::publish();
       auto note = std::make_shared<std::array<int32_t, staged_note_words>>(
           std::array<int32_t, staged_note_words>{header[0], header[1], header[2], header[3], slot});
@@ -665,6 +669,7 @@ class flow_t {
   std::mutex immediates_mutex_;
   std::vector<std::function<void()>> immediates_;
   flow_stats_t stats_;
+  std::atomic<uint64_t> staged_outputs_{0};  // output blocks sent through slots (workers count)
 };
 
 }  // namespace

@@ -40,7 +40,6 @@ class node_staging_t {
   // until the other ranks have freed this rank's slots that they still read.
   void set_slot_bytes(size_t bytes);
   size_t slot_bytes() const { return slot_bytes_; }
-  int slots() const { return slots_; }
   // A free slot of this rank, taken (any thread); -1 when every slot is taken.
   int take();
   // Slot `index` of world rank `rank` (this rank or one it shares with); throws on a bad
@@ -52,8 +51,6 @@ class node_staging_t {
   // names a written slot, acquire after the receive, before reading it.
   static void publish();
   static void acquire();
-  // This rank's slots in use now (0 between slices).
-  int slots_taken() const;
   // One log line: "shared memory slots on this rank: with 1 of the 1 other ranks of its node,
   // 8.00 MiB each" (or "none" and why).
   std::string description() const;
@@ -63,6 +60,7 @@ class node_staging_t {
     uint8_t* base = nullptr;  // the peer's region, mapped here (this rank's own for itself)
   };
   uint32_t* states(int rank) const;
+  int slots_taken() const;  // this rank's slots in use now (0 between slices)
 
   std::vector<peer_t> peers_;  // by world rank
   int rank_ = 0;
