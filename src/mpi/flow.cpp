@@ -145,7 +145,9 @@ class flow_t {
         std::this_thread::sleep_for(std::chrono::microseconds(idle_rounds > 256 ? 500 : 250));
       }
     }
-    // Every rank has sent and received everything: cancel the wildcard receives.
+    // Every rank has sent and received everything: cancel the wildcard receives, those the
+    // last handlers posted too (left posted, MPI would hold them past the end of the run).
+    adopt_new_requests();
     for (size_t i = 0; i < requests_.size(); i++)
       if (handlers_[i].cancel) MPI_Cancel(&requests_[i]);
     for (size_t i = 0; i < requests_.size(); i++) MPI_Wait(&requests_[i], MPI_STATUS_IGNORE);
@@ -168,11 +170,16 @@ class flow_t {
     new_handlers_.push_back({std::move(done), cancel});
   }
 
-  bool test_requests() {
+  // Requests posted since the last test (handlers post while requests_ is walked) join the list.
+  void adopt_new_requests() {
     requests_.insert(requests_.end(), new_requests_.begin(), new_requests_.end());
     handlers_.insert(handlers_.end(), new_handlers_.begin(), new_handlers_.end());
     new_requests_.clear();
     new_handlers_.clear();
+  }
+
+  bool test_requests() {
+    adopt_new_requests();
     if (requests_.empty()) return false;
     int count = 0;
     indices_.resize(requests_.size());
