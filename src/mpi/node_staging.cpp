@@ -105,7 +105,6 @@ node_staging_t::node_staging_t(uint64_t mapped_bytes, bool map_peers) : rank_(mp
     if (!bases[size_t(q)]) continue;
     if (all[size_t(q) * size_t(node_ranks) + size_t(me)]) {
       peers_[size_t(world[size_t(q)])].base = bases[size_t(q)];
-      any_shared_ = true;
       shared_peers_++;
     } else {
       munmap(bases[size_t(q)], region_bytes_);
@@ -134,7 +133,7 @@ uint32_t* node_staging_t::states(int rank) const {
 }
 
 void node_staging_t::set_slot_bytes(size_t bytes) {
-  if (!any_shared_) return;
+  if (!any_shared()) return;
   const auto deadline = std::chrono::steady_clock::now() + release_wait;
   while (slots_taken()) {
     if (std::chrono::steady_clock::now() > deadline)
@@ -147,7 +146,7 @@ void node_staging_t::set_slot_bytes(size_t bytes) {
 }
 
 int node_staging_t::slots_taken() const {
-  if (!any_shared_) return 0;
+  if (!any_shared()) return 0;
   int taken = 0;
   for (int i = 0; i < max_slots; i++)
     taken += std::atomic_ref<uint32_t>(states(rank_)[i]).load(std::memory_order_acquire) != 0;
@@ -155,7 +154,7 @@ int node_staging_t::slots_taken() const {
 }
 
 int node_staging_t::take() {
-  if (!any_shared_ || !slots_) return -1;
+  if (!any_shared() || !slots_) return -1;
   static thread_local unsigned hint = 0;
   uint32_t* s = states(rank_);
   for (int i = 0; i < slots_; i++) {
@@ -172,7 +171,7 @@ int node_staging_t::take() {
 }
 
 uint8_t* node_staging_t::slot(int rank, int index) const {
-  if (!(rank == rank_ ? any_shared_ : shared_with(rank)) || index < 0 || index >= slots_)
+  if (!(rank == rank_ ? any_shared() : shared_with(rank)) || index < 0 || index >= slots_)
     throw pentago_error_t("shared memory slot " + std::to_string(index) + " of rank " +
                           std::to_string(rank) + " is not shared with this rank");
   return peers_[size_t(rank)].base + state_bytes + size_t(index) * slot_bytes_;

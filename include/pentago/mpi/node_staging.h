@@ -34,7 +34,7 @@ class node_staging_t {
   bool shared_with(int rank) const {
     return rank >= 0 && size_t(rank) < peers_.size() && peers_[size_t(rank)].base;
   }
-  bool any_shared() const { return any_shared_; }
+  bool any_shared() const { return shared_peers_ > 0; }
   int rank() const { return rank_; }
   // Slots of `bytes` from now on (equal on every rank of the node; between slices). Waits
   // until the other ranks have freed this rank's slots that they still read.
@@ -69,8 +69,8 @@ class node_staging_t {
   size_t data_bytes_ = 0;    // the slots' share of a region
   size_t slot_bytes_ = 0;
   int slots_ = 0;
-  bool any_shared_ = false;
-  int node_ranks_ = 1, shared_peers_ = 0;
+  int node_ranks_ = 1;    // ranks of this node, this one included
+  int shared_peers_ = 0;  // the other ranks of the node it shares slots with
 };
 
 }  // namespace pentago
