@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <ostream>
 #include <thread>
@@ -137,8 +136,7 @@ TEST(endgame, shared_memory_slots_with_an_unmapped_rank) {
   // Each rank's log says with how many ranks it shares slots.
   const std::map<std::string, int> peers = {{"log", 1}, {"log-1", 0}, {"log-2", 1}};
   for (const auto& [log, shared] : peers) {
-    std::ifstream in(dir + "/" + log);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string text = file_text(dir + "/" + log);
     EXPECT_NE(text.find("shared memory slots on this rank: with " + std::to_string(shared) +
                         " of the 2 other ranks of its node"),
               std::string::npos)
@@ -234,8 +232,7 @@ std::pair<result_t, std::string> run_with_checkpoint_signal(const std::string& d
   });
   const auto r = shell(endgame(2, args));
   signaller.join();
-  std::ifstream log(dir + "/log");
-  return {r, std::string((std::istreambuf_iterator<char>(log)), {})};
+  return {r, file_text(dir + "/log")};
 }
 
 TEST(endgame, checkpoint_on_signal_then_restart) {

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -38,6 +39,12 @@ struct result_t {
   std::string output;
 };
 
+// A text file's contents (empty if it cannot be read).
+inline std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
 // Runs a shell command with a time limit, capturing stdout and stderr.
 inline result_t shell(const std::string& command, int timeout_seconds = 900) {
   const std::string out =
@@ -45,8 +52,7 @@ inline result_t shell(const std::string& command, int timeout_seconds = 900) {
   const std::string full =
       "timeout " + std::to_string(timeout_seconds) + " " + command + " > " + out + " 2>&1";
   const int status = std::system(full.c_str());
-  std::ifstream in(out);
-  std::string text((std::istreambuf_iterator<char>(in)), {});
+  std::string text = file_text(out);
   fs::remove(out);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : 128, text};
 }
